@@ -1,0 +1,117 @@
+"""Actions and their text notation.
+
+A turn is one of buy, take, play or pass (seed 000 "Die Aktionen"; rules-notes 3); the Observatory
+adds ``observe`` and its follow-up (buy / take / discard the drawn card), the Pub adds ``pub N``.
+
+Notation (like chess SAN: what the player to decide does, readable and writable by a person)::
+
+    pass
+    buy Lumberjack                    take Theater (lower)
+    buy Wharf over Ship Builder       play Senator over Author
+    buy St Isaac's Cathedral (lower) over Market
+    observe trading                   then: buy Bank over Market | take Bank | discard Bank
+    pub 3
+
+Card names are the edition's English names; German names and ids are read too (case-insensitive).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+from .cards import DECKS, Catalogue
+from .errors import NotationError
+from .state import DRAWN, HAND, LOWER, UPPER
+
+BUY, TAKE, PLAY, PASS, OBSERVE, DISCARD, PUB = "buy", "take", "play", "pass", "observe", "discard", "pub"
+KINDS = (BUY, TAKE, PLAY, PASS, OBSERVE, DISCARD, PUB)
+
+
+class Action(NamedTuple):
+    """One decision. ``card`` is a card type id (or a deck key for ``observe``); ``row`` says where
+    the card is (UPPER, LOWER, HAND or DRAWN); ``target`` is the displaced card's type id."""
+
+    kind: str
+    card: str = ""
+    row: int = -1
+    target: str = ""
+    amount: int = 0
+
+
+class Move(NamedTuple):
+    """A legal action with its price in rubles for the player (0 where nothing is paid)."""
+
+    action: Action
+    price: int
+
+
+PASS_ACTION = Action(PASS)
+
+
+def format_action(action: Action, cat: Catalogue, lang: str = "en") -> str:
+    """The notation of ``action``."""
+    k = action.kind
+    if k == PASS:
+        return "pass"
+    if k == PUB:
+        return f"pub {action.amount}"
+    if k == OBSERVE:
+        return f"observe {action.card}"
+    text = f"{k} {cat.by_id[action.card].name(lang)}"
+    if action.row == LOWER:
+        text += " (lower)"
+    if action.target:
+        text += f" over {cat.by_id[action.target].name(lang)}"
+    return text
+
+
+_RE = re.compile(r"^\s*(?P<kind>\w+)\s*(?P<rest>.*?)\s*$", re.S)
+
+
+def parse_action(text: str, cat: Catalogue, drawn: bool = False) -> Action:
+    """Read the notation. ``drawn``: a drawn Observatory card is pending, so buy/take/discard refer to it."""
+    m = _RE.match(text)
+    if not m:
+        raise NotationError(text, "empty")
+    kind = m.group("kind").casefold()
+    rest = m.group("rest")
+    if kind not in KINDS:
+        raise NotationError(text, f"unknown action {kind!r} (use {', '.join(KINDS)})")
+    if kind == PASS:
+        if rest:
+            raise NotationError(text, "pass takes nothing after it")
+        return PASS_ACTION
+    if kind == PUB:
+        try:
+            return Action(PUB, amount=int(rest))
+        except ValueError:
+            raise NotationError(text, "pub needs a number of VP, e.g. 'pub 2'") from None
+    if kind == OBSERVE:
+        deck = rest.casefold()
+        if deck not in DECKS:
+            raise NotationError(text, f"observe needs a stack: {', '.join(DECKS)}")
+        return Action(OBSERVE, deck)
+    target = ""
+    parts = re.split(r"\s+over\s+", rest, maxsplit=1, flags=re.I)
+    if len(parts) == 2:
+        rest, tname = parts
+        t = cat.lookup(tname)
+        if t is None:
+            raise NotationError(text, f"no card called {tname!r}")
+        target = t.id
+    row = UPPER
+    lm = re.search(r"\((lower|upper)\)\s*$", rest, flags=re.I)
+    if lm:
+        row = LOWER if lm.group(1).casefold() == "lower" else UPPER
+        rest = rest[: lm.start()].strip()
+    if kind == PLAY:
+        row = HAND
+    elif drawn:
+        row = DRAWN
+    elif kind == DISCARD:
+        raise NotationError(text, "discard only answers an Observatory draw")
+    card = cat.lookup(rest)
+    if card is None:
+        raise NotationError(text, f"no card called {rest!r}")
+    return Action(kind, card.id, row, target)

@@ -1,0 +1,162 @@
+"""The card catalogue: ``data/cards.json`` turned into immutable card types per edition.
+
+Every entry in the JSON names its source in ``shared/reference/cards.md``. The 116 playing cards of
+each edition (31 workers, 28 buildings, 27 aristocrats, 30 trading cards; seed 000 "Das Material",
+seed 001 p.2-3) are built from it; the 4 start-player cards of the box are tokens here.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+DATA_DIR = Path(__file__).resolve().parent.parent / "data"
+CATALOGUE_PATH = DATA_DIR / "cards.json"
+
+GREEN, BLUE, RED = "green", "blue", "red"
+COLOURS = (GREEN, BLUE, RED)
+DECKS = ("workers", "buildings", "aristocrats", "trading")
+
+
+@dataclass(frozen=True, slots=True)
+class CardType:
+    """One kind of card as printed (seed 001 "Der Aufbau der Karten"): cost top-left, income at the bottom."""
+
+    id: str
+    deck: str
+    colour: str
+    trading: bool
+    count: int
+    cost: int
+    rubles: int
+    vp: int
+    symbols: frozenset[str]
+    name_en: str
+    name_de: str
+    displace_value: int
+    discount: str | None
+    hand_limit_bonus: int
+    ability: str | None
+    bonus_per: str | None
+    bonus_rubles: int
+    bonus_vp: int
+    text_en: str
+    text_de: str
+    market: tuple[str, ...]
+    source: str
+    de_guess: bool
+
+    def name(self, lang: str = "en") -> str:
+        return self.name_de if lang == "de" else self.name_en
+
+    def text(self, lang: str = "en") -> str:
+        return self.text_de if lang == "de" else self.text_en
+
+
+@dataclass(frozen=True, slots=True)
+class Catalogue:
+    """The card types of one edition plus the physical cards built from them.
+
+    ``cards[i]`` is the type of physical card ``i``; ``markets[i]`` its 2nd-edition market roundel.
+    """
+
+    edition: int
+    types: tuple[CardType, ...]
+    by_id: dict[str, CardType]
+    cards: tuple[CardType, ...]
+    markets: tuple[str | None, ...]
+    aristocrat_table: tuple[int, ...]
+    observatory_reset: str
+
+    def lookup(self, name: str) -> CardType | None:
+        """Find a card type by id, English or German name (case-insensitive)."""
+        return _name_index(self)(_norm(name))
+
+    def deck_cards(self, deck: str) -> list[int]:
+        return [i for i, t in enumerate(self.cards) if t.deck == deck]
+
+
+def _norm(s: str) -> str:
+    return "".join(ch for ch in s.casefold() if ch.isalnum())
+
+
+@cache
+def _name_index_map(edition: int) -> dict[str, CardType]:
+    cat = catalogue(edition)
+    idx: dict[str, CardType] = {}
+    for t in cat.types:
+        for key in (t.id, t.name_en, t.name_de):
+            idx.setdefault(_norm(key), t)
+    return idx
+
+
+def _name_index(cat: Catalogue):  # type: ignore[no-untyped-def]
+    return _name_index_map(cat.edition).get
+
+
+@cache
+def raw_catalogue() -> dict:  # type: ignore[type-arg]
+    with CATALOGUE_PATH.open(encoding="utf-8") as f:
+        data: dict = json.load(f)  # type: ignore[type-arg]
+    return data
+
+
+@cache
+def catalogue(edition: int) -> Catalogue:
+    """Build the catalogue of one edition (1 = 2004, 2 = 2014), applying the ``edN`` overrides."""
+    raw = raw_catalogue()
+    if str(edition) not in raw["editions"]:
+        raise ValueError(f"unknown edition {edition!r}")
+    types: list[CardType] = []
+    for entry in raw["cards"]:
+        e = dict(entry)
+        e.update(entry.get(f"ed{edition}", {}))
+        if edition not in e.get("editions", [1, 2]):
+            continue
+        bonus = e.get("bonus") or {}
+        name = e["name"]
+        text = e.get("text", {})
+        types.append(
+            CardType(
+                id=e["id"],
+                deck=e["deck"],
+                colour=e["colour"],
+                trading=bool(e.get("trading", False)),
+                count=int(e["count"]),
+                cost=int(e["cost"]),
+                rubles=int(e["rubles"]),
+                vp=int(e["vp"]),
+                symbols=frozenset(e.get("symbols", ())),
+                name_en=name["en"],
+                name_de=name["de"],
+                displace_value=int(e.get("displace_value", e["cost"])),
+                discount=e.get("discount"),
+                hand_limit_bonus=int(e.get("hand_limit_bonus", 0)),
+                ability=e.get("ability"),
+                bonus_per=bonus.get("per"),
+                bonus_rubles=int(bonus.get("rubles", 0)),
+                bonus_vp=int(bonus.get("vp", 0)),
+                text_en=text.get("en", ""),
+                text_de=text.get("de", ""),
+                market=tuple(e.get("market", ())),
+                source=e["source"],
+                de_guess=bool(e.get("de_guess", False)),
+            )
+        )
+    cards: list[CardType] = []
+    markets: list[str | None] = []
+    for t in types:
+        for k in range(t.count):
+            cards.append(t)
+            markets.append(t.market[k] if k < len(t.market) else None)
+    return Catalogue(
+        edition=edition,
+        types=tuple(types),
+        by_id={t.id: t for t in types},
+        cards=tuple(cards),
+        markets=tuple(markets),
+        aristocrat_table=tuple(raw["aristocrat_table"]),
+        observatory_reset=raw["editions"][str(edition)]["observatory_reset"],
+    )

@@ -1,0 +1,609 @@
+"""The rules: setup, legal moves, validation, apply, scoring and the flow of phases and rounds.
+
+Section references: seed 000 (1st edition), seed 001 (2nd edition), rules-notes.md (our rulings).
+``legal_moves`` is the single authority on what may be done; ``apply`` validates with ``check``,
+which agrees with it (tests/test_properties.py proves it on random games).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from .actions import BUY, DISCARD, OBSERVE, PASS, PLAY, PUB, TAKE, Action, Move
+from .cards import DECKS, GREEN, CardType
+from .errors import RuleError
+from .ruleset import Ruleset
+from .state import DRAWN, HAND, LOWER, TOKENS, UPPER, GameState, Pending
+
+Event = dict[str, Any]
+
+PUB_VP_PER_CARD = 5  # rules-notes 9 / cards.md D5: up to 5 VP per Pub
+PUB_PRICE = 2
+HAND_PENALTY = 5  # rules-notes 14
+
+
+# --- setup ------------------------------------------------------------------------------------
+def deal_tokens(n: int, rng: random.Random) -> dict[str, int]:
+    """Start-player tokens (rules-notes 1): 4 players one each; 3 players one gets two; 2 players two each."""
+    tokens = list(TOKENS)
+    rng.shuffle(tokens)
+    if n == 4:
+        owners = [0, 1, 2, 3]
+    elif n == 3:
+        owners = [0, 1, 2, rng.randrange(3)]
+    else:
+        owners = [0, 0, 1, 1]
+    return {tok: owners[i] for i, tok in enumerate(tokens)}
+
+
+def new_game(
+    ruleset: Ruleset,
+    seats: Sequence[str],
+    seed: int | None = None,
+    stacks: dict[str, Sequence[str]] | None = None,
+    tokens: dict[str, int] | None = None,
+) -> GameState:
+    """A new game, with stacks shuffled from ``seed`` or given explicitly (type ids, top card first).
+
+    Explicit stacks are for tests, puzzles and bug reports; stacks left out are shuffled from ``seed``.
+    """
+    if len(seats) != ruleset.players:
+        raise ValueError(f"the ruleset is for {ruleset.players} players, {len(seats)} seats given")
+    cat = ruleset.catalogue
+    rng = random.Random(seed)
+    decks: dict[str, list[int]] = {}
+    for deck in DECKS:
+        ids = cat.deck_cards(deck)
+        if stacks is not None and deck in stacks:
+            pool = list(ids)
+            order: list[int] = []
+            for name in stacks[deck]:
+                t = cat.lookup(name)
+                match = next((c for c in pool if t is not None and cat.cards[c] is t), None)
+                if match is None:
+                    raise ValueError(f"stack {deck!r}: no (more) card {name!r} in this deck")
+                pool.remove(match)
+                order.append(match)
+            rng.shuffle(pool)
+            ids = order + pool  # named cards on top, the rest below in random order
+        else:
+            rng.shuffle(ids)
+        decks[deck] = ids[::-1]  # top card at the end
+    n = ruleset.players
+    st = GameState(
+        ruleset=ruleset,
+        seats=list(seats),
+        decks=decks,
+        upper=[],
+        lower=[],
+        discard=[],
+        rubles=[ruleset.starting_rubles] * n,
+        vp=[0] * n,
+        hands=[[] for _ in range(n)],
+        tableaux=[[] for _ in range(n)],
+        face_down=set(),
+        tokens=dict(tokens) if tokens is not None else deal_tokens(n, rng),
+        seed=seed,
+        vp_by_source=[{} for _ in range(n)],
+        stats=[{} for _ in range(n)],
+    )
+    if sorted(st.tokens) != sorted(TOKENS) or not all(0 <= s < n for s in st.tokens.values()):
+        raise ValueError("tokens must give each of hammer, cathedral, bust, hand to a seat")
+    # The very first worker phase shows 2 workers per player (rules-notes 1).
+    _deal(st, ruleset.phases[0].deck, ruleset.first_workers, [])
+    _begin_actions(st)
+    return st
+
+
+# --- derived facts about a player --------------------------------------------------------------
+def hand_limit(st: GameState, seat: int) -> int:
+    """3, plus 1 per Warehouse in the tableau (rules-notes 6)."""
+    cards = st.ruleset.catalogue.cards
+    return st.ruleset.base_hand_limit + sum(cards[c].hand_limit_bonus for c in st.tableaux[seat])
+
+
+def price(st: GameState, seat: int, ctype: CardType, lower: bool, displaced: CardType | None = None) -> int:
+    """Price of a card for ``seat`` (rules-notes 4, 5; seed 000 "Kostensenkungen").
+
+    printed cost (minus the displaced card's value for a trading card), minus 1 per card of the same
+    name owned, 1 from the lower row, 1 per discount card of its colour; never below 1.
+    """
+    cards = st.ruleset.catalogue.cards
+    p = ctype.cost
+    if displaced is not None:
+        p -= displaced.displace_value
+    if lower:
+        p -= 1
+    colour = ctype.colour
+    for c in st.tableaux[seat]:
+        t = cards[c]
+        if t is ctype:
+            p -= 1
+        if t.discount == colour:
+            p -= 1
+    return p if p > 1 else 1
+
+
+def can_displace(trading: CardType, target: CardType) -> bool:
+    """rules-notes 5: same colour, never a trading card; green only with a shared worker symbol."""
+    if target.trading or target.colour != trading.colour:
+        return False
+    return trading.colour != GREEN or not trading.symbols.isdisjoint(target.symbols)
+
+
+def targets(st: GameState, seat: int, trading: CardType) -> list[int]:
+    """Physical cards in ``seat``'s tableau that ``trading`` may displace (face-down Observatories never)."""
+    cards = st.ruleset.catalogue.cards
+    fd = st.face_down
+    return [c for c in st.tableaux[seat] if c not in fd and can_displace(trading, cards[c])]
+
+
+def _first_worker_turn(st: GameState) -> bool:
+    """rules-notes 2: in the very first worker phase each turn must buy a worker."""
+    return st.ruleset.mandatory_first_workers and st.round == 1 and st.phase == 0
+
+
+# --- legal moves -------------------------------------------------------------------------------
+def legal_moves(st: GameState) -> list[Move]:
+    """Every action the deciding player may take now, each with its price."""
+    if st.finished:
+        return []
+    p = st.pending
+    if p is not None:
+        return _pending_moves(st, p)
+    seat = st.to_move
+    cards = st.ruleset.catalogue.cards
+    money = st.rubles[seat]
+    moves: list[Move] = []
+    forced = _first_worker_turn(st)
+    hand_room = len(st.hands[seat]) < hand_limit(st, seat)
+    tableau_types = None
+    for row, line in ((UPPER, st.upper), (LOWER, st.lower)):
+        seen: set[str] = set()
+        for c in line:
+            t = cards[c]
+            if t.id in seen:
+                continue
+            seen.add(t.id)
+            if forced and t.deck != "workers":
+                continue
+            if t.trading:
+                if tableau_types is None:
+                    tableau_types = _target_types(st, seat)
+                for tt in tableau_types:
+                    if can_displace(t, tt):
+                        pr = price(st, seat, t, row == LOWER, tt)
+                        if pr <= money:
+                            moves.append(Move(Action(BUY, t.id, row, tt.id), pr))
+            else:
+                pr = price(st, seat, t, row == LOWER)
+                if pr <= money:
+                    moves.append(Move(Action(BUY, t.id, row), pr))
+            if hand_room and not forced:
+                moves.append(Move(Action(TAKE, t.id, row), 0))
+    if forced:
+        return moves if moves else [Move(Action(PASS), 0)]
+    seen = set()
+    for c in st.hands[seat]:
+        t = cards[c]
+        if t.id in seen:
+            continue
+        seen.add(t.id)
+        moves.extend(_placements(st, seat, t, PLAY, HAND, money))
+    if _usable_observatory(st, seat) >= 0:
+        for deck in DECKS:
+            if len(st.decks[deck]) >= 2:
+                moves.append(Move(Action(OBSERVE, deck), 0))
+    moves.append(Move(Action(PASS), 0))
+    return moves
+
+
+def _target_types(st: GameState, seat: int) -> list[CardType]:
+    cards = st.ruleset.catalogue.cards
+    fd = st.face_down
+    out: list[CardType] = []
+    for c in st.tableaux[seat]:
+        t = cards[c]
+        if not t.trading and c not in fd and t not in out:
+            out.append(t)
+    return out
+
+
+def _placements(st: GameState, seat: int, t: CardType, kind: str, row: int, money: int) -> list[Move]:
+    """Buying or playing ``t`` (not from the display): one move per displaceable target type."""
+    if not t.trading:
+        pr = price(st, seat, t, False)
+        return [Move(Action(kind, t.id, row), pr)] if pr <= money else []
+    out = []
+    for tt in _target_types(st, seat):
+        if can_displace(t, tt):
+            pr = price(st, seat, t, False, tt)
+            if pr <= money:
+                out.append(Move(Action(kind, t.id, row, tt.id), pr))
+    return out
+
+
+def _pending_moves(st: GameState, p: Pending) -> list[Move]:
+    seat = p.seat
+    if p.kind == "pub":
+        return [Move(Action(PUB, amount=k), PUB_PRICE * k) for k in range(_pub_max(st, seat) + 1)]
+    t = st.ruleset.catalogue.cards[p.card]
+    moves = _placements(st, seat, t, BUY, DRAWN, st.rubles[seat])
+    if len(st.hands[seat]) < hand_limit(st, seat):
+        moves.append(Move(Action(TAKE, t.id, DRAWN), 0))
+    moves.append(Move(Action(DISCARD, t.id, DRAWN), 0))
+    return moves
+
+
+def _pub_max(st: GameState, seat: int) -> int:
+    cards = st.ruleset.catalogue.cards
+    pubs = sum(1 for c in st.tableaux[seat] if cards[c].ability == "pub")
+    return min(PUB_VP_PER_CARD * pubs, st.rubles[seat] // PUB_PRICE)
+
+
+def _usable_observatory(st: GameState, seat: int) -> int:
+    """A face-up Observatory of ``seat`` usable now (building phase only, rules-notes 8), or -1."""
+    if st.ruleset.phases[st.phase].key != "buildings":
+        return -1
+    cards = st.ruleset.catalogue.cards
+    for c in st.tableaux[seat]:
+        if cards[c].ability == "observatory" and c not in st.face_down:
+            return c
+    return -1
+
+
+# --- validation ----------------------------------------------------------------------------------
+def check(st: GameState, action: Action, seat: int | None = None) -> tuple[int, int, int]:
+    """Validate ``action`` for the deciding player (or raise RuleError). Returns (card, target, price),
+    where card and target are physical card ids (-1 where none)."""
+    if st.finished:
+        raise RuleError("game_over")
+    decider = st.decider
+    if seat is not None and seat != decider:
+        if st.pending is not None and st.pending.seat != seat and seat == st.to_move:
+            raise RuleError("decision_pending", player=st.seats[decider])
+        raise RuleError("not_your_turn", to_move=st.seats[decider])
+    cat = st.ruleset.catalogue
+    p = st.pending
+    kind = action.kind
+    if p is not None:
+        if p.kind == "pub":
+            if kind != PUB:
+                raise RuleError("wrong_decision", pending="Pub")
+            mx = _pub_max(st, decider)
+            if not 0 <= action.amount <= mx:
+                raise RuleError("pub_amount", max=mx)
+            return -1, -1, PUB_PRICE * action.amount
+        drawn_t = cat.cards[p.card]
+        if kind not in (BUY, TAKE, DISCARD) or action.card != drawn_t.id or action.row != DRAWN:
+            raise RuleError("wrong_decision", pending=f"Observatory: buy, take or discard {drawn_t.name_en}")
+        if kind == DISCARD:
+            return p.card, -1, 0
+        if kind == TAKE:
+            _check_hand_room(st, decider)
+            return p.card, -1, 0
+        return _check_placement(st, decider, p.card, action, lower=False)
+    if kind in (PUB, DISCARD):
+        raise RuleError("wrong_decision", pending="none")
+    if kind == PASS:
+        if _first_worker_turn(st) and any(m.action.kind == BUY for m in legal_moves(st)):
+            raise RuleError("must_buy_worker")
+        return -1, -1, 0
+    if kind == OBSERVE:
+        if _first_worker_turn(st):
+            raise RuleError("must_buy_worker")
+        obs = _usable_observatory(st, decider)
+        if obs < 0:
+            raise RuleError("observatory_unavailable")
+        if action.card not in st.decks or len(st.decks[action.card]) < 2:
+            raise RuleError("stack_too_small", deck=action.card)
+        return obs, -1, 0
+    if kind in (BUY, TAKE):
+        line = st.upper if action.row == UPPER else st.lower if action.row == LOWER else None
+        card = _find(st, line, action.card) if line is not None else -1
+        if card < 0:
+            raise RuleError("no_such_card", card=_name(st, action.card))
+        if _first_worker_turn(st):
+            if kind != BUY or cat.cards[card].deck != "workers":
+                raise RuleError("must_buy_worker")
+        if kind == TAKE:
+            _check_hand_room(st, decider)
+            return card, -1, 0
+        return _check_placement(st, decider, card, action, lower=action.row == LOWER)
+    if kind == PLAY:
+        if _first_worker_turn(st):
+            raise RuleError("must_buy_worker")
+        card = _find(st, st.hands[decider], action.card) if action.row == HAND else -1
+        if card < 0:
+            raise RuleError("no_such_card", card=_name(st, action.card))
+        return _check_placement(st, decider, card, action, lower=False)
+    raise RuleError("wrong_decision", pending="a turn")
+
+
+def _name(st: GameState, type_id: str) -> str:
+    t = st.ruleset.catalogue.by_id.get(type_id)
+    return t.name_en if t is not None else repr(type_id)
+
+
+def _find(st: GameState, line: Iterable[int], type_id: str) -> int:
+    cards = st.ruleset.catalogue.cards
+    for c in line:
+        if cards[c].id == type_id:
+            return c
+    return -1
+
+
+def _check_hand_room(st: GameState, seat: int) -> None:
+    limit = hand_limit(st, seat)
+    if len(st.hands[seat]) >= limit:
+        raise RuleError("hand_full", limit=limit)
+
+
+def _check_placement(st: GameState, seat: int, card: int, action: Action, lower: bool) -> tuple[int, int, int]:
+    cards = st.ruleset.catalogue.cards
+    t = cards[card]
+    target = -1
+    displaced = None
+    if t.trading:
+        options = targets(st, seat, t)
+        if not options:
+            raise RuleError("no_target", card=t.name_en)
+        if not action.target:
+            raise RuleError("needs_target", card=t.name_en)
+        target = next((c for c in options if cards[c].id == action.target), -1)
+        if target < 0:
+            raise RuleError("bad_target", card=t.name_en, target=_name(st, action.target))
+        displaced = cards[target]
+    elif action.target:
+        raise RuleError("not_trading", card=t.name_en)
+    pr = price(st, seat, t, lower, displaced)
+    if pr > st.rubles[seat]:
+        raise RuleError("too_few_rubles", card=t.name_en, price=pr, rubles=st.rubles[seat])
+    return card, target, pr
+
+
+# --- apply ---------------------------------------------------------------------------------------
+def apply(st: GameState, action: Action, seat: int | None = None) -> list[Event]:
+    """Validate and carry out ``action`` in place; return the events it caused (for the game log).
+
+    On a RuleError nothing has changed.
+    """
+    card, target, pr = check(st, action, seat)
+    decider = st.decider
+    events: list[Event] = []
+    cat = st.ruleset.catalogue
+    kind = action.kind
+    stats = st.stats[decider]
+    st.action_count += 1
+    p = st.pending
+    if p is not None and p.kind == "pub":
+        if action.amount:
+            st.rubles[decider] -= pr
+            _gain_vp(st, decider, action.amount, "pub")
+            stats["spent"] = stats.get("spent", 0) + pr
+        events.append({"type": "pub", "seat": decider, "vp": action.amount, "rubles": pr})
+        _next_pub(st, p.queue, events)
+        return events
+    if p is not None:  # Observatory follow-up
+        st.pending = None
+        t = cat.cards[card]
+        if kind == BUY:
+            _place(st, decider, card, target, pr)
+            events.append(_placed_event("buy", decider, t, pr, DRAWN, target, cat.cards))
+        elif kind == TAKE:
+            st.hands[decider].append(card)
+            stats["taken"] = stats.get("taken", 0) + 1
+            events.append({"type": "take", "seat": decider, "card": t.id, "row": "drawn"})
+        else:
+            st.discard.append(card)
+            events.append({"type": "discard", "seat": decider, "card": t.id})
+        st.passes = 0
+        _next_turn(st, events)
+        return events
+    if kind == PASS:
+        st.passes += 1
+        events.append({"type": "pass", "seat": decider})
+        _next_turn(st, events)
+        return events
+    if kind == OBSERVE:
+        st.face_down.add(card)
+        drawn = st.decks[action.card].pop()
+        st.pending = Pending("observatory", decider, drawn, card)
+        events.append({"type": "observe", "seat": decider, "deck": action.card, "card": cat.cards[drawn].id})
+        return events
+    t = cat.cards[card]
+    if kind == TAKE:
+        (st.upper if action.row == UPPER else st.lower).remove(card)
+        st.hands[decider].append(card)
+        stats["taken"] = stats.get("taken", 0) + 1
+        events.append({"type": "take", "seat": decider, "card": t.id, "row": "upper" if action.row == UPPER else "lower"})
+    else:
+        if kind == BUY:
+            (st.upper if action.row == UPPER else st.lower).remove(card)
+        else:
+            st.hands[decider].remove(card)
+        _place(st, decider, card, target, pr)
+        events.append(_placed_event(kind, decider, t, pr, action.row, target, cat.cards))
+    st.passes = 0
+    _next_turn(st, events)
+    return events
+
+
+def _placed_event(kind: str, seat: int, t: CardType, pr: int, row: int, target: int, cards: Sequence[CardType]) -> Event:
+    ev: Event = {"type": kind, "seat": seat, "card": t.id, "price": pr,
+                 "row": {UPPER: "upper", LOWER: "lower", HAND: "hand", DRAWN: "drawn"}[row]}
+    if target >= 0:
+        ev["displaced"] = cards[target].id
+    return ev
+
+
+def _place(st: GameState, seat: int, card: int, target: int, pr: int) -> None:
+    """Pay and lay out a card; a trading card replaces ``target``, which goes to the discard pile."""
+    st.rubles[seat] -= pr
+    tab = st.tableaux[seat]
+    stats = st.stats[seat]
+    stats["spent"] = stats.get("spent", 0) + pr
+    if target >= 0:
+        tab[tab.index(target)] = card
+        st.discard.append(target)
+        stats["traded"] = stats.get("traded", 0) + 1
+    else:
+        tab.append(card)
+        stats["bought"] = stats.get("bought", 0) + 1
+
+
+def _gain_vp(st: GameState, seat: int, vp: int, source: str) -> None:
+    st.vp[seat] += vp
+    d = st.vp_by_source[seat]
+    d[source] = d.get(source, 0) + vp
+
+
+# --- flow ----------------------------------------------------------------------------------------
+def _next_turn(st: GameState, events: list[Event]) -> None:
+    """After a turn: the phase ends when all passed in succession or the display is empty (rules-notes 3)."""
+    if st.passes >= st.n or (st.ruleset.display_empty_ends_phase and not st.upper and not st.lower):
+        _end_phase(st, events)
+    else:
+        st.to_move = (st.to_move + 1) % st.n
+
+
+def _begin_actions(st: GameState) -> None:
+    st.to_move = st.tokens[st.ruleset.phases[st.phase].token]
+    st.passes = 0
+
+
+def _deal(st: GameState, deck: str, count: int, events: list[Event]) -> None:
+    """Place up to ``count`` cards from ``deck`` in the upper row; placing a stack's last card, or a
+    stack too short to fill the display, triggers the end of the game (rules-notes 13)."""
+    stack = st.decks[deck]
+    dealt = []
+    for _ in range(count):
+        if not stack:
+            break
+        dealt.append(stack.pop())
+    st.upper.extend(dealt)
+    if count > 0 and not stack and not st.ending:
+        st.ending = True
+        events.append({"type": "end_triggered", "deck": deck})
+    if dealt:
+        cards = st.ruleset.catalogue.cards
+        events.append({"type": "dealt", "deck": deck, "cards": [cards[c].id for c in dealt]})
+
+
+def _end_phase(st: GameState, events: list[Event]) -> None:
+    phase = st.ruleset.phases[st.phase]
+    if phase.scores is not None:
+        _score(st, phase.scores, phase.key, events)
+        if phase.key == "buildings":
+            start = st.tokens[phase.token]
+            order = [(start + i) % st.n for i in range(st.n)]
+            _next_pub(st, order, events)
+            return
+    _after_scoring(st, events)
+
+
+def _next_pub(st: GameState, queue: list[int], events: list[Event]) -> None:
+    """Pub decisions right after building scoring, from the phase's start player (rules-notes 9)."""
+    queue = list(queue)
+    while queue:
+        seat = queue.pop(0)
+        if _pub_max(st, seat) > 0:
+            st.pending = Pending("pub", seat, queue=queue)
+            return
+    st.pending = None
+    _after_scoring(st, events)
+
+
+def _score(st: GameState, colour: str, key: str, events: list[Event]) -> None:
+    """Scoring of one colour (rules-notes 7, 10): income of every card of that colour, plus bonuses."""
+    cards = st.ruleset.catalogue.cards
+    start = st.tokens[st.ruleset.phases[st.phase].token]
+    for i in range(st.n):
+        seat = (start + i) % st.n
+        rub = vp = 0
+        for c in st.tableaux[seat]:
+            t = cards[c]
+            if t.colour != colour:
+                continue
+            rub += t.rubles
+            if c not in st.face_down:
+                vp += t.vp
+            if t.bonus_per is not None:
+                k = sum(1 for x in st.tableaux[seat] if cards[x].colour == t.bonus_per)
+                rub += t.bonus_rubles * k
+                vp += t.bonus_vp * k
+        st.rubles[seat] += rub
+        if vp:
+            _gain_vp(st, seat, vp, key)
+        s = st.stats[seat]
+        s[f"{key}_rubles"] = s.get(f"{key}_rubles", 0) + rub
+        s[f"{key}_vp"] = s.get(f"{key}_vp", 0) + vp
+        events.append({"type": "score", "phase": key, "seat": seat, "rubles": rub, "vp": vp})
+
+
+def _after_scoring(st: GameState, events: list[Event]) -> None:
+    phases = st.ruleset.phases
+    if st.phase + 1 < len(phases):
+        _start_phase(st, st.phase + 1, events)
+        return
+    # End of a round (rules-notes 12): lower row discarded, upper row moves down, tokens pass left.
+    st.discard.extend(st.lower)
+    st.lower = st.upper
+    st.upper = []
+    step = st.ruleset.token_step
+    st.tokens = {tok: (s + step) % st.n for tok, s in st.tokens.items()}
+    st.history.append({"round": st.round, "vp": list(st.vp), "rubles": list(st.rubles)})
+    events.append({"type": "round_end", "round": st.round})
+    if st.ending:
+        _final_scoring(st, events)
+        return
+    st.round += 1
+    if st.ruleset.observatory_reset == "round":
+        st.face_down.clear()
+    _start_phase(st, 0, events)
+
+
+def _start_phase(st: GameState, index: int, events: list[Event]) -> None:
+    """New cards (rules-notes 11): the upper row is filled from the phase's stack to 8 in both rows."""
+    st.phase = index
+    if st.ruleset.observatory_reset == "phase":
+        st.face_down.clear()
+    phase = st.ruleset.phases[index]
+    need = st.ruleset.display_size - len(st.upper) - len(st.lower)
+    events.append({"type": "phase", "phase": phase.key, "round": st.round})
+    if need > 0:
+        _deal(st, phase.deck, need, events)
+    _begin_actions(st)
+    if st.ruleset.display_empty_ends_phase and not st.upper and not st.lower:
+        _end_phase(st, events)
+
+
+def aristocrat_vp(st: GameState, seat: int) -> int:
+    """Final VP for distinct aristocrats, red trading cards included, by name (rules-notes 14)."""
+    cards = st.ruleset.catalogue.cards
+    table = st.ruleset.catalogue.aristocrat_table
+    distinct = {cards[c].id for c in st.tableaux[seat] if cards[c].colour == "red"}
+    return table[min(len(distinct), len(table) - 1)]
+
+
+def _final_scoring(st: GameState, events: list[Event]) -> None:
+    """Final scoring (rules-notes 14): aristocrats, 1 VP per 10 rubles, -5 per hand card; ties by rubles left."""
+    final = []
+    for seat in range(st.n):
+        ar = aristocrat_vp(st, seat)
+        money_vp = st.rubles[seat] // 10
+        penalty = HAND_PENALTY * len(st.hands[seat])
+        _gain_vp(st, seat, ar, "aristocrat_bonus")
+        _gain_vp(st, seat, money_vp, "rubles")
+        _gain_vp(st, seat, -penalty, "hand_penalty")
+        st.rubles[seat] -= 10 * money_vp
+        final.append({"seat": seat, "aristocrats": ar, "rubles_vp": money_vp, "hand_penalty": -penalty,
+                      "vp": st.vp[seat], "rubles_left": st.rubles[seat]})
+    best = max((st.vp[s], st.rubles[s]) for s in range(st.n))
+    st.winners = [s for s in range(st.n) if (st.vp[s], st.rubles[s]) == best]
+    st.final = final
+    st.finished = True
+    st.pending = None
+    events.append({"type": "game_end", "final": final, "winners": list(st.winners)})

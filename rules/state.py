@@ -1,0 +1,171 @@
+"""The game state: flat and small (lists of ints), so that copying, hashing and random playouts are cheap.
+
+Physical cards are ints indexing ``Catalogue.cards``; seats are ints 0..n-1 in clockwise order.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .ruleset import Ruleset
+
+UPPER, LOWER, HAND, DRAWN = 0, 1, 2, 3
+ROW_NAMES = {UPPER: "upper", LOWER: "lower", HAND: "hand", DRAWN: "drawn"}
+
+TOKENS = ("hammer", "cathedral", "bust", "hand")
+
+
+@dataclass(slots=True)
+class Pending:
+    """A decision outside a normal turn (rules-notes 8, 9).
+
+    kind 'observatory': ``seat`` must buy, take or discard ``card`` (drawn with Observatory ``source``).
+    kind 'pub': ``seat`` may buy VP at its Pubs; ``queue`` holds the Pub owners still to decide after it.
+    """
+
+    kind: str
+    seat: int
+    card: int = -1
+    source: int = -1
+    queue: list[int] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class GameState:
+    ruleset: Ruleset
+    seats: list[str]
+    decks: dict[str, list[int]]  # top of a stack is the END of its list
+    upper: list[int]
+    lower: list[int]
+    discard: list[int]
+    rubles: list[int]
+    vp: list[int]
+    hands: list[list[int]]
+    tableaux: list[list[int]]
+    face_down: set[int]  # physical ids of used (face-down) Observatories
+    tokens: dict[str, int]  # token -> seat
+    round: int = 1
+    phase: int = 0  # index into ruleset.phases
+    to_move: int = 0
+    passes: int = 0  # consecutive passes
+    pending: Pending | None = None
+    ending: bool = False  # the end of the game has been triggered (rules-notes 13)
+    finished: bool = False
+    seed: int | None = None
+    action_count: int = 0
+    vp_by_source: list[dict[str, int]] = field(default_factory=list)
+    stats: list[dict[str, int]] = field(default_factory=list)
+    history: list[dict[str, Any]] = field(default_factory=list)  # per finished round: vp and rubles
+    final: list[dict[str, int]] | None = None
+    winners: list[int] = field(default_factory=list)
+
+    @property
+    def n(self) -> int:
+        return len(self.seats)
+
+    @property
+    def decider(self) -> int:
+        """The seat that must act now: the pending decision's owner or the player to move."""
+        return self.pending.seat if self.pending is not None else self.to_move
+
+    @property
+    def phase_key(self) -> str:
+        return self.ruleset.phases[self.phase].key
+
+    def copy(self) -> GameState:
+        p = self.pending
+        return GameState(
+            ruleset=self.ruleset,
+            seats=list(self.seats),
+            decks={k: list(v) for k, v in self.decks.items()},
+            upper=list(self.upper),
+            lower=list(self.lower),
+            discard=list(self.discard),
+            rubles=list(self.rubles),
+            vp=list(self.vp),
+            hands=[list(h) for h in self.hands],
+            tableaux=[list(t) for t in self.tableaux],
+            face_down=set(self.face_down),
+            tokens=dict(self.tokens),
+            round=self.round,
+            phase=self.phase,
+            to_move=self.to_move,
+            passes=self.passes,
+            pending=None if p is None else Pending(p.kind, p.seat, p.card, p.source, list(p.queue)),
+            ending=self.ending,
+            finished=self.finished,
+            seed=self.seed,
+            action_count=self.action_count,
+            vp_by_source=[dict(d) for d in self.vp_by_source],
+            stats=[dict(d) for d in self.stats],
+            history=[dict(h) for h in self.history],
+            final=None if self.final is None else [dict(d) for d in self.final],
+            winners=list(self.winners),
+        )
+
+    # --- JSON ---------------------------------------------------------------------------------
+    def to_json(self) -> dict[str, Any]:
+        p = self.pending
+        return {
+            "ruleset": self.ruleset.to_json(),
+            "seats": list(self.seats),
+            "decks": {k: list(v) for k, v in self.decks.items()},
+            "upper": list(self.upper),
+            "lower": list(self.lower),
+            "discard": list(self.discard),
+            "rubles": list(self.rubles),
+            "vp": list(self.vp),
+            "hands": [list(h) for h in self.hands],
+            "tableaux": [list(t) for t in self.tableaux],
+            "face_down": sorted(self.face_down),
+            "tokens": dict(self.tokens),
+            "round": self.round,
+            "phase": self.phase,
+            "to_move": self.to_move,
+            "passes": self.passes,
+            "pending": None
+            if p is None
+            else {"kind": p.kind, "seat": p.seat, "card": p.card, "source": p.source, "queue": list(p.queue)},
+            "ending": self.ending,
+            "finished": self.finished,
+            "seed": self.seed,
+            "action_count": self.action_count,
+            "vp_by_source": [dict(d) for d in self.vp_by_source],
+            "stats": [dict(d) for d in self.stats],
+            "history": [dict(h) for h in self.history],
+            "final": None if self.final is None else [dict(d) for d in self.final],
+            "winners": list(self.winners),
+        }
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> GameState:
+        p = d.get("pending")
+        return cls(
+            ruleset=Ruleset.from_json(d["ruleset"]),
+            seats=list(d["seats"]),
+            decks={k: list(v) for k, v in d["decks"].items()},
+            upper=list(d["upper"]),
+            lower=list(d["lower"]),
+            discard=list(d["discard"]),
+            rubles=list(d["rubles"]),
+            vp=list(d["vp"]),
+            hands=[list(h) for h in d["hands"]],
+            tableaux=[list(t) for t in d["tableaux"]],
+            face_down=set(d["face_down"]),
+            tokens=dict(d["tokens"]),
+            round=d["round"],
+            phase=d["phase"],
+            to_move=d["to_move"],
+            passes=d["passes"],
+            pending=None if p is None else Pending(p["kind"], p["seat"], p["card"], p["source"], list(p["queue"])),
+            ending=d["ending"],
+            finished=d["finished"],
+            seed=d.get("seed"),
+            action_count=d.get("action_count", 0),
+            vp_by_source=[dict(x) for x in d.get("vp_by_source", [])],
+            stats=[dict(x) for x in d.get("stats", [])],
+            history=[dict(x) for x in d.get("history", [])],
+            final=None if d.get("final") is None else [dict(x) for x in d["final"]],
+            winners=list(d.get("winners", [])),
+        )

@@ -1,0 +1,91 @@
+"""What one player may know (rules-notes 15): everything public, their own hand, and others' hands
+and money only when the ruleset opens them. The stacks' order never leaves the core."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .actions import format_action
+from .engine import hand_limit, legal_moves, price
+from .state import GameState
+
+
+def view(st: GameState, seat: int | None) -> dict[str, Any]:
+    """A JSON-able view of the game for ``seat`` (None: a spectator)."""
+    rs = st.ruleset
+    cat = rs.catalogue
+    cards = cat.cards
+    phase = rs.phases[st.phase]
+    players = []
+    for s in range(st.n):
+        own = seat == s
+        hand_visible = own or rs.open_hands or st.finished
+        players.append({
+            "seat": s,
+            "name": st.seats[s],
+            "vp": st.vp[s],
+            "rubles": st.rubles[s] if (own or rs.open_money or st.finished) else None,
+            "hand_count": len(st.hands[s]),
+            "hand": [cards[c].id for c in st.hands[s]] if hand_visible else None,
+            "hand_limit": hand_limit(st, s),
+            "tableau": [{"card": cards[c].id, "face_down": c in st.face_down} for c in st.tableaux[s]],
+            "tokens": [tok for tok, owner in st.tokens.items() if owner == s],
+            "vp_by_source": dict(st.vp_by_source[s]),
+            "stats": dict(st.stats[s]),
+        })
+    p = st.pending
+    pending = None
+    if p is not None:
+        pending = {"kind": p.kind, "seat": p.seat}
+        if p.kind == "observatory":
+            pending["card"] = cards[p.card].id  # the drawn card is shown to everyone (rules-notes 8)
+    out: dict[str, Any] = {
+        "edition": rs.edition,
+        "players_count": st.n,
+        "round": st.round,
+        "phase": phase.key,
+        "phase_index": st.phase,
+        "to_move": st.to_move,
+        "decider": None if st.finished else st.decider,
+        "pending": pending,
+        "upper": [cards[c].id for c in st.upper],
+        "lower": [cards[c].id for c in st.lower],
+        "stacks": {k: len(v) for k, v in st.decks.items()},
+        "discard": [cards[c].id for c in st.discard],
+        "tokens": dict(st.tokens),
+        "ending": st.ending,
+        "finished": st.finished,
+        "players": players,
+        "history": [dict(h) for h in st.history],
+        "final": None if st.final is None else [dict(f) for f in st.final],
+        "winners": list(st.winners),
+        "open_money": rs.open_money,
+        "viewer": seat,
+    }
+    if seat is not None and not st.finished:
+        if st.decider == seat:
+            out["moves"] = [
+                {"action": list(m.action), "text": format_action(m.action, cat), "price": m.price}
+                for m in legal_moves(st)
+            ]
+        out["hand_prices"] = hand_prices(st, seat)
+    return out
+
+
+def hand_prices(st: GameState, seat: int) -> list[dict[str, Any]]:
+    """Each hand card with its current price for ``seat`` (cheapest target for trading cards) and
+    whether it can be played right now."""
+    cards = st.ruleset.catalogue.cards
+    playable = {m.action.card for m in legal_moves(st) if m.action.kind == "play"} if st.decider == seat else set()
+    from .engine import targets  # local: keeps the public import list short
+
+    out = []
+    for c in st.hands[seat]:
+        t = cards[c]
+        if t.trading:
+            options = [price(st, seat, t, False, cards[x]) for x in targets(st, seat, t)]
+            pr = min(options) if options else None
+        else:
+            pr = price(st, seat, t, False)
+        out.append({"card": t.id, "price": pr, "playable": t.id in playable})
+    return out
