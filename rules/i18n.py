@@ -1,0 +1,46 @@
+"""The one translation layer for user-facing text (English and German).
+
+Strings live in ``data/i18n/<lang>/*.json`` (one file per area: rules.json, bot.json, render.json);
+all files of a language are merged. Card names and texts come from the card catalogue instead.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from typing import Any
+
+from .cards import DATA_DIR, catalogue
+
+LANGUAGES = ("en", "de")
+DEFAULT_LANG = "en"
+I18N_DIR = DATA_DIR / "i18n"
+
+
+@cache
+def strings(lang: str) -> dict[str, str]:
+    merged: dict[str, str] = {}
+    folder = I18N_DIR / lang
+    for path in sorted(folder.glob("*.json")):
+        with path.open(encoding="utf-8") as f:
+            merged.update(json.load(f))
+    return merged
+
+
+def t(key: str, lang: str = DEFAULT_LANG, **params: Any) -> str:
+    """The text for ``key`` in ``lang`` (falling back to English, then to the key itself)."""
+    template = strings(lang).get(key) or strings(DEFAULT_LANG).get(key) or key
+    try:
+        return template.format(**params)
+    except (KeyError, IndexError, ValueError):
+        return template
+
+
+def card_name(card_id: str, edition: int, lang: str = DEFAULT_LANG) -> str:
+    t_ = catalogue(edition).by_id.get(card_id)
+    return t_.name(lang) if t_ is not None else card_id
+
+
+def error_text(code: str, lang: str = DEFAULT_LANG, **params: Any) -> str:
+    """A RuleError's message in ``lang`` (keys ``error.<code>`` in rules.json)."""
+    return t(f"error.{code}", lang, **params)
