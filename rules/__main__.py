@@ -1,0 +1,116 @@
+"""Command line: play random games and replay game records.
+
+    python -m rules random --players N --edition E --seed S [--out FILE]
+    python -m rules replay RECORD.json [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from typing import Any
+
+from .actions import format_action
+from .engine import apply, legal_moves, new_game
+from .record import GameRecord, ReplayError, replay
+from .ruleset import Ruleset
+from .state import GameState
+
+
+def play_random(ruleset: Ruleset, seed: int, choice_seed: int | None = None) -> tuple[GameRecord, GameState]:
+    """A complete game with uniformly random legal moves; returns its record and final state."""
+    seats = [f"Player {i + 1}" for i in range(ruleset.players)]
+    st = new_game(ruleset, seats, seed=seed)
+    rng = random.Random(seed if choice_seed is None else choice_seed)
+    rec = GameRecord(ruleset, seats, seed=seed)
+    cat = ruleset.catalogue
+    while not st.finished:
+        action = rng.choice(legal_moves(st)).action
+        rec.actions.append(format_action(action, cat))
+        apply(st, action)
+    return rec, st
+
+
+def summary(st: GameState) -> dict[str, Any]:
+    cards = st.ruleset.catalogue.cards
+    return {
+        "finished": st.finished,
+        "round": st.round,
+        "phase": st.phase_key,
+        "actions": st.action_count,
+        "winners": [st.seats[s] for s in st.winners],
+        "players": [
+            {
+                "name": st.seats[s],
+                "vp": st.vp[s],
+                "rubles": st.rubles[s],
+                "vp_by_source": st.vp_by_source[s],
+                "tableau": [cards[c].name_en for c in st.tableaux[s]],
+                "hand": [cards[c].name_en for c in st.hands[s]],
+            }
+            for s in range(st.n)
+        ],
+    }
+
+
+def print_summary(st: GameState) -> None:
+    s = summary(st)
+    state = "finished" if s["finished"] else f"in progress (round {s['round']}, {s['phase']} phase)"
+    print(f"Game {state} after {s['actions']} actions.")
+    for p in s["players"]:
+        print(f"- {p['name']}: {p['vp']} VP, {p['rubles']} rubles")
+        print(f"  tableau: {', '.join(p['tableau']) or '-'}")
+        if p["hand"]:
+            print(f"  hand: {', '.join(p['hand'])}")
+    if s["winners"]:
+        print(f"Winner{'s' if len(s['winners']) > 1 else ''}: {', '.join(s['winners'])}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m rules", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="cmd", required=True)
+    r = sub.add_parser("random", help="play a game with random legal moves and print its record")
+    r.add_argument("--players", type=int, default=4, choices=(2, 3, 4))
+    r.add_argument("--edition", type=int, default=2, choices=(1, 2))
+    r.add_argument("--seed", type=int, default=0)
+    r.add_argument("--out", help="write the record to this file instead of standard output")
+    p = sub.add_parser("replay", help="replay a game record and print the final state")
+    p.add_argument("record")
+    p.add_argument("--json", action="store_true", help="print the final state as JSON")
+    args = parser.parse_args(argv)
+
+    if args.cmd == "random":
+        rec, _ = play_random(Ruleset(edition=args.edition, players=args.players), args.seed)
+        text = rec.dumps()
+        if args.out:
+            with open(args.out, "w", encoding="utf-8") as f:
+                f.write(text + "\n")
+        else:
+            print(text)
+        return 0
+
+    try:
+        with open(args.record, encoding="utf-8") as f:
+            rec = GameRecord.loads(f.read())
+        st = replay(rec)
+    except OSError as e:
+        print(f"error: cannot read {args.record}: {e.strerror}", file=sys.stderr)
+        return 2
+    except ValueError as e:
+        print(f"error: {args.record}: {e}", file=sys.stderr)
+        return 2
+    except ReplayError as e:
+        print(f"error: action {e.index} ({e.text!r}) is illegal: {e.error.message} [{e.error.code}]",
+              file=sys.stderr)
+        return 1
+    if args.json:
+        print(json.dumps(summary(st), ensure_ascii=False, indent=1))
+    else:
+        print_summary(st)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
