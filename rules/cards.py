@@ -20,9 +20,12 @@ COLOURS = (GREEN, BLUE, RED)
 DECKS = ("workers", "buildings", "aristocrats", "trading")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class CardType:
-    """One kind of card as printed (seed 001 "Der Aufbau der Karten"): cost top-left, income at the bottom."""
+    """One kind of card as printed (seed 001 "Der Aufbau der Karten"): cost top-left, income at the bottom.
+
+    Compared by identity: each edition's catalogue holds exactly one object per card type.
+    """
 
     id: str
     deck: str

@@ -100,8 +100,38 @@ def new_game(
 # --- derived facts about a player --------------------------------------------------------------
 def hand_limit(st: GameState, seat: int) -> int:
     """3, plus 1 per Warehouse in the tableau (rules-notes 6)."""
-    cards = st.ruleset.catalogue.cards
+    cards = st.cards
     return st.ruleset.base_hand_limit + sum(cards[c].hand_limit_bonus for c in st.tableaux[seat])
+
+
+SeatContext = tuple[dict[CardType, int], dict[str, int], list[CardType]]
+
+
+def seat_context(st: GameState, seat: int) -> SeatContext:
+    """What a player's prices depend on, in one pass over the tableau: cards owned per type, discount
+    cards per colour, and the distinct card types a trading card could displace."""
+    cards = st.cards
+    fd = st.face_down
+    owned: dict[CardType, int] = {}
+    discounts: dict[str, int] = {}
+    target_types: list[CardType] = []
+    for c in st.tableaux[seat]:
+        t = cards[c]
+        owned[t] = owned.get(t, 0) + 1
+        if t.discount is not None:
+            discounts[t.discount] = discounts.get(t.discount, 0) + 1
+        if not t.trading and c not in fd and t not in target_types:
+            target_types.append(t)
+    return owned, discounts, target_types
+
+
+def _price(ctx: SeatContext, ctype: CardType, lower: bool, displaced: CardType | None) -> int:
+    p = ctype.cost - ctx[0].get(ctype, 0) - ctx[1].get(ctype.colour, 0)
+    if displaced is not None:
+        p -= displaced.displace_value
+    if lower:
+        p -= 1
+    return p if p > 1 else 1
 
 
 def price(st: GameState, seat: int, ctype: CardType, lower: bool, displaced: CardType | None = None) -> int:
@@ -110,32 +140,26 @@ def price(st: GameState, seat: int, ctype: CardType, lower: bool, displaced: Car
     printed cost (minus the displaced card's value for a trading card), minus 1 per card of the same
     name owned, 1 from the lower row, 1 per discount card of its colour; never below 1.
     """
-    cards = st.ruleset.catalogue.cards
-    p = ctype.cost
-    if displaced is not None:
-        p -= displaced.displace_value
-    if lower:
-        p -= 1
-    colour = ctype.colour
-    for c in st.tableaux[seat]:
-        t = cards[c]
-        if t is ctype:
-            p -= 1
-        if t.discount == colour:
-            p -= 1
-    return p if p > 1 else 1
+    return _price(seat_context(st, seat), ctype, lower, displaced)
+
+
+_DISPLACE: dict[tuple[CardType, CardType], bool] = {}
 
 
 def can_displace(trading: CardType, target: CardType) -> bool:
     """rules-notes 5: same colour, never a trading card; green only with a shared worker symbol."""
-    if target.trading or target.colour != trading.colour:
-        return False
-    return trading.colour != GREEN or not trading.symbols.isdisjoint(target.symbols)
+    key = (trading, target)
+    ok = _DISPLACE.get(key)
+    if ok is None:
+        ok = (not target.trading and target.colour == trading.colour
+              and (trading.colour != GREEN or not trading.symbols.isdisjoint(target.symbols)))
+        _DISPLACE[key] = ok
+    return ok
 
 
 def targets(st: GameState, seat: int, trading: CardType) -> list[int]:
     """Physical cards in ``seat``'s tableau that ``trading`` may displace (face-down Observatories never)."""
-    cards = st.ruleset.catalogue.cards
+    cards = st.cards
     fd = st.face_down
     return [c for c in st.tableaux[seat] if c not in fd and can_displace(trading, cards[c])]
 
@@ -146,91 +170,88 @@ def _first_worker_turn(st: GameState) -> bool:
 
 
 # --- legal moves -------------------------------------------------------------------------------
+_new = tuple.__new__  # builds the NamedTuples below without their keyword-handling __new__
+
+
 def legal_moves(st: GameState) -> list[Move]:
-    """Every action the deciding player may take now, each with its price."""
+    """Every action the deciding player may take now, each with its price.
+
+    Cards of the same name in the same row are one choice (they are interchangeable)."""
     if st.finished:
         return []
     p = st.pending
     if p is not None:
         return _pending_moves(st, p)
     seat = st.to_move
-    cards = st.ruleset.catalogue.cards
+    cards = st.cards
     money = st.rubles[seat]
     moves: list[Move] = []
     forced = _first_worker_turn(st)
-    hand_room = len(st.hands[seat]) < hand_limit(st, seat)
-    tableau_types = None
+    ctx = seat_context(st, seat)
+    target_types = ctx[2]
+    hand_room = not forced and len(st.hands[seat]) < hand_limit(st, seat)
     for row, line in ((UPPER, st.upper), (LOWER, st.lower)):
-        seen: set[str] = set()
+        lower = row == LOWER
+        seen: list[CardType] = []
         for c in line:
             t = cards[c]
-            if t.id in seen:
+            if t in seen:
                 continue
-            seen.add(t.id)
+            seen.append(t)
             if forced and t.deck != "workers":
                 continue
             if t.trading:
-                if tableau_types is None:
-                    tableau_types = _target_types(st, seat)
-                for tt in tableau_types:
+                for tt in target_types:
                     if can_displace(t, tt):
-                        pr = price(st, seat, t, row == LOWER, tt)
+                        pr = _price(ctx, t, lower, tt)
                         if pr <= money:
-                            moves.append(Move(Action(BUY, t.id, row, tt.id), pr))
+                            moves.append(_new(Move, (_new(Action, (BUY, t.id, row, tt.id, 0)), pr)))
             else:
-                pr = price(st, seat, t, row == LOWER)
+                pr = _price(ctx, t, lower, None)
                 if pr <= money:
-                    moves.append(Move(Action(BUY, t.id, row), pr))
-            if hand_room and not forced:
-                moves.append(Move(Action(TAKE, t.id, row), 0))
+                    moves.append(_new(Move, (_new(Action, (BUY, t.id, row, "", 0)), pr)))
+            if hand_room:
+                moves.append(_new(Move, (_new(Action, (TAKE, t.id, row, "", 0)), 0)))
     if forced:
         return moves if moves else [Move(Action(PASS), 0)]
-    seen = set()
+    seen = []
     for c in st.hands[seat]:
         t = cards[c]
-        if t.id in seen:
-            continue
-        seen.add(t.id)
-        moves.extend(_placements(st, seat, t, PLAY, HAND, money))
+        if t not in seen:
+            seen.append(t)
+            _placements(ctx, t, PLAY, HAND, money, moves)
     if _usable_observatory(st, seat) >= 0:
         for deck in DECKS:
             if len(st.decks[deck]) >= 2:
                 moves.append(Move(Action(OBSERVE, deck), 0))
-    moves.append(Move(Action(PASS), 0))
+    moves.append(_PASS_MOVE)
     return moves
 
 
-def _target_types(st: GameState, seat: int) -> list[CardType]:
-    cards = st.ruleset.catalogue.cards
-    fd = st.face_down
-    out: list[CardType] = []
-    for c in st.tableaux[seat]:
-        t = cards[c]
-        if not t.trading and c not in fd and t not in out:
-            out.append(t)
-    return out
+_PASS_MOVE = Move(Action(PASS), 0)
 
 
-def _placements(st: GameState, seat: int, t: CardType, kind: str, row: int, money: int) -> list[Move]:
+def _placements(ctx: SeatContext, t: CardType, kind: str, row: int, money: int, out: list[Move]) -> None:
     """Buying or playing ``t`` (not from the display): one move per displaceable target type."""
     if not t.trading:
-        pr = price(st, seat, t, False)
-        return [Move(Action(kind, t.id, row), pr)] if pr <= money else []
-    out = []
-    for tt in _target_types(st, seat):
+        pr = _price(ctx, t, False, None)
+        if pr <= money:
+            out.append(_new(Move, (_new(Action, (kind, t.id, row, "", 0)), pr)))
+        return
+    for tt in ctx[2]:
         if can_displace(t, tt):
-            pr = price(st, seat, t, False, tt)
+            pr = _price(ctx, t, False, tt)
             if pr <= money:
-                out.append(Move(Action(kind, t.id, row, tt.id), pr))
-    return out
+                out.append(_new(Move, (_new(Action, (kind, t.id, row, tt.id, 0)), pr)))
 
 
 def _pending_moves(st: GameState, p: Pending) -> list[Move]:
     seat = p.seat
     if p.kind == "pub":
         return [Move(Action(PUB, amount=k), PUB_PRICE * k) for k in range(_pub_max(st, seat) + 1)]
-    t = st.ruleset.catalogue.cards[p.card]
-    moves = _placements(st, seat, t, BUY, DRAWN, st.rubles[seat])
+    t = st.cards[p.card]
+    moves: list[Move] = []
+    _placements(seat_context(st, seat), t, BUY, DRAWN, st.rubles[seat], moves)
     if len(st.hands[seat]) < hand_limit(st, seat):
         moves.append(Move(Action(TAKE, t.id, DRAWN), 0))
     moves.append(Move(Action(DISCARD, t.id, DRAWN), 0))
@@ -238,7 +259,7 @@ def _pending_moves(st: GameState, p: Pending) -> list[Move]:
 
 
 def _pub_max(st: GameState, seat: int) -> int:
-    cards = st.ruleset.catalogue.cards
+    cards = st.cards
     pubs = sum(1 for c in st.tableaux[seat] if cards[c].ability == "pub")
     return min(PUB_VP_PER_CARD * pubs, st.rubles[seat] // PUB_PRICE)
 
@@ -247,7 +268,7 @@ def _usable_observatory(st: GameState, seat: int) -> int:
     """A face-up Observatory of ``seat`` usable now (building phase only, rules-notes 8), or -1."""
     if st.ruleset.phases[st.phase].key != "buildings":
         return -1
-    cards = st.ruleset.catalogue.cards
+    cards = st.cards
     for c in st.tableaux[seat]:
         if cards[c].ability == "observatory" and c not in st.face_down:
             return c
@@ -328,7 +349,7 @@ def _name(st: GameState, type_id: str) -> str:
 
 
 def _find(st: GameState, line: Iterable[int], type_id: str) -> int:
-    cards = st.ruleset.catalogue.cards
+    cards = st.cards
     for c in line:
         if cards[c].id == type_id:
             return c
@@ -342,7 +363,7 @@ def _check_hand_room(st: GameState, seat: int) -> None:
 
 
 def _check_placement(st: GameState, seat: int, card: int, action: Action, lower: bool) -> tuple[int, int, int]:
-    cards = st.ruleset.catalogue.cards
+    cards = st.cards
     t = cards[card]
     target = -1
     displaced = None
@@ -488,7 +509,7 @@ def _deal(st: GameState, deck: str, count: int, events: list[Event]) -> None:
         st.ending = True
         events.append({"type": "end_triggered", "deck": deck})
     if dealt:
-        cards = st.ruleset.catalogue.cards
+        cards = st.cards
         events.append({"type": "dealt", "deck": deck, "cards": [cards[c].id for c in dealt]})
 
 
@@ -518,7 +539,7 @@ def _next_pub(st: GameState, queue: list[int], events: list[Event]) -> None:
 
 def _score(st: GameState, colour: str, key: str, events: list[Event]) -> None:
     """Scoring of one colour (rules-notes 7, 10): income of every card of that colour, plus bonuses."""
-    cards = st.ruleset.catalogue.cards
+    cards = st.cards
     start = st.tokens[st.ruleset.phases[st.phase].token]
     for i in range(st.n):
         seat = (start + i) % st.n
@@ -582,7 +603,7 @@ def _start_phase(st: GameState, index: int, events: list[Event]) -> None:
 
 def aristocrat_vp(st: GameState, seat: int) -> int:
     """Final VP for distinct aristocrats, red trading cards included, by name (rules-notes 14)."""
-    cards = st.ruleset.catalogue.cards
+    cards = st.cards
     table = st.ruleset.catalogue.aristocrat_table
     distinct = {cards[c].id for c in st.tableaux[seat] if cards[c].colour == "red"}
     return table[min(len(distinct), len(table) - 1)]

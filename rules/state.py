@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from .cards import CardType
 from .ruleset import Ruleset
 
 UPPER, LOWER, HAND, DRAWN = 0, 1, 2, 3
@@ -59,6 +60,10 @@ class GameState:
     history: list[dict[str, Any]] = field(default_factory=list)  # per finished round: vp and rubles
     final: list[dict[str, int]] | None = None
     winners: list[int] = field(default_factory=list)
+    cards: tuple[CardType, ...] = field(init=False, repr=False, compare=False)  # physical id -> type
+
+    def __post_init__(self) -> None:
+        self.cards = self.ruleset.catalogue.cards
 
     @property
     def n(self) -> int:
