@@ -1,7 +1,7 @@
 """Command line: play random games and replay game records.
 
-    python -m rules random --players N --edition E --seed S [--out FILE]
-    python -m rules replay RECORD.json [--json]
+python -m rules random --players N --edition E --seed S [--out FILE]
+python -m rules replay RECORD.json [--json]
 """
 
 from __future__ import annotations
@@ -102,8 +102,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {args.record}: {e}", file=sys.stderr)
         return 2
     except ReplayError as e:
-        print(f"error: action {e.index} ({e.text!r}) is illegal: {e.error.message} [{e.error.code}]",
-              file=sys.stderr)
+        print(f"error: action {e.index} ({e.text!r}) is illegal: {e.error.message} [{e.error.code}]", file=sys.stderr)
         return 1
     if args.json:
         print(json.dumps(summary(st), ensure_ascii=False, indent=1))

@@ -11,6 +11,7 @@ import json
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 DATA_DIR = Path(__file__).resolve().parent.parent / "data"
 CATALOGUE_PATH = DATA_DIR / "cards.json"
@@ -74,8 +75,8 @@ class Catalogue:
     observatory_reset: str
 
     def lookup(self, name: str) -> CardType | None:
-        """Find a card type by id, English or German name (case-insensitive)."""
-        return _name_index(self)(_norm(name))
+        """Find a card type by id, English or German name (case-insensitive, ignoring punctuation)."""
+        return _name_index(self.edition).get(_norm(name))
 
     def deck_cards(self, deck: str) -> list[int]:
         return [i for i, t in enumerate(self.cards) if t.deck == deck]
@@ -86,7 +87,7 @@ def _norm(s: str) -> str:
 
 
 @cache
-def _name_index_map(edition: int) -> dict[str, CardType]:
+def _name_index(edition: int) -> dict[str, CardType]:
     cat = catalogue(edition)
     idx: dict[str, CardType] = {}
     for t in cat.types:
@@ -95,14 +96,10 @@ def _name_index_map(edition: int) -> dict[str, CardType]:
     return idx
 
 
-def _name_index(cat: Catalogue):  # type: ignore[no-untyped-def]
-    return _name_index_map(cat.edition).get
-
-
 @cache
-def raw_catalogue() -> dict:  # type: ignore[type-arg]
+def raw_catalogue() -> dict[str, Any]:
     with CATALOGUE_PATH.open(encoding="utf-8") as f:
-        data: dict = json.load(f)  # type: ignore[type-arg]
+        data: dict[str, Any] = json.load(f)
     return data
 
 
@@ -134,7 +131,7 @@ def catalogue(edition: int) -> Catalogue:
                 symbols=frozenset(e.get("symbols", ())),
                 name_en=name["en"],
                 name_de=name["de"],
-                displace_value=int(e.get("displace_value", e["cost"])),
+                displace_value=int(e.get("displace_value") or e["cost"]),
                 discount=e.get("discount"),
                 hand_limit_bonus=int(e.get("hand_limit_bonus", 0)),
                 ability=e.get("ability"),

@@ -8,7 +8,7 @@ which agrees with it (tests/test_properties.py proves it on random games).
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from .actions import BUY, DISCARD, OBSERVE, PASS, PLAY, PUB, TAKE, Action, Move
@@ -42,7 +42,7 @@ def new_game(
     ruleset: Ruleset,
     seats: Sequence[str],
     seed: int | None = None,
-    stacks: dict[str, Sequence[str]] | None = None,
+    stacks: Mapping[str, Sequence[str]] | None = None,
     tokens: dict[str, int] | None = None,
 ) -> GameState:
     """A new game, with stacks shuffled from ``seed`` or given explicitly (type ids, top card first).
@@ -151,8 +151,11 @@ def can_displace(trading: CardType, target: CardType) -> bool:
     key = (trading, target)
     ok = _DISPLACE.get(key)
     if ok is None:
-        ok = (not target.trading and target.colour == trading.colour
-              and (trading.colour != GREEN or not trading.symbols.isdisjoint(target.symbols)))
+        ok = (
+            not target.trading
+            and target.colour == trading.colour
+            and (trading.colour != GREEN or not trading.symbols.isdisjoint(target.symbols))
+        )
         _DISPLACE[key] = ok
     return ok
 
@@ -326,9 +329,8 @@ def check(st: GameState, action: Action, seat: int | None = None) -> tuple[int, 
         card = _find(st, line, action.card) if line is not None else -1
         if card < 0:
             raise RuleError("no_such_card", card=_name(st, action.card))
-        if _first_worker_turn(st):
-            if kind != BUY or cat.cards[card].deck != "workers":
-                raise RuleError("must_buy_worker")
+        if _first_worker_turn(st) and (kind != BUY or cat.cards[card].deck != "workers"):
+            raise RuleError("must_buy_worker")
         if kind == TAKE:
             _check_hand_room(st, decider)
             return card, -1, 0
@@ -439,7 +441,9 @@ def apply(st: GameState, action: Action, seat: int | None = None) -> list[Event]
         (st.upper if action.row == UPPER else st.lower).remove(card)
         st.hands[decider].append(card)
         stats["taken"] = stats.get("taken", 0) + 1
-        events.append({"type": "take", "seat": decider, "card": t.id, "row": "upper" if action.row == UPPER else "lower"})
+        events.append(
+            {"type": "take", "seat": decider, "card": t.id, "row": "upper" if action.row == UPPER else "lower"}
+        )
     else:
         if kind == BUY:
             (st.upper if action.row == UPPER else st.lower).remove(card)
@@ -452,9 +456,16 @@ def apply(st: GameState, action: Action, seat: int | None = None) -> list[Event]
     return events
 
 
-def _placed_event(kind: str, seat: int, t: CardType, pr: int, row: int, target: int, cards: Sequence[CardType]) -> Event:
-    ev: Event = {"type": kind, "seat": seat, "card": t.id, "price": pr,
-                 "row": {UPPER: "upper", LOWER: "lower", HAND: "hand", DRAWN: "drawn"}[row]}
+def _placed_event(
+    kind: str, seat: int, t: CardType, pr: int, row: int, target: int, cards: Sequence[CardType]
+) -> Event:
+    ev: Event = {
+        "type": kind,
+        "seat": seat,
+        "card": t.id,
+        "price": pr,
+        "row": {UPPER: "upper", LOWER: "lower", HAND: "hand", DRAWN: "drawn"}[row],
+    }
     if target >= 0:
         ev["displaced"] = cards[target].id
     return ev
@@ -620,8 +631,16 @@ def _final_scoring(st: GameState, events: list[Event]) -> None:
         _gain_vp(st, seat, money_vp, "rubles")
         _gain_vp(st, seat, -penalty, "hand_penalty")
         st.rubles[seat] -= 10 * money_vp
-        final.append({"seat": seat, "aristocrats": ar, "rubles_vp": money_vp, "hand_penalty": -penalty,
-                      "vp": st.vp[seat], "rubles_left": st.rubles[seat]})
+        final.append(
+            {
+                "seat": seat,
+                "aristocrats": ar,
+                "rubles_vp": money_vp,
+                "hand_penalty": -penalty,
+                "vp": st.vp[seat],
+                "rubles_left": st.rubles[seat],
+            }
+        )
     best = max((st.vp[s], st.rubles[s]) for s in range(st.n))
     st.winners = [s for s in range(st.n) if (st.vp[s], st.rubles[s]) == best]
     st.final = final

@@ -29,8 +29,12 @@ class GameRecord:
         return new_game(self.ruleset, self.seats, seed=self.seed, stacks=self.stacks, tokens=self.tokens)
 
     def to_json(self) -> dict[str, Any]:
-        d: dict[str, Any] = {"format": FORMAT, "ruleset": self.ruleset.to_json(), "seats": list(self.seats),
-                             "seed": self.seed}
+        d: dict[str, Any] = {
+            "format": FORMAT,
+            "ruleset": self.ruleset.to_json(),
+            "seats": list(self.seats),
+            "seed": self.seed,
+        }
         if self.stacks is not None:
             d["stacks"] = self.stacks
         if self.tokens is not None:
@@ -63,7 +67,9 @@ class GameRecord:
         if seed is not None and not isinstance(seed, int):
             raise ValueError("'seed' must be an integer or null")
         tokens = d.get("tokens")
-        return cls(ruleset, list(d["seats"]), seed, d.get("stacks"), dict(tokens) if tokens else None, list(d["actions"]))
+        return cls(
+            ruleset, list(d["seats"]), seed, d.get("stacks"), dict(tokens) if tokens else None, list(d["actions"])
+        )
 
     @classmethod
     def loads(cls, text: str) -> GameRecord:

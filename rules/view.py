@@ -20,19 +20,21 @@ def view(st: GameState, seat: int | None) -> dict[str, Any]:
     for s in range(st.n):
         own = seat == s
         hand_visible = own or rs.open_hands or st.finished
-        players.append({
-            "seat": s,
-            "name": st.seats[s],
-            "vp": st.vp[s],
-            "rubles": st.rubles[s] if (own or rs.open_money or st.finished) else None,
-            "hand_count": len(st.hands[s]),
-            "hand": [cards[c].id for c in st.hands[s]] if hand_visible else None,
-            "hand_limit": hand_limit(st, s),
-            "tableau": [{"card": cards[c].id, "face_down": c in st.face_down} for c in st.tableaux[s]],
-            "tokens": [tok for tok, owner in st.tokens.items() if owner == s],
-            "vp_by_source": dict(st.vp_by_source[s]),
-            "stats": dict(st.stats[s]),
-        })
+        players.append(
+            {
+                "seat": s,
+                "name": st.seats[s],
+                "vp": st.vp[s],
+                "rubles": st.rubles[s] if (own or rs.open_money or st.finished) else None,
+                "hand_count": len(st.hands[s]),
+                "hand": [cards[c].id for c in st.hands[s]] if hand_visible else None,
+                "hand_limit": hand_limit(st, s),
+                "tableau": [{"card": cards[c].id, "face_down": c in st.face_down} for c in st.tableaux[s]],
+                "tokens": [tok for tok, owner in st.tokens.items() if owner == s],
+                "vp_by_source": dict(st.vp_by_source[s]),
+                "stats": dict(st.stats[s]),
+            }
+        )
     p = st.pending
     pending = None
     if p is not None:

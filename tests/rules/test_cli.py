@@ -7,8 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from rules.__main__ import main, play_random
 from rules import GameRecord, Ruleset, replay
+from rules.__main__ import main, play_random
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
@@ -52,11 +52,19 @@ def test_bad_files(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-d
     bad.write_text("{not json")
     assert main(["replay", str(bad)]) == 2
     assert "not valid JSON" in capsys.readouterr().err
-    bad.write_text(json.dumps({"format": "petersburg-record/1", "ruleset": {"edition": 3}, "seats": [],
-                               "actions": []}))
+    bad.write_text(json.dumps({"format": "petersburg-record/1", "ruleset": {"edition": 3}, "seats": [], "actions": []}))
     assert main(["replay", str(bad)]) == 2
     assert "bad ruleset" in capsys.readouterr().err
-    bad.write_text(json.dumps({"format": "petersburg-record/1", "ruleset": {"edition": 2, "players": 2},
-                               "seats": ["a", "b"], "seed": 1, "actions": ["fly away"]}))
+    bad.write_text(
+        json.dumps(
+            {
+                "format": "petersburg-record/1",
+                "ruleset": {"edition": 2, "players": 2},
+                "seats": ["a", "b"],
+                "seed": 1,
+                "actions": ["fly away"],
+            }
+        )
+    )
     assert main(["replay", str(bad)]) == 1
     assert "unknown action" in capsys.readouterr().err

@@ -9,8 +9,16 @@ from rules.engine import _final_scoring
 from tests.rules.helpers import play, position, take_cards
 
 SEATS = ["Konrad", "Chiye", "Giuliano", "Holger"]
-FIRST_WORKERS = ["buy Lumberjack", "buy Lumberjack", "buy Gold Miner", "buy Gold Miner",
-                 "buy Fur Trapper", "buy Fur Trapper", "buy Fur Trapper", "buy Ship Builder"]
+FIRST_WORKERS = [
+    "buy Lumberjack",
+    "buy Lumberjack",
+    "buy Gold Miner",
+    "buy Gold Miner",
+    "buy Fur Trapper",
+    "buy Fur Trapper",
+    "buy Fur Trapper",
+    "buy Ship Builder",
+]
 
 
 def walkthrough() -> GameState:
@@ -20,10 +28,26 @@ def walkthrough() -> GameState:
         SEATS,
         seed=7,
         stacks={
-            "workers": ["Lumberjack", "Lumberjack", "Gold Miner", "Gold Miner", "Fur Trapper", "Fur Trapper",
-                        "Fur Trapper", "Ship Builder"],
-            "buildings": ["Potemkin Village", "Market", "Market", "Firehouse", "Hospital", "Library", "Theater",
-                          "Theater"],
+            "workers": [
+                "Lumberjack",
+                "Lumberjack",
+                "Gold Miner",
+                "Gold Miner",
+                "Fur Trapper",
+                "Fur Trapper",
+                "Fur Trapper",
+                "Ship Builder",
+            ],
+            "buildings": [
+                "Potemkin Village",
+                "Market",
+                "Market",
+                "Firehouse",
+                "Hospital",
+                "Library",
+                "Theater",
+                "Theater",
+            ],
             "aristocrats": ["Author", "Author", "Administrator", "Administrator", "Controller"],
             "trading": ["Wharf", "Senator", "Bank", "Abbot", "Weaving Mill"],
         },
@@ -44,24 +68,48 @@ def test_walkthrough_first_worker_phase() -> None:
 def test_walkthrough_first_round() -> None:
     st = walkthrough()
     play(st, *FIRST_WORKERS)
-    play(st, "buy Market", "take Potemkin Village", "take Library", "pass", "take Hospital", "pass", "pass",
-         "buy Firehouse", "pass", "pass", "pass", "pass")
+    play(
+        st,
+        "buy Market",
+        "take Potemkin Village",
+        "take Library",
+        "pass",
+        "take Hospital",
+        "pass",
+        "pass",
+        "buy Firehouse",
+        "pass",
+        "pass",
+        "pass",
+        "pass",
+    )
     # "Giuliano hat nun 16 Rubel ... Holger 20 ... Konrad 22 ... Chiye nur noch 11"; Chiye 3 VP
     assert st.rubles == [22, 11, 16, 20]
     assert st.vp == [0, 3, 1, 0]
     # Aristocrats: 3 cards left over, 5 new ones; Chiye (bust) starts.
     assert st.phase_key == "aristocrats" and st.to_move == 1
     assert len(st.upper) == 8
-    play(st, "buy Author", "buy Controller", "buy Administrator", "buy Administrator", "buy Author",
-         "pass", "pass", "pass", "pass")
+    play(
+        st,
+        "buy Author",
+        "buy Controller",
+        "buy Administrator",
+        "buy Administrator",
+        "buy Author",
+        "pass",
+        "pass",
+        "pass",
+        "pass",
+    )
     # Giuliano's Controller: 4 rubles and 1 VP at the aristocrat scoring.
     assert st.rubles[2] == 16 - 14 + 4
     assert st.vp[2] == 1 + 1
     # Trading phase: 3 buildings left, 5 trading cards dealt; Holger (hand) starts.
     assert st.phase_key == "trading" and st.to_move == 3
     assert len(st.upper) == 8
-    play(st, "take Wharf", "take Senator", "take Bank", "take Abbot", "take Weaving Mill",
-         "pass", "pass", "pass", "pass")
+    play(
+        st, "take Wharf", "take Senator", "take Bank", "take Abbot", "take Weaving Mill", "pass", "pass", "pass", "pass"
+    )
     # End of the round: Market and both Theaters move down and cost 1 less; tokens move on:
     # "Konrad hat nun die Hand, Chiye den Hammer, Giuliano die Büste und Holger die Kathedrale".
     assert st.round == 2 and st.phase_key == "workers"
@@ -75,8 +123,19 @@ def test_walkthrough_first_round() -> None:
 
 def test_final_scoring_example_first_edition() -> None:
     """Seed 000 "Beispiel einer Schlusswertung": 6 distinct aristocrats 21, 17 rubles 1, 52 + 22 = 74."""
-    st = position(edition=1, tableau=["Author", "Administrator", "Warehouse Manager", "Warehouse Manager",
-                                      "Secretary", "Controller", "Judge"], rubles=17)
+    st = position(
+        edition=1,
+        tableau=[
+            "Author",
+            "Administrator",
+            "Warehouse Manager",
+            "Warehouse Manager",
+            "Secretary",
+            "Controller",
+            "Judge",
+        ],
+        rubles=17,
+    )
     st.vp[0] = 52
     assert aristocrat_vp(st, 0) == 21
     _final_scoring(st, [])
@@ -86,8 +145,19 @@ def test_final_scoring_example_first_edition() -> None:
 
 def test_final_scoring_example_second_edition() -> None:
     """Seed 001: Giuliano's 8 aristocrats are 6 distinct (red trading cards count) = 21; 21 rubles = 2 VP, 1 left."""
-    st = position(tableau=["Author", "Author", "Administrator", "Builder", "Senator", "Warehouse Manager",
-                           "Warehouse Manager", "Controller"], rubles=21)
+    st = position(
+        tableau=[
+            "Author",
+            "Author",
+            "Administrator",
+            "Builder",
+            "Senator",
+            "Warehouse Manager",
+            "Warehouse Manager",
+            "Controller",
+        ],
+        rubles=21,
+    )
     assert aristocrat_vp(st, 0) == 21
     _final_scoring(st, [])
     assert st.vp[0] == 23 and st.rubles[0] == 1
@@ -114,8 +184,14 @@ def price_of(st: GameState, text: str) -> int:
         # trading cards: Wharf over Ship Builder for 5 (12 - 7)
         (1, ["Ship Builder"], ["Wharf"], [], "buy Wharf over Ship Builder", 5),
         # St Isaac's Cathedral over a Market from the lower row with the Carpenter Workshop: 10 - 2 = 8
-        (1, ["Market", "Carpenter Workshop"], [], ["St Isaac's Cathedral"],
-         "buy St Isaac's Cathedral (lower) over Market", 8),
+        (
+            1,
+            ["Market", "Carpenter Workshop"],
+            [],
+            ["St Isaac's Cathedral"],
+            "buy St Isaac's Cathedral (lower) over Market",
+            8,
+        ),
         # the Senator for 1 (never below 1)
         (1, ["Secretary"], ["Senator"], [], "buy Senator over Secretary", 1),
         (1, ["Controller"], ["Senator"], [], "buy Senator over Controller", 1),
@@ -129,8 +205,9 @@ def price_of(st: GameState, text: str) -> int:
         (1, ["Lumberjack", "Lumberjack", "Lumberjack"], ["Lumberjack"], [], "buy Lumberjack", 1),
     ],
 )
-def test_price_examples(edition: int, tableau: list[str], upper: list[str], lower: list[str], text: str,
-                        expected: int) -> None:
+def test_price_examples(
+    edition: int, tableau: list[str], upper: list[str], lower: list[str], text: str, expected: int
+) -> None:
     st = position(edition=edition, tableau=tableau, upper=upper, lower=lower)
     assert price_of(st, text) == expected
     events = play(st, text)
@@ -140,14 +217,29 @@ def test_price_examples(edition: int, tableau: list[str], upper: list[str], lowe
 def test_action_phase_example_first_edition() -> None:
     """Seed 000 "Beispiel für den kompletten Ablauf einer Aktionsphase": a player who passed acts again;
     the actions end only when all four have passed in succession."""
-    st = position(edition=1, players=4, phase=2,
-                  upper=["Administrator", "Administrator", "Secretary", "Ship Builder", "Author"],
-                  lower=["St Isaac's Cathedral"])
+    st = position(
+        edition=1,
+        players=4,
+        phase=2,
+        upper=["Administrator", "Administrator", "Secretary", "Ship Builder", "Author"],
+        lower=["St Isaac's Cathedral"],
+    )
     st.hands[2] = take_cards(st, ["Warehouse Manager"])
     st.rubles[1] = 3
     st.tokens["bust"] = 0
-    play(st, "buy Administrator", "pass", "buy Administrator", "take Secretary", "take Ship Builder",
-         "take St Isaac's Cathedral (lower)", "play Warehouse Manager", "pass", "pass", "pass")
+    play(
+        st,
+        "buy Administrator",
+        "pass",
+        "buy Administrator",
+        "take Secretary",
+        "take Ship Builder",
+        "take St Isaac's Cathedral (lower)",
+        "play Warehouse Manager",
+        "pass",
+        "pass",
+        "pass",
+    )
     assert st.phase_key == "aristocrats"  # three passes in succession are not enough
     play(st, "pass")
     assert st.phase_key == "trading"

@@ -279,22 +279,33 @@ def test_pub_skipped_without_money() -> None:
 
 # 10. Mariinsky Theater and Tax Man ---------------------------------------------------------------------
 def test_mariinsky_first_edition_rubles_per_aristocrat() -> None:
-    st = position(edition=1, players=2, tableau=["Mariinskij-Theater", "Author", "Senator", "Lumberjack"],
-                  upper=["Hospital"], rubles=0)
+    st = position(
+        edition=1,
+        players=2,
+        tableau=["Mariinskij-Theater", "Author", "Senator", "Lumberjack"],
+        upper=["Hospital"],
+        rubles=0,
+    )
     play(st, "pass", "pass")
     assert st.rubles[0] == 2 and st.vp[0] == 0
 
 
 def test_mariinsky_second_edition_vp_per_red_card() -> None:
-    st = position(edition=2, players=2, tableau=["Mariinsky Theater", "Author", "Senator", "Lumberjack"],
-                  upper=["Hospital"], rubles=0)
+    st = position(
+        edition=2,
+        players=2,
+        tableau=["Mariinsky Theater", "Author", "Senator", "Lumberjack"],
+        upper=["Hospital"],
+        rubles=0,
+    )
     play(st, "pass", "pass")
     assert st.rubles[0] == 0 and st.vp[0] == 2
 
 
 def test_tax_man() -> None:
-    st = position(players=2, phase=2, tableau=["Tax Man", "Lumberjack", "Wharf", "Market"], upper=["Hospital"],
-                  rubles=0)
+    st = position(
+        players=2, phase=2, tableau=["Tax Man", "Lumberjack", "Wharf", "Market"], upper=["Hospital"], rubles=0
+    )
     play(st, "pass", "pass")
     assert st.rubles[0] == 2
 
@@ -356,8 +367,20 @@ def test_ties_go_to_rubles_left_then_shared() -> None:
 def test_hand_penalty_and_distinct_aristocrats_capped() -> None:
     from rules.engine import _final_scoring
 
-    many = ["Author", "Administrator", "Warehouse Manager", "Secretary", "Controller", "Judge",
-            "Mistress of Ceremonies", "Abbot", "Senator", "Czarina", "Admiral", "Patriarch"]
+    many = [
+        "Author",
+        "Administrator",
+        "Warehouse Manager",
+        "Secretary",
+        "Controller",
+        "Judge",
+        "Mistress of Ceremonies",
+        "Abbot",
+        "Senator",
+        "Czarina",
+        "Admiral",
+        "Patriarch",
+    ]
     st = position(players=2, tableau=many, hand=["Market", "Library"], rubles=9)
     _final_scoring(st, [])
     assert st.final is not None and st.final[0]["aristocrats"] == 55
