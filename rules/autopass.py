@@ -1,0 +1,67 @@
+"""Pass modes, as Yucata offers them: pass this turn, pass until the display changes, pass for the
+rest of this phase; and the forced pass when passing is a player's only legal action.
+
+The bot stores a player's ``AutoPass`` and, whenever that player is to decide, asks ``due`` whether
+to pass for them; ``expired`` says when to forget it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from .actions import PASS
+from .engine import legal_moves
+from .state import GameState
+
+MODES = ("turn", "display", "phase")
+
+
+@dataclass(frozen=True, slots=True)
+class AutoPass:
+    mode: str  # turn | display | phase
+    round: int
+    phase: int
+    display: tuple[int, ...]  # the display (sorted physical ids) when the mode was set
+
+    def to_json(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["display"] = list(self.display)
+        return d
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> AutoPass:
+        return cls(d["mode"], d["round"], d["phase"], tuple(d["display"]))
+
+
+def _display(st: GameState) -> tuple[int, ...]:
+    return tuple(sorted(st.upper + st.lower))
+
+
+def arm(st: GameState, mode: str) -> AutoPass:
+    """A pass mode set now."""
+    if mode not in MODES:
+        raise ValueError(f"pass mode must be one of {', '.join(MODES)}")
+    return AutoPass(mode, st.round, st.phase, _display(st))
+
+
+def expired(st: GameState, ap: AutoPass) -> bool:
+    """The mode no longer applies: the phase is over, or (mode 'display') the display changed."""
+    if st.finished or (st.round, st.phase) != (ap.round, ap.phase):
+        return True
+    return ap.mode == "display" and _display(st) != ap.display
+
+
+def can_pass(st: GameState) -> bool:
+    return any(m.action.kind == PASS for m in legal_moves(st))
+
+
+def due(st: GameState, seat: int, ap: AutoPass) -> bool:
+    """Pass for ``seat`` now? Only on its own normal turn, while the mode applies and passing is legal."""
+    return st.pending is None and st.to_move == seat and not expired(st, ap) and can_pass(st)
+
+
+def only_pass(st: GameState) -> bool:
+    """Passing is the deciding player's only legal action (the bot passes for them at once)."""
+    moves = legal_moves(st)
+    return len(moves) == 1 and moves[0].action.kind == PASS

@@ -1,0 +1,54 @@
+"""Pass modes (issue: playing over hours and days)."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules.autopass import AutoPass, arm, due, expired, only_pass
+from tests.rules.helpers import play, position, take_cards
+
+
+def test_pass_until_display_changes() -> None:
+    st = position(players=3, upper=["Market", "Hospital", "Library"], rubles=30)
+    st.hands[1] = take_cards(st, ["Customs House"])
+    ap = arm(st, "display")
+    assert due(st, 0, ap)
+    play(st, "pass")
+    assert not due(st, 0, ap)  # seat 1 is to move
+    play(st, "play Customs House", "pass")  # playing from hand leaves the display as it was
+    assert st.to_move == 0 and due(st, 0, ap)
+
+
+def test_display_mode_expires_when_a_card_is_taken() -> None:
+    st = position(players=3, upper=["Market", "Hospital", "Library"], rubles=30)
+    ap = arm(st, "display")
+    play(st, "pass", "take Market")
+    assert expired(st, ap)
+    play(st, "pass")
+    assert st.to_move == 0 and not due(st, 0, ap)
+
+
+def test_phase_mode_lasts_for_the_phase() -> None:
+    st = position(players=3, upper=["Market", "Hospital", "Library"], rubles=30)
+    ap = arm(st, "phase")
+    play(st, "pass", "take Market", "pass")
+    assert due(st, 0, ap)
+    play(st, "pass", "pass", "pass")
+    assert st.phase_key == "aristocrats" and expired(st, ap)
+
+
+def test_turn_mode_and_json() -> None:
+    st = position(players=2, upper=["Market"])
+    ap = arm(st, "turn")
+    assert due(st, 0, ap)
+    assert AutoPass.from_json(ap.to_json()) == ap
+    with pytest.raises(ValueError):
+        arm(st, "forever")
+
+
+def test_only_pass() -> None:
+    st = position(players=2, upper=["Theater"], rubles=3, hand=["Market", "Market", "Market"])
+    st.rubles[0] = 0
+    assert only_pass(st)
+    st = position(players=2, upper=["Market"], rubles=30)
+    assert not only_pass(st)
