@@ -1,0 +1,83 @@
+"""Events in words, for the game log and the board's "last action" line (English and German)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from .i18n import card_name, t
+
+Event = dict[str, Any]
+
+
+def describe(event: Event, seats: Sequence[str], edition: int, lang: str = "en") -> str | None:
+    """One event as a sentence, or None for bookkeeping events that need no line of their own."""
+    kind = event["type"]
+    who = seats[event["seat"]] if "seat" in event else ""
+
+    def card(key: str = "card") -> str:
+        return card_name(event[key], edition, lang)
+
+    if kind in ("buy", "play"):
+        row = event.get("row", "upper")
+        key = f"log.{kind}" + ("_over" if "displaced" in event else "") + ("_lower" if row == "lower" else "")
+        if row == "drawn":
+            key = "log.buy_drawn" + ("_over" if "displaced" in event else "")
+        return t(
+            key,
+            lang,
+            player=who,
+            card=card(),
+            price=event["price"],
+            displaced=card("displaced") if "displaced" in event else "",
+        )
+    if kind == "take":
+        return t(f"log.take_{event.get('row', 'upper')}", lang, player=who, card=card())
+    if kind == "pass":
+        return t("log.auto_pass" if event.get("auto") else "log.pass", lang, player=who)
+    if kind == "observe":
+        return t("log.observe", lang, player=who, deck=t(f"deck.{event['deck']}", lang), card=card())
+    if kind == "discard":
+        return t("log.discard", lang, player=who, card=card())
+    if kind == "pub":
+        if not event["vp"]:
+            return t("log.pub_none", lang, player=who)
+        return t("log.pub", lang, player=who, vp=event["vp"], rubles=event["rubles"])
+    if kind == "score":
+        if not event["rubles"] and not event["vp"]:
+            return None
+        return t(
+            "log.score",
+            lang,
+            player=who,
+            phase=t(f"phase.{event['phase']}", lang),
+            rubles=event["rubles"],
+            vp=event["vp"],
+        )
+    if kind == "phase":
+        return t("log.phase", lang, phase=t(f"phase.{event['phase']}", lang), round=event["round"])
+    if kind == "end_triggered":
+        return t("log.end_triggered", lang, deck=t(f"deck.{event['deck']}", lang))
+    if kind == "round_end":
+        return t("log.round_end", lang, round=event["round"])
+    if kind == "game_end":
+        names = ", ".join(seats[s] for s in event["winners"])
+        return t("log.game_end", lang, winners=names)
+    return None
+
+
+def describe_all(events: Sequence[Event], seats: Sequence[str], edition: int, lang: str = "en") -> list[str]:
+    out = []
+    for e in events:
+        line = describe(e, seats, edition, lang)
+        if line:
+            out.append(line)
+    return out
+
+
+def headline(events: Sequence[Event], seats: Sequence[str], edition: int, lang: str = "en") -> str | None:
+    """The player's action among ``events`` (the first event), in words: the board's "last action"."""
+    for e in events:
+        if e["type"] in ("buy", "play", "take", "pass", "observe", "discard", "pub"):
+            return describe(e, seats, edition, lang)
+    return None

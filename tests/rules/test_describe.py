@@ -1,0 +1,40 @@
+"""Events in words, both languages, for every event type a random game produces."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from rules import Ruleset, apply, legal_moves, new_game
+from rules.describe import describe, describe_all, headline
+from tests.rules.helpers import play
+from tests.rules.test_examples import FIRST_WORKERS, SEATS, walkthrough
+
+
+def test_walkthrough_lines() -> None:
+    st = walkthrough()
+    events = play(st, *FIRST_WORKERS[:1])
+    assert headline(events, SEATS, 2) == "Konrad bought Lumberjack for 3."
+    assert headline(events, SEATS, 2, "de") == "Konrad kauft Holzfäller für 3."
+    events = play(st, *FIRST_WORKERS[1:])
+    lines = describe_all(events, SEATS, 2)
+    assert "Workers scoring: Konrad +6 rubles, +0 VP." in lines
+    assert "Round 1: Buildings phase." in lines
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_every_event_of_random_games_reads(lang: str) -> None:
+    seen: set[str] = set()
+    for seed in range(6):
+        st = new_game(
+            Ruleset(edition=1 + seed % 2, players=2 + seed % 3), ["A", "B", "C", "D"][: 2 + seed % 3], seed=seed
+        )
+        rng = random.Random(seed)
+        while not st.finished:
+            for e in apply(st, rng.choice(legal_moves(st)).action):
+                seen.add(e["type"])
+                line = describe(e, st.seats, st.ruleset.edition, lang)
+                if line is not None:
+                    assert "{" not in line and "log." not in line, line
+    assert {"buy", "take", "pass", "score", "phase", "round_end", "game_end", "dealt"} <= seen
