@@ -104,29 +104,36 @@ def hand_limit(st: GameState, seat: int) -> int:
     return st.ruleset.base_hand_limit + sum(cards[c].hand_limit_bonus for c in st.tableaux[seat])
 
 
-SeatContext = tuple[dict[CardType, int], dict[str, int], list[CardType]]
+class SeatContext:
+    """What a player's prices and hand limit depend on, from one pass over the tableau: cards owned per
+    type, discount cards per colour, the distinct card types a trading card could displace (never a
+    trading card or a face-down Observatory), and the hand limit."""
 
+    __slots__ = ("owned", "discounts", "targets", "hand_limit")
 
-def seat_context(st: GameState, seat: int) -> SeatContext:
-    """What a player's prices depend on, in one pass over the tableau: cards owned per type, discount
-    cards per colour, and the distinct card types a trading card could displace."""
-    cards = st.cards
-    fd = st.face_down
-    owned: dict[CardType, int] = {}
-    discounts: dict[str, int] = {}
-    target_types: list[CardType] = []
-    for c in st.tableaux[seat]:
-        t = cards[c]
-        owned[t] = owned.get(t, 0) + 1
-        if t.discount is not None:
-            discounts[t.discount] = discounts.get(t.discount, 0) + 1
-        if not t.trading and c not in fd and t not in target_types:
-            target_types.append(t)
-    return owned, discounts, target_types
+    def __init__(self, st: GameState, seat: int) -> None:
+        cards = st.cards
+        fd = st.face_down
+        owned: dict[CardType, int] = {}
+        discounts: dict[str, int] = {}
+        target_types: list[CardType] = []
+        limit = st.ruleset.base_hand_limit
+        for c in st.tableaux[seat]:
+            t = cards[c]
+            owned[t] = owned.get(t, 0) + 1
+            if t.discount is not None:
+                discounts[t.discount] = discounts.get(t.discount, 0) + 1
+            if not t.trading and c not in fd and t not in target_types:
+                target_types.append(t)
+            limit += t.hand_limit_bonus
+        self.owned = owned
+        self.discounts = discounts
+        self.targets = target_types
+        self.hand_limit = limit
 
 
 def _price(ctx: SeatContext, ctype: CardType, lower: bool, displaced: CardType | None) -> int:
-    p = ctype.cost - ctx[0].get(ctype, 0) - ctx[1].get(ctype.colour, 0)
+    p = ctype.cost - ctx.owned.get(ctype, 0) - ctx.discounts.get(ctype.colour, 0)
     if displaced is not None:
         p -= displaced.displace_value
     if lower:
@@ -140,7 +147,7 @@ def price(st: GameState, seat: int, ctype: CardType, lower: bool, displaced: Car
     printed cost (minus the displaced card's value for a trading card), minus 1 per card of the same
     name owned, 1 from the lower row, 1 per discount card of its colour; never below 1.
     """
-    return _price(seat_context(st, seat), ctype, lower, displaced)
+    return _price(SeatContext(st, seat), ctype, lower, displaced)
 
 
 _DISPLACE: dict[tuple[CardType, CardType], bool] = {}
@@ -190,9 +197,9 @@ def legal_moves(st: GameState) -> list[Move]:
     money = st.rubles[seat]
     moves: list[Move] = []
     forced = _first_worker_turn(st)
-    ctx = seat_context(st, seat)
-    target_types = ctx[2]
-    hand_room = not forced and len(st.hands[seat]) < hand_limit(st, seat)
+    ctx = SeatContext(st, seat)
+    target_types = ctx.targets
+    hand_room = not forced and len(st.hands[seat]) < ctx.hand_limit
     for row, line in ((UPPER, st.upper), (LOWER, st.lower)):
         lower = row == LOWER
         seen: list[CardType] = []
@@ -241,7 +248,7 @@ def _placements(ctx: SeatContext, t: CardType, kind: str, row: int, money: int, 
         if pr <= money:
             out.append(_new(Move, (_new(Action, (kind, t.id, row, "", 0)), pr)))
         return
-    for tt in ctx[2]:
+    for tt in ctx.targets:
         if can_displace(t, tt):
             pr = _price(ctx, t, False, tt)
             if pr <= money:
@@ -254,8 +261,9 @@ def _pending_moves(st: GameState, p: Pending) -> list[Move]:
         return [Move(Action(PUB, amount=k), PUB_PRICE * k) for k in range(_pub_max(st, seat) + 1)]
     t = st.cards[p.card]
     moves: list[Move] = []
-    _placements(seat_context(st, seat), t, BUY, DRAWN, st.rubles[seat], moves)
-    if len(st.hands[seat]) < hand_limit(st, seat):
+    ctx = SeatContext(st, seat)
+    _placements(ctx, t, BUY, DRAWN, st.rubles[seat], moves)
+    if len(st.hands[seat]) < ctx.hand_limit:
         moves.append(Move(Action(TAKE, t.id, DRAWN), 0))
     moves.append(Move(Action(DISCARD, t.id, DRAWN), 0))
     return moves
