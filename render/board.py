@@ -1,0 +1,352 @@
+"""The board image: round and phase, who decides, the last action, the four phases with their stacks
+and start-player tokens, the display's upper and lower rows, and every player's area."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from rules.cards import CardType
+
+from . import icons
+from . import style as S
+from .canvas import Box, Canvas
+from .cardface import CARD_RATIO, draw_card
+from .common import (
+    COLOUR_PHASE,
+    MARGIN,
+    PHASES,
+    card_type,
+    legend,
+    phase_name,
+    player_marker,
+    player_name,
+    stat,
+    token_icon,
+)
+from .fonts import fit_text
+from .text import edition_name, join_names, tr
+
+WIDTH = 1500
+INNER = WIDTH - 2 * MARGIN
+GAP = 14
+CARD_MAX_W = 176
+CARD_GAP = 10
+SEGMENT_GAP = 30
+CHIP_H = 36  # one line
+CHIP_LINE2 = 22  # a second line: a long name or "face down"
+CHIP_COST = 26
+CHIP_COUNT_W = 50
+CHIP_GAP = 6
+PLAYER_HEADER_H = 62
+COLUMN_HEADER_H = 34
+
+
+def status_text(view: dict[str, Any], lang: str) -> str:
+    """Who must act now (or who won)."""
+    if view.get("finished"):
+        names = [str(view["players"][s]["name"]) for s in view.get("winners", [])]
+        key = "winner" if len(names) == 1 else "winners"
+        return f"{tr('game_over', lang)} · {tr(key, lang, names=join_names(names, lang))}"
+    pending = view.get("pending")
+    seat = view.get("decider")
+    if seat is None:
+        seat = view["to_move"]
+    name = player_name(view, seat, lang)
+    if pending and pending.get("kind") == "observatory":
+        return tr("decides_observatory", lang, name=name)
+    if pending and pending.get("kind") == "pub":
+        return tr("decides_pub", lang, name=name)
+    return tr("to_move", lang, name=name)
+
+
+def acting_seat(view: dict[str, Any]) -> int | None:
+    """The seat highlighted as the one to decide (None when the game is over)."""
+    if view.get("finished"):
+        return None
+    seat = view.get("decider")
+    return int(seat if seat is not None else view["to_move"])
+
+
+# --- layout -----------------------------------------------------------------------------------
+def _tableau_columns(player: dict[str, Any], edition: int) -> dict[str, list[tuple[CardType, int, bool]]]:
+    """The tableau grouped by colour, identical cards counted: colour -> [(type, count, face_down)]."""
+    counts: Counter[tuple[str, bool]] = Counter((e["card"], bool(e.get("face_down"))) for e in player["tableau"])
+    cols: dict[str, list[tuple[CardType, int, bool]]] = {"green": [], "blue": [], "red": []}
+    for (cid, down), n in counts.items():
+        ct = card_type(cid, edition)
+        cols.setdefault(ct.colour, []).append((ct, n, down))
+    for entries in cols.values():
+        entries.sort(key=lambda e: (e[0].trading, e[0].cost, e[0].id, e[2]))
+    return cols
+
+
+def _chip_name_box(x0: int, y0: int, x1: int, count: int) -> tuple[int, int, int]:
+    """Left, top and right of a chip's name."""
+    return x0 + 14 + CHIP_COST, y0 + 2, x1 - (CHIP_COUNT_W + 8 if count > 1 else 8)
+
+
+def _chip_layout(ct: CardType, count: int, face_down: bool, width: int, lang: str) -> tuple[int, int]:
+    """A chip's height and the lines its name may use: two when one line would need a tiny font."""
+    nx0, _, nx1 = _chip_name_box(0, 0, width, count)
+    one = fit_text(ct.name(lang), "condbold", nx1 - nx0, CHIP_H - 4, 21, 16, 1)
+    lines = 1 if not one.truncated else 2
+    return CHIP_H + (CHIP_LINE2 if lines == 2 else 0) + (CHIP_LINE2 if face_down else 0), lines
+
+
+def _column_width(area_w: int) -> int:
+    return (area_w - 2 * 12 - 2 * 10) // 3
+
+
+def _column_height(entries: list[tuple[CardType, int, bool]], width: int, lang: str) -> int:
+    return sum(_chip_layout(ct, n, down, width, lang)[0] + CHIP_GAP for ct, n, down in entries)
+
+
+def _player_height(player: dict[str, Any], edition: int, area_w: int, lang: str) -> int:
+    cols = _tableau_columns(player, edition)
+    cw = _column_width(area_w)
+    body = max([_column_height(e, cw, lang) for e in cols.values()] + [CHIP_H + CHIP_GAP])
+    return PLAYER_HEADER_H + 10 + COLUMN_HEADER_H + 6 + body + 8
+
+
+def _display_segments(view: dict[str, Any]) -> list[tuple[str, list[str]]]:
+    segs: list[tuple[str, list[str]]] = [("upper", list(view["upper"])), ("lower", list(view["lower"]))]
+    pending = view.get("pending")
+    if pending and pending.get("kind") == "observatory" and pending.get("card"):
+        segs.append(("drawn", [pending["card"]]))
+    return segs
+
+
+def _card_width(segs: list[tuple[str, list[str]]]) -> int:
+    slots = sum(max(len(cards), 1) for _, cards in segs)
+    card_gaps = sum(max(len(cards) - 1, 0) for _, cards in segs) * CARD_GAP
+    avail = INNER - SEGMENT_GAP * (len(segs) - 1) - card_gaps
+    return int(min(CARD_MAX_W, avail / slots))
+
+
+# --- drawing ----------------------------------------------------------------------------------
+def _header(cv: Canvas, view: dict[str, Any], lang: str, y: int) -> int:
+    edition = int(view["edition"])
+    title = f"{tr('round', lang, n=view['round'])} · {phase_name(view['phase'], lang)}"
+    status_w = 700
+    cv.text((MARGIN, y, WIDTH - MARGIN - status_w - GAP, y + 56), title, tag="header.title", style="bold", size=38,
+            min_size=24, fill=S.INK)
+    sx0 = WIDTH - MARGIN - status_w
+    finished = bool(view.get("finished"))
+    cv.draw.rounded_rectangle((sx0, y, WIDTH - MARGIN, y + 56), radius=14, fill=S.HILITE_TINT, outline=S.HILITE,
+                              width=4)
+    seat = acting_seat(view)
+    tx = sx0 + 16
+    if seat is not None:
+        player_marker(cv, sx0 + 30, y + 28, 28, seat)
+        tx = sx0 + 54
+    elif finished:
+        icons.shape(cv.draw, sx0 + 30, y + 28, 34, "star", S.HILITE, S.INK, 2)
+        tx = sx0 + 54
+    cv.text((tx, y + 4, WIDTH - MARGIN - 14, y + 52), status_text(view, lang), tag="header.status", style="bold",
+            size=28, min_size=16, lines=1, fill=S.INK)
+    y += 56 + 6
+    info = f"{edition_name(edition, lang)} · {tr('discard_count', lang, n=len(view.get('discard', [])))}"
+    cv.text((MARGIN, y, WIDTH // 2, y + 30), info, tag="header.info", size=22, min_size=14, fill=S.INK_SOFT)
+    if view.get("ending") and not finished:
+        cv.text((WIDTH // 2, y, WIDTH - MARGIN, y + 30), tr("last_round", lang), tag="header.ending", style="bold",
+                size=24, min_size=14, fill=S.BAD, align="right")
+    return y + 30
+
+
+def _last_action(cv: Canvas, text: str, lang: str, y: int) -> int:
+    h = 46
+    cv.draw.rounded_rectangle((MARGIN, y, WIDTH - MARGIN, y + h), radius=10, fill=S.PANEL, outline=S.LINE, width=2)
+    cv.text((MARGIN + 14, y + 3, WIDTH - MARGIN - 14, y + h - 3), tr("last_action", lang, text=text),
+            tag="last_action", size=25, min_size=15, fill=S.INK)
+    return y + h
+
+
+def _phase_track(cv: Canvas, view: dict[str, Any], lang: str, y: int) -> int:
+    edition = int(view["edition"])
+    h = 128
+    n = len(PHASES)
+    bw = (INNER - GAP * (n - 1)) // n
+    current = view["phase"]
+    idx = [p[0] for p in PHASES].index(current) if current in [p[0] for p in PHASES] else -1
+    tokens: dict[str, int] = view.get("tokens", {})
+    stacks: dict[str, int] = view.get("stacks", {})
+    for i, (phase, deck, tok) in enumerate(PHASES):
+        x0 = MARGIN + i * (bw + GAP)
+        x1 = x0 + bw
+        is_now = i == idx and not view.get("finished")
+        fill = S.HILITE_TINT if is_now else (S.PANEL_DIM if i < idx else S.PANEL)
+        cv.draw.rounded_rectangle((x0, y, x1, y + h), radius=12, fill=fill, outline=S.HILITE if is_now else S.LINE,
+                                  width=6 if is_now else 2)
+        st = S.deck_style(deck, edition)
+        # Row 1: colour shape and phase name.
+        icons.shape(cv.draw, x0 + 26, y + 26, 26, st.shape, st.dark, S.INK, 2)
+        cv.text((x0 + 46, y + 8, x1 - 12, y + 44), phase_name(phase, lang), tag=f"phase.{phase}.name", style="bold",
+                size=27, min_size=16, fill=S.INK)
+        # Row 2: the stack and its count.
+        icons.card_back(cv.draw, x0 + 14, y + 49, 26, 34, st.dark, st.tint, st.shape)
+        cv.text((x0 + 50, y + 48, x1 - 12, y + 84), tr("stack_count", lang, n=stacks.get(deck, 0)),
+                tag=f"phase.{phase}.stack", size=24, min_size=14, fill=S.INK)
+        # Row 3: the start-player token and who holds it.
+        token_icon(cv, x0 + 27, y + 106, 30, tok, edition)
+        holder = tokens.get(tok)
+        who = player_name(view, holder, lang) if holder is not None else "—"
+        if holder is not None:
+            player_marker(cv, x0 + 58, y + 106, 18, holder)
+        cv.text((x0 + 72, y + 90, x1 - 12, y + 122), who, tag=f"phase.{phase}.token", style="bold", size=22,
+                min_size=13, fill=S.INK)
+    return y + h
+
+
+def _display(cv: Canvas, view: dict[str, Any], lang: str, y: int) -> int:
+    edition = int(view["edition"])
+    segs = _display_segments(view)
+    cw = _card_width(segs)
+    ch = round(cw * CARD_RATIO)
+    label_h = 54
+    x = MARGIN
+    labels = {"upper": tr("upper_row", lang), "lower": tr("lower_row", lang), "drawn": tr("drawn_card", lang)}
+    for name, cards in segs:
+        n = len(cards)
+        seg_w = n * cw + (n - 1) * CARD_GAP if n else cw
+        cv.text((x, y, x + seg_w, y + label_h - 4), labels[name], tag=f"display.{name}.label", style="bold", size=22,
+                min_size=13, lines=2, fill=S.INK, valign="bottom")
+        cy = y + label_h
+        if n == 0:
+            cv.draw.rounded_rectangle((x, cy, x + seg_w, cy + ch), radius=12, fill=S.PANEL_DIM, outline=S.LINE,
+                                      width=2)
+            cv.text((x + 6, cy + ch // 2 - 20, x + seg_w - 6, cy + ch // 2 + 20), tr("empty", lang),
+                    tag=f"display.{name}.empty", size=20, min_size=11, fill=S.INK_SOFT, align="center")
+        if name == "drawn":
+            cv.draw.rounded_rectangle((x - 6, cy - 6, x + seg_w + 6, cy + ch + 6), radius=14, outline=S.HILITE,
+                                      width=5)
+        for i, cid in enumerate(cards):
+            cx = x + i * (cw + CARD_GAP)
+            draw_card(cv, (cx, cy, cx + cw, cy + ch), card_type(cid, edition), edition, lang,
+                      tag=f"display.{name}.{i}")
+        x += seg_w + SEGMENT_GAP
+    return y + label_h + ch
+
+
+def _chip(cv: Canvas, box: Box, ct: CardType, count: int, face_down: bool, name_lines: int, edition: int,
+          lang: str, tag: str) -> None:
+    """One entry of a tableau: cost (boxed for trading cards), name, ×count, and "face down"."""
+    x0, y0, x1, y1 = box
+    d = cv.draw
+    k = S.kind(ct.colour, edition)
+    fill = S.GREY_TINT if face_down else k.tint
+    d.rounded_rectangle(box, radius=8, fill=fill, outline=S.GREY if face_down else k.dark, width=2)
+    if face_down:
+        icons.hatch(d, (x0 + 3, y0 + 3, x1 - 3, y1 - 3), S.PANEL, step=12, width=3)
+    cs = CHIP_COST
+    cy0 = y0 + 5
+    cbox = (x0 + 8, cy0 + 2, x0 + 6 + cs, cy0 + cs - 2)
+    if ct.trading:
+        d.rectangle((x0 + 5, cy0, x0 + 5 + cs, cy0 + cs), fill=S.WHITE, outline=S.INK, width=2)
+        cv.text(cbox, str(ct.cost), tag=f"{tag}.cost", style="condbold", size=18, min_size=10, fill=S.INK,
+                align="center")
+    else:
+        d.rectangle((x0 + 5, cy0, x0 + 5 + cs, cy0 + cs), fill=k.dark)
+        cv.text(cbox, str(ct.cost), tag=f"{tag}.cost", style="condbold", size=18, min_size=10, fill=S.WHITE,
+                align="center")
+    nx0, ny0, nx1 = _chip_name_box(x0, y0, x1, count)
+    if count > 1:
+        cv.text((x1 - CHIP_COUNT_W - 6, y0 + 2, x1 - 8, y0 + CHIP_H - 2), f"×{count}", tag=f"{tag}.count",
+                style="bold", size=22, min_size=14, fill=S.INK, align="right")
+    name_h = CHIP_H - 4 + (CHIP_LINE2 if name_lines == 2 else 0)
+    cv.text((nx0, ny0, nx1, ny0 + name_h), ct.name(lang), tag=f"{tag}.name", style="condbold", size=21,
+            min_size=16 if name_lines == 1 else 13, lines=name_lines, fill=S.INK,
+            valign="middle" if name_lines == 1 else "top")
+    if face_down:
+        fy = ny0 + name_h
+        cv.text((nx0, fy, x1 - 8, fy + CHIP_LINE2), tr("face_down", lang), tag=f"{tag}.face_down",
+                style="bold", size=18, min_size=12, fill=S.BAD)
+
+
+def _player(cv: Canvas, view: dict[str, Any], seat: int, box: Box, lang: str) -> None:
+    edition = int(view["edition"])
+    p = view["players"][seat]
+    x0, y0, x1, y1 = box
+    d = cv.draw
+    active = acting_seat(view) == seat
+    d.rounded_rectangle(box, radius=14, fill=S.PANEL, outline=S.HILITE if active else S.LINE, width=7 if active else 2)
+    if active:
+        d.rounded_rectangle((x0 + 7, y0 + 7, x1 - 7, y0 + PLAYER_HEADER_H), radius=10, fill=S.HILITE_TINT)
+    hy0, hy1 = y0 + 8, y0 + PLAYER_HEADER_H
+    # Right side of the header: VP, rubles, hand size.
+    rubles = p.get("rubles")
+    stats = [
+        ("vp", str(p["vp"]), 96),
+        ("rubles", "?" if rubles is None else str(rubles), 96),
+        ("hand", f"{p['hand_count']}/{p['hand_limit']}", 100),
+    ]
+    sx = x1 - 12 - sum(w for _, _, w in stats)
+    for icon, value, w in stats:
+        stat(cv, (sx, hy0 + 6, sx + w - 6, hy1 - 6), icon, value, f"player.{seat}.{icon}", size=28)
+        sx += w
+    tx1 = x1 - 12 - sum(w for _, _, w in stats) - 8
+    toks = [tok for tok in p.get("tokens", [])]
+    for tok in reversed(toks):
+        token_icon(cv, tx1 - 19, (hy0 + hy1) / 2, 36, tok, edition)
+        tx1 -= 42
+    player_marker(cv, x0 + 30, (hy0 + hy1) / 2, 28, seat)
+    cv.text((x0 + 52, hy0, tx1 - 6, hy1), player_name(view, seat, lang), tag=f"player.{seat}.name", style="bold",
+            size=30, min_size=16, fill=S.INK)
+
+    # Tableau by colour.
+    cols = _tableau_columns(p, edition)
+    by = y0 + PLAYER_HEADER_H + 10
+    pad = 12
+    cgap = 10
+    cw = _column_width(x1 - x0)
+    if not p["tableau"]:
+        cv.text((x0 + pad, by, x1 - pad, by + COLUMN_HEADER_H + CHIP_H), tr("no_cards", lang),
+                tag=f"player.{seat}.empty", size=22, min_size=14, fill=S.INK_SOFT, align="center")
+        return
+    for i, colour in enumerate(("green", "blue", "red")):
+        cx0 = x0 + pad + i * (cw + cgap)
+        k = S.kind(colour, edition)
+        entries = cols.get(colour, [])
+        icons.shape(d, cx0 + 12, by + COLUMN_HEADER_H / 2, 20, k.shape, k.dark, S.INK, 2)
+        total = sum(n for _, n, _ in entries)
+        label = f"{phase_name(COLOUR_PHASE[colour], lang)} ({total})"
+        cv.text((cx0 + 28, by, cx0 + cw, by + COLUMN_HEADER_H), label, tag=f"player.{seat}.{colour}", style="bold",
+                size=21, min_size=13, fill=k.dark if colour != "red" else S.INK)
+        cy = by + COLUMN_HEADER_H + 6
+        for j, (ct, n, down) in enumerate(entries):
+            h, lines = _chip_layout(ct, n, down, cw, lang)
+            _chip(cv, (cx0, cy, cx0 + cw, cy + h), ct, n, down, lines, edition, lang, f"player.{seat}.{colour}.{j}")
+            cy += h + CHIP_GAP
+
+
+def draw_board(view: dict[str, Any], lang: str = "en", last_action: str | None = None) -> Canvas:
+    """Lay out and draw the board; the Canvas keeps the image and every text box."""
+    edition = int(view["edition"])
+    players = view["players"]
+    n = len(players)
+    # Player grid: two per row; an odd last player spans the row.
+    rows: list[list[int]] = [list(range(i, min(i + 2, n))) for i in range(0, n, 2)]
+    half = (INNER - GAP) // 2
+    row_h = [max(_player_height(players[s], edition, half if len(row) > 1 else INNER, lang) for s in row)
+             for row in rows]
+    segs = _display_segments(view)
+    cw = _card_width(segs)
+    height = (
+        MARGIN + 62 + 30 + GAP + (46 + GAP if last_action else 0) + 128 + GAP + 54 + round(cw * CARD_RATIO) + GAP + 4
+        + sum(row_h) + GAP * len(rows) + 40 + MARGIN
+    )
+    cv = Canvas(WIDTH, height, S.BG)
+    y = _header(cv, view, lang, MARGIN) + GAP
+    if last_action:
+        y = _last_action(cv, last_action, lang, y) + GAP
+    y = _phase_track(cv, view, lang, y) + GAP
+    y = _display(cv, view, lang, y) + GAP + 4
+    for row, h in zip(rows, row_h, strict=True):
+        for j, seat in enumerate(row):
+            x0 = MARGIN + j * (half + GAP)
+            x1 = x0 + half if len(row) > 1 else WIDTH - MARGIN
+            _player(cv, view, seat, (x0, y, x1, y + h), lang)
+        y += h + GAP
+    legend(cv, (MARGIN, y, WIDTH - MARGIN, y + 40), edition, lang)
+    return cv
+
