@@ -1,0 +1,143 @@
+"""Speed of the rules core: random complete games per second and microseconds per applied action.
+
+A seeded random player picks uniformly among ``legal_moves``; one process, pinned to one CPU where
+the OS allows it. Not a test; run it from the repository root::
+
+    .venv/bin/python benchmarks/bench_rules.py [--games 200] [--seed 1] [--profile] [--top 25]
+
+``--profile`` also runs one batch of 4-player games (both editions) under cProfile and prints the
+hotspots inside ``rules/``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import io
+import os
+import pstats
+import random
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from rules import Ruleset, apply, legal_moves, new_game  # noqa: E402
+
+MAX_ACTIONS = 5000
+
+
+@dataclass
+class Result:
+    edition: int
+    players: int
+    games: int
+    actions: int
+    seconds: float
+    apply_seconds: float
+    moves_seconds: float
+
+    @property
+    def games_per_second(self) -> float:
+        return self.games / self.seconds
+
+    @property
+    def us_per_action(self) -> float:
+        return 1e6 * self.seconds / self.actions
+
+
+def play_games(edition: int, players: int, games: int, seed: int, timed: bool = True) -> Result:
+    """Play ``games`` complete random games; seeds ``seed``, ``seed + 1``, ... for deals and choices."""
+    ruleset = Ruleset(edition=edition, players=players)
+    seats = [f"P{i}" for i in range(players)]
+    clock = time.perf_counter
+    actions = 0
+    t_apply = t_moves = 0.0
+    start = clock()
+    for g in range(games):
+        st = new_game(ruleset, seats, seed=seed + g)
+        rng = random.Random(1_000_003 * (seed + g) + 7)
+        choice = rng.choice
+        n = 0
+        while not st.finished:
+            if timed:
+                t0 = clock()
+                action = choice(legal_moves(st)).action
+                t1 = clock()
+                apply(st, action)
+                t2 = clock()
+                t_moves += t1 - t0
+                t_apply += t2 - t1
+            else:
+                apply(st, choice(legal_moves(st)).action)
+            n += 1
+            if n > MAX_ACTIONS:
+                raise RuntimeError(f"game {seed + g} did not finish")
+        actions += n
+    return Result(edition, players, games, actions, clock() - start, t_apply, t_moves)
+
+
+def pin_to_one_cpu() -> str:
+    if hasattr(os, "sched_setaffinity") and hasattr(os, "sched_getaffinity"):
+        cpu = min(os.sched_getaffinity(0))
+        os.sched_setaffinity(0, {cpu})
+        return f"pinned to CPU {cpu}"
+    return "not pinned"
+
+
+def bench(games: int, seed: int) -> list[Result]:
+    play_games(2, 4, 5, seed)  # warm up: catalogue caches, imports
+    results = []
+    print(
+        f"{'edition':>7} {'players':>7} {'games':>6} {'actions/game':>12} {'games/s':>9} "
+        f"{'us/action':>9} {'(legal_moves':>12} {'apply)':>7}"
+    )
+    for edition in (1, 2):
+        for players in (2, 4):
+            plain = play_games(edition, players, games, seed, timed=False)
+            timed = play_games(edition, players, games, seed, timed=True)
+            results.append(plain)
+            print(
+                f"{edition:>7} {players:>7} {games:>6} {plain.actions / games:>12.1f} "
+                f"{plain.games_per_second:>9.1f} {plain.us_per_action:>9.2f} "
+                f"{1e6 * timed.moves_seconds / timed.actions:>12.2f} "
+                f"{1e6 * timed.apply_seconds / timed.actions:>7.2f}"
+            )
+    return results
+
+
+def profile(games: int, seed: int, top: int) -> None:
+    prof = cProfile.Profile()
+    prof.enable()
+    for edition in (1, 2):
+        play_games(edition, 4, games, seed, timed=False)
+    prof.disable()
+    out = io.StringIO()
+    stats = pstats.Stats(prof, stream=out)
+    stats.sort_stats("tottime").print_stats(r"rules[/\\]", top)
+    out.write("\n--- by cumulative time ---\n")
+    stats.sort_stats("cumulative").print_stats(r"rules[/\\]", top)
+    print(f"\ncProfile, {games} random 4-player games per edition (times inflated by profiling):")
+    print(out.getvalue())
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--games", type=int, default=200, help="games per configuration (default 200)")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--profile", action="store_true", help="also profile a batch of 4-player games")
+    ap.add_argument("--top", type=int, default=25, help="hotspots to list when profiling")
+    args = ap.parse_args(argv)
+    print(f"Python {sys.version.split()[0]}, {pin_to_one_cpu()}, random player over legal_moves, seed {args.seed}")
+    bench(args.games, args.seed)
+    if args.profile:
+        profile(max(1, args.games // 2), args.seed, args.top)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

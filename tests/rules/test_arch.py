@@ -1,0 +1,75 @@
+"""Architecture: the rules core stays pure. It imports nothing from Discord, Pillow, SQLite or asyncio,
+neither in its source (checked with ast) nor at run time (checked in a fresh interpreter)."""
+
+from __future__ import annotations
+
+import ast
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+RULES = ROOT / "rules"
+FORBIDDEN = frozenset({"discord", "PIL", "sqlite3", "aiosqlite", "asyncio"})
+RULES_FILES = sorted(RULES.glob("*.py"))
+
+
+def top(module: str) -> str:
+    return module.split(".", 1)[0]
+
+
+def imported_modules(tree: ast.AST) -> set[str]:
+    """Modules named by import statements anywhere in the tree (also inside functions and
+    ``if TYPE_CHECKING`` blocks) and by literal ``importlib.import_module``/``__import__`` calls."""
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level == 0 and node.module:
+                found.add(node.module)
+        elif isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant):
+            func = node.func
+            name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+            if name in ("import_module", "__import__") and isinstance(node.args[0].value, str):
+                found.add(node.args[0].value)
+    return found
+
+
+def test_rules_package_has_sources() -> None:
+    names = {p.name for p in RULES_FILES}
+    assert {"__init__.py", "engine.py", "state.py"} <= names
+
+
+@pytest.mark.parametrize("path", RULES_FILES, ids=lambda p: p.name)
+def test_source_imports_nothing_forbidden(path: Path) -> None:
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    bad = sorted(m for m in imported_modules(tree) if top(m) in FORBIDDEN)
+    assert not bad, f"{path.name} imports {bad}"
+
+
+def test_the_ast_check_sees_imports() -> None:
+    src = (
+        "import asyncio\nfrom PIL import Image\ndef f():\n    import discord.ext\nimportlib.import_module('sqlite3')\n"
+    )
+    assert {top(m) for m in imported_modules(ast.parse(src))} == {"asyncio", "PIL", "discord", "sqlite3"}
+
+
+def test_importing_rules_loads_nothing_forbidden() -> None:
+    """Import the package and every module of it in a fresh interpreter, then look at sys.modules."""
+    code = (
+        "import importlib, json, pkgutil, sys\n"
+        "import rules\n"
+        "for m in pkgutil.iter_modules(rules.__path__):\n"
+        "    importlib.import_module('rules.' + m.name)\n"
+        "print(json.dumps(sorted(sys.modules)))\n"
+    )
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert r.returncode == 0, r.stderr
+    loaded: list[str] = json.loads(r.stdout.strip().splitlines()[-1])
+    assert "rules.engine" in loaded and "rules.__main__" in loaded
+    bad = sorted(m for m in loaded if top(m) in FORBIDDEN)
+    assert not bad, f"importing rules loads {bad}"
