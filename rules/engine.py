@@ -300,6 +300,8 @@ def check(st: GameState, action: Action, seat: int | None = None) -> tuple[int, 
     cat = st.ruleset.catalogue
     p = st.pending
     kind = action.kind
+    if action != _canonical(action):
+        raise RuleError("malformed_action")
     if p is not None:
         if p.kind == "pub":
             if kind != PUB:
@@ -351,6 +353,20 @@ def check(st: GameState, action: Action, seat: int | None = None) -> tuple[int, 
             raise RuleError("no_such_card", card=_name(st, action.card))
         return _check_placement(st, decider, card, action, lower=False)
     raise RuleError("wrong_decision", pending="a turn")
+
+
+def _canonical(a: Action) -> Action:
+    """The action with the fields its kind does not use cleared (what ``legal_moves`` would list)."""
+    k = a.kind
+    if k == PASS:
+        return _PASS_MOVE.action
+    if k == PUB:
+        return Action(PUB, amount=a.amount)
+    if k == OBSERVE:
+        return Action(OBSERVE, a.card)
+    if k in (TAKE, DISCARD):
+        return Action(k, a.card, a.row)
+    return Action(k, a.card, a.row, a.target)
 
 
 def _name(st: GameState, type_id: str) -> str:

@@ -21,6 +21,7 @@ MESSAGES: dict[str, str] = {
     "stack_too_small": "The {deck} stack has fewer than 2 cards: the Observatory cannot draw its last card.",
     "pub_amount": "You can buy between 0 and {max} VP at the Pub now.",
     "wrong_decision": "That is not an answer to the decision pending: {pending}.",
+    "malformed_action": "That action is not well-formed.",
     "bad_notation": "Cannot read the action {text!r}: {why}",
 }
 

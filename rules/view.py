@@ -58,7 +58,7 @@ def view(st: GameState, seat: int | None) -> dict[str, Any]:
         "ending": st.ending,
         "finished": st.finished,
         "players": players,
-        "history": [dict(h) for h in st.history],
+        "history": [_history_entry(h, st, seat) for h in st.history],
         "final": None if st.final is None else [dict(f) for f in st.final],
         "winners": list(st.winners),
         "open_money": rs.open_money,
@@ -72,6 +72,13 @@ def view(st: GameState, seat: int | None) -> dict[str, Any]:
             ]
         out["hand_prices"] = hand_prices(st, seat)
     return out
+
+
+def _history_entry(h: dict[str, Any], st: GameState, seat: int | None) -> dict[str, Any]:
+    """A round's VP and rubles; others' rubles only when money is open (rules-notes 15)."""
+    if st.ruleset.open_money or st.finished:
+        return dict(h)
+    return {**h, "rubles": [r if s == seat else None for s, r in enumerate(h["rubles"])]}
 
 
 def hand_prices(st: GameState, seat: int) -> list[dict[str, Any]]:
