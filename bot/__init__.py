@@ -1,0 +1,1 @@
+"""The Discord application: configuration, SQLite store, game service and the bot client."""

@@ -1,0 +1,74 @@
+"""``python -m bot [--sync] [--env-file PATH]``: run the bot (token from .env or the environment)."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import logging
+import sys
+
+from .config import Config, apply_proxies, load_env
+
+
+class _Redact(logging.Filter):
+    """Replace the token wherever it would appear in a log record."""
+
+    def __init__(self, secret: str) -> None:
+        super().__init__()
+        self.secret = secret
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if self.secret:
+            msg = record.getMessage()
+            if self.secret in msg:
+                record.msg = msg.replace(self.secret, "<token>")
+                record.args = ()
+        return True
+
+
+def setup_logging(level: str, token: str) -> None:
+    handler = logging.StreamHandler()
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)-7s %(name)s: %(message)s"))
+    handler.addFilter(_Redact(token))
+    root = logging.getLogger()
+    root.handlers[:] = [handler]
+    root.setLevel(getattr(logging, level, logging.INFO))
+
+
+async def _run(config: Config, sync: bool) -> None:
+    from .client import PetersburgBot
+
+    bot = PetersburgBot(config, sync_commands=sync)
+    async with bot:
+        await bot.start(config.token)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bot", description="Saint Petersburg on Discord.")
+    parser.add_argument("--sync", action="store_true",
+                        help="push the slash commands to Discord at startup (to DEV_GUILD_ID if set, else globally)")
+    parser.add_argument("--env-file", default=".env", help="settings file to read (default: .env)")
+    args = parser.parse_args(argv)
+    load_env(args.env_file)
+    try:
+        config = Config.from_env()
+    except ValueError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    if not config.token:
+        print("error: no DISCORD_TOKEN. Copy .env.example to .env and put your bot token in DISCORD_TOKEN\n"
+              "(Discord Developer Portal > your application > Bot > Reset Token), or export DISCORD_TOKEN.\n"
+              "The first time, run `python -m bot --sync` so the slash commands are registered.",
+              file=sys.stderr)
+        return 2
+    setup_logging(config.log_level, config.token)
+    apply_proxies(config)
+    logging.getLogger(__name__).info("starting with %s", config)
+    with contextlib.suppress(KeyboardInterrupt):
+        asyncio.run(_run(config, args.sync))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,74 @@
+"""The bot client: opens the store, loads the cogs, registers the persistent buttons."""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import Any
+
+import discord
+from discord.ext import commands
+
+from .config import Config
+from .service import GameService
+from .store import Store
+from .translator import Translator
+
+log = logging.getLogger(__name__)
+
+COGS = ("cogs.petersburg",)
+
+
+class PetersburgBot(commands.Bot):
+    """discord.py bot for Saint Petersburg. ``sync_commands``: push the slash commands at startup."""
+
+    def __init__(self, config: Config, *, sync_commands: bool = False, store: Store | None = None) -> None:
+        intents = discord.Intents.default()  # no privileged intents needed: slash commands and buttons
+        super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None,
+                         allowed_mentions=discord.AllowedMentions(users=True, roles=False, everyone=False))
+        self.config = config
+        self.sync_commands = sync_commands
+        self._given_store = store
+        self.store: Store | None = store
+        self.service: GameService | None = None
+        self.bugs: list[BaseException] = []  # unexpected errors (logged); tests assert there are none
+        self.timings: list[float] = []  # seconds per handled game action (for the benchmark)
+        self.keep_timings = False
+
+    async def setup_hook(self) -> None:
+        """Open the database, load cogs, register DynamicItems and the translator; sync on request."""
+        if self.store is None:
+            self.store = await Store.open(self.config.database_path)
+        self.service = GameService(self.store, self.config.language)
+        await self.tree.set_translator(Translator())
+        for name in COGS:
+            await self.load_extension(name)
+        if self.sync_commands:
+            await self.sync_app_commands()
+
+    async def sync_app_commands(self) -> list[Any]:
+        """Push the command tree: to DEV_GUILD_ID at once when set, else globally."""
+        if self.config.dev_guild_id:
+            guild = discord.Object(id=self.config.dev_guild_id)
+            self.tree.copy_global_to(guild=guild)
+            synced = await self.tree.sync(guild=guild)
+        else:
+            synced = await self.tree.sync()
+        log.info("synced %d application commands", len(synced))
+        return synced
+
+    def record_bug(self, error: BaseException) -> None:
+        self.bugs.append(error)
+
+    def record_timing(self, started: float) -> None:
+        if self.keep_timings:
+            self.timings.append(time.perf_counter() - started)
+
+    async def close(self) -> None:
+        await super().close()
+        if self.store is not None and self._given_store is None:
+            await self.store.close()
+            self.store = None
+
+    async def on_ready(self) -> None:
+        log.info("logged in as %s (%s)", self.user, getattr(self.user, "id", "?"))

@@ -1,0 +1,445 @@
+"""SQLite persistence (aiosqlite, WAL) with versioned migrations.
+
+Every write that changes a game bumps ``games.version`` in an ``UPDATE ... WHERE version = ?``
+(optimistic check) inside one transaction, so an accepted action is stored exactly once together
+with the new state, its action row and the changed hands, or not at all.
+
+Adding a migration: append ``Migration(<next number>, "<name>", "<SQL>")`` (or a coroutine function
+taking the connection) to ``MIGRATIONS``; ``Store.open`` applies the missing ones in order.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+log = logging.getLogger(__name__)
+
+LOBBY, ACTIVE, FINISHED, ABORTED = "lobby", "active", "finished", "aborted"
+OPEN_STATUSES = (LOBBY, ACTIVE)
+
+
+# --- migrations ---------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Migration:
+    """One schema step: SQL (several statements allowed) or a coroutine function on the connection."""
+
+    version: int
+    name: str
+    apply: str | Callable[[aiosqlite.Connection], Awaitable[None]]
+
+
+INITIAL_SCHEMA = """
+CREATE TABLE games (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    guild_id INTEGER,
+    channel_id INTEGER NOT NULL,
+    host_id INTEGER NOT NULL,
+    ruleset TEXT NOT NULL,
+    seed INTEGER NOT NULL,
+    lang TEXT NOT NULL DEFAULT 'en',
+    status TEXT NOT NULL CHECK (status IN ('lobby', 'active', 'finished', 'aborted')),
+    version INTEGER NOT NULL DEFAULT 0,
+    state TEXT,
+    board_message_id INTEGER,
+    created_at REAL NOT NULL,
+    updated_at REAL NOT NULL
+);
+CREATE UNIQUE INDEX games_one_open_per_channel ON games (channel_id) WHERE status IN ('lobby', 'active');
+CREATE INDEX games_status ON games (status, updated_at);
+CREATE TABLE seats (
+    game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    seat INTEGER NOT NULL,
+    user_id INTEGER,
+    name TEXT NOT NULL,
+    PRIMARY KEY (game_id, seat)
+);
+CREATE INDEX seats_user ON seats (user_id);
+CREATE TABLE actions (
+    game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    idx INTEGER NOT NULL,
+    seat INTEGER NOT NULL,
+    user_id INTEGER,
+    notation TEXT NOT NULL,
+    events TEXT NOT NULL,
+    created_at REAL NOT NULL,
+    PRIMARY KEY (game_id, idx)
+);
+CREATE TABLE hands (
+    game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    seat INTEGER NOT NULL,
+    cards TEXT NOT NULL,
+    PRIMARY KEY (game_id, seat)
+);
+"""
+
+MIGRATIONS: list[Migration] = [
+    Migration(1, "initial: games, seats, actions, hands", INITIAL_SCHEMA),
+]
+
+
+# --- rows ---------------------------------------------------------------------------------------
+@dataclass(slots=True)
+class Seat:
+    seat: int
+    user_id: int | None  # None: an empty seat (kicked or left) waiting for a replacement
+    name: str
+
+
+@dataclass(slots=True)
+class Game:
+    """One row of ``games`` plus its seats (in seat order). ``state`` is GameState JSON or None (lobby)."""
+
+    id: int
+    guild_id: int | None
+    channel_id: int
+    host_id: int
+    ruleset: dict[str, Any]
+    seed: int
+    lang: str
+    status: str
+    version: int
+    state: dict[str, Any] | None
+    board_message_id: int | None
+    created_at: float
+    updated_at: float
+    seats: list[Seat] = field(default_factory=list)
+
+    def seat_of(self, user_id: int) -> int | None:
+        """The seat number of ``user_id`` or None."""
+        for s in self.seats:
+            if s.user_id == user_id:
+                return s.seat
+        return None
+
+    def user_at(self, seat: int) -> int | None:
+        for s in self.seats:
+            if s.seat == seat:
+                return s.user_id
+        return None
+
+
+@dataclass(slots=True)
+class ActionRow:
+    game_id: int
+    idx: int
+    seat: int
+    user_id: int | None
+    notation: str
+    events: list[dict[str, Any]]
+    created_at: float
+
+
+class StoreError(Exception):
+    """Base class of the store's expected failures."""
+
+
+class VersionConflict(StoreError):
+    """The game changed since it was read (another action won the race)."""
+
+
+class ChannelBusy(StoreError):
+    """The channel already has a game in the lobby or in play."""
+
+
+class NotFound(StoreError):
+    """No such game (or seat)."""
+
+
+_GAME_COLS = ("id, guild_id, channel_id, host_id, ruleset, seed, lang, status, version, state, "
+              "board_message_id, created_at, updated_at")
+
+
+def _game(row: Sequence[Any], seats: list[Seat]) -> Game:
+    return Game(
+        id=row[0], guild_id=row[1], channel_id=row[2], host_id=row[3], ruleset=json.loads(row[4]),
+        seed=row[5], lang=row[6], status=row[7], version=row[8],
+        state=json.loads(row[9]) if row[9] is not None else None,
+        board_message_id=row[10], created_at=row[11], updated_at=row[12], seats=seats,
+    )
+
+
+async def run(conn: aiosqlite.Connection, sql: str, params: Sequence[Any] = ()) -> tuple[int, int]:
+    """Execute one statement and close its cursor; returns (rowcount, lastrowid)."""
+    async with conn.execute(sql, params) as cur:
+        return cur.rowcount, int(cur.lastrowid or 0)
+
+
+async def run_many(conn: aiosqlite.Connection, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+    """executemany with its cursor closed."""
+    async with conn.executemany(sql, rows):
+        pass
+
+
+def _dumps(obj: Any) -> str:
+    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
+
+
+class Store:
+    """The bot's database. One connection; an asyncio lock serializes statements and transactions.
+
+    ``fault_hook`` (tests only) is called with a checkpoint name inside write transactions; raising
+    there simulates a crash before commit.
+    """
+
+    def __init__(self, conn: aiosqlite.Connection, clock: Callable[[], float] = time.time) -> None:
+        self._conn = conn
+        self._lock = asyncio.Lock()
+        self.clock = clock
+        self.fault_hook: Callable[[str], None] | None = None
+
+    # --- lifecycle ------------------------------------------------------------------------------
+    @classmethod
+    async def open(cls, path: str | Path, *, synchronous: str = "FULL",
+                   clock: Callable[[], float] = time.time) -> Store:
+        """Open (creating folders and file) and migrate the database at ``path``."""
+        if str(path) != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        conn = await aiosqlite.connect(str(path), isolation_level=None)
+        await run(conn, "PRAGMA journal_mode=WAL")
+        await run(conn, f"PRAGMA synchronous={synchronous}")
+        await run(conn, "PRAGMA foreign_keys=ON")
+        await run(conn, "PRAGMA busy_timeout=5000")
+        store = cls(conn, clock)
+        await store.migrate()
+        return store
+
+    async def close(self) -> None:
+        async with self._lock:
+            await self._conn.close()
+
+    async def migrate(self, migrations: Sequence[Migration] | None = None) -> int:
+        """Apply missing migrations in order; returns the schema version."""
+        steps = sorted(MIGRATIONS if migrations is None else migrations, key=lambda m: m.version)
+        async with self._lock:
+            await run(self._conn, "CREATE TABLE IF NOT EXISTS schema_version "
+                      "(version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at REAL NOT NULL)")
+            async with self._conn.execute("SELECT COALESCE(MAX(version), 0) FROM schema_version") as cur:
+                row = await cur.fetchone()
+            current = int(row[0]) if row else 0
+            for m in steps:
+                if m.version <= current:
+                    continue
+                await run(self._conn, "BEGIN IMMEDIATE")
+                try:
+                    if isinstance(m.apply, str):
+                        for stmt in _split_sql(m.apply):
+                            await run(self._conn, stmt)
+                    else:
+                        await m.apply(self._conn)
+                    await run(self._conn, "INSERT INTO schema_version VALUES (?, ?, ?)",
+                                             (m.version, m.name, self.clock()))
+                    await run(self._conn, "COMMIT")
+                except BaseException:
+                    await run(self._conn, "ROLLBACK")
+                    raise
+                log.info("database migrated to version %d (%s)", m.version, m.name)
+                current = m.version
+            return current
+
+    async def schema_version(self) -> int:
+        row = await self._one("SELECT COALESCE(MAX(version), 0) FROM schema_version")
+        return int(row[0]) if row else 0
+
+    # --- low-level helpers (also for later features) ------------------------------------------------
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+        """``async with store.transaction() as conn:`` one atomic write (BEGIN IMMEDIATE ... COMMIT)."""
+        async with self._lock:
+            await run(self._conn, "BEGIN IMMEDIATE")
+            try:
+                yield self._conn
+                if self.fault_hook is not None:
+                    self.fault_hook("before_commit")
+                await run(self._conn, "COMMIT")
+            except BaseException:
+                await run(self._conn, "ROLLBACK")
+                raise
+
+    async def fetch_all(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        """Run a read query (for features built on top of the store)."""
+        async with self._lock, self._conn.execute(sql, params) as cur:
+            return [tuple(r) for r in await cur.fetchall()]
+
+    async def _one(self, sql: str, params: Sequence[Any] = ()) -> tuple[Any, ...] | None:
+        async with self._lock, self._conn.execute(sql, params) as cur:
+            row = await cur.fetchone()
+        return tuple(row) if row is not None else None
+
+    def _fault(self, point: str) -> None:
+        if self.fault_hook is not None:
+            self.fault_hook(point)
+
+    @staticmethod
+    async def _bump(conn: aiosqlite.Connection, game_id: int, expected_version: int, now: float,
+                    **fields: Any) -> int:
+        """UPDATE the game with an optimistic version check; returns the new version."""
+        sets = "".join(f", {k} = ?" for k in fields)
+        count, _ = await run(
+            conn, f"UPDATE games SET version = version + 1, updated_at = ?{sets} WHERE id = ? AND version = ?",
+            (now, *fields.values(), game_id, expected_version))
+        if count != 1:
+            raise VersionConflict(f"game {game_id} is no longer at version {expected_version}")
+        return expected_version + 1
+
+    # --- reads ----------------------------------------------------------------------------------
+    async def get_game(self, game_id: int) -> Game | None:
+        """The game with its seats, or None."""
+        async with self._lock:
+            async with self._conn.execute(f"SELECT {_GAME_COLS} FROM games WHERE id = ?", (game_id,)) as cur:
+                row = await cur.fetchone()
+            if row is None:
+                return None
+            async with self._conn.execute(
+                    "SELECT seat, user_id, name FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)) as cur:
+                seats = [Seat(*r) for r in await cur.fetchall()]
+        return _game(tuple(row), seats)
+
+    async def open_game_in_channel(self, channel_id: int) -> Game | None:
+        """The game in the lobby or in play in this channel or thread, if any."""
+        row = await self._one("SELECT id FROM games WHERE channel_id = ? AND status IN ('lobby', 'active')",
+                              (channel_id,))
+        return await self.get_game(row[0]) if row else None
+
+    async def list_games(self, *, status: str | Sequence[str] | None = None, guild_id: int | None = None,
+                         limit: int = 100) -> list[Game]:
+        """Games (newest first) filtered by status and/or guild, with seats."""
+        where: list[str] = []
+        params: list[Any] = []
+        if status is not None:
+            sts = [status] if isinstance(status, str) else list(status)
+            where.append(f"status IN ({','.join('?' * len(sts))})")
+            params.extend(sts)
+        if guild_id is not None:
+            where.append("guild_id = ?")
+            params.append(guild_id)
+        sql = "SELECT id FROM games" + (" WHERE " + " AND ".join(where) if where else "")
+        sql += " ORDER BY id DESC LIMIT ?"
+        ids = [r[0] for r in await self.fetch_all(sql, (*params, limit))]
+        games = [await self.get_game(i) for i in ids]
+        return [g for g in games if g is not None]
+
+    async def user_games(self, user_id: int, *, status: str | Sequence[str] | None = None,
+                         limit: int = 100) -> list[Game]:
+        """Games in which ``user_id`` holds a seat (newest first)."""
+        sql = "SELECT DISTINCT g.id FROM games g JOIN seats s ON s.game_id = g.id WHERE s.user_id = ?"
+        params: list[Any] = [user_id]
+        if status is not None:
+            sts = [status] if isinstance(status, str) else list(status)
+            sql += f" AND g.status IN ({','.join('?' * len(sts))})"
+            params.extend(sts)
+        sql += " ORDER BY g.id DESC LIMIT ?"
+        ids = [r[0] for r in await self.fetch_all(sql, (*params, limit))]
+        games = [await self.get_game(i) for i in ids]
+        return [g for g in games if g is not None]
+
+    async def actions(self, game_id: int, since: int = 0) -> list[ActionRow]:
+        """The game's accepted actions in order (``idx`` from 0), from index ``since`` on."""
+        rows = await self.fetch_all(
+            "SELECT game_id, idx, seat, user_id, notation, events, created_at FROM actions "
+            "WHERE game_id = ? AND idx >= ? ORDER BY idx", (game_id, since))
+        return [ActionRow(r[0], r[1], r[2], r[3], r[4], json.loads(r[5]), r[6]) for r in rows]
+
+    async def hands(self, game_id: int) -> dict[int, list[str]]:
+        """Seat -> card type ids in hand (as of the last committed action)."""
+        rows = await self.fetch_all("SELECT seat, cards FROM hands WHERE game_id = ?", (game_id,))
+        return {r[0]: json.loads(r[1]) for r in rows}
+
+    # --- writes ---------------------------------------------------------------------------------
+    async def create_game(self, *, guild_id: int | None, channel_id: int, host_id: int, host_name: str,
+                          ruleset: dict[str, Any], seed: int, lang: str) -> Game:
+        """A new lobby with the host in seat 0; ChannelBusy if the channel has an open game."""
+        now = self.clock()
+        try:
+            async with self.transaction() as conn:
+                _, game_id = await run(
+                    conn, "INSERT INTO games (guild_id, channel_id, host_id, ruleset, seed, lang, status, version, "
+                    "created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, 'lobby', 0, ?, ?)",
+                    (guild_id, channel_id, host_id, _dumps(ruleset), seed, lang, now, now))
+                await run(conn, "INSERT INTO seats VALUES (?, 0, ?, ?)", (game_id, host_id, host_name))
+        except aiosqlite.IntegrityError:
+            raise ChannelBusy(f"channel {channel_id} already has an open game") from None
+        game = await self.get_game(game_id)
+        assert game is not None
+        return game
+
+    async def update_lobby(self, game_id: int, expected_version: int, seats: Sequence[tuple[int, str]],
+                           *, host_id: int | None = None, ruleset: dict[str, Any] | None = None) -> int:
+        """Replace the lobby's seat list (user id, name) in join order; returns the new version."""
+        fields: dict[str, Any] = {}
+        if host_id is not None:
+            fields["host_id"] = host_id
+        if ruleset is not None:
+            fields["ruleset"] = _dumps(ruleset)
+        async with self.transaction() as conn:
+            version = await self._bump(conn, game_id, expected_version, self.clock(), **fields)
+            await run(conn, "DELETE FROM seats WHERE game_id = ?", (game_id,))
+            await run_many(conn, "INSERT INTO seats VALUES (?, ?, ?, ?)",
+                                   [(game_id, i, uid, name) for i, (uid, name) in enumerate(seats)])
+        return version
+
+    async def start_game(self, game_id: int, expected_version: int, *, ruleset: dict[str, Any],
+                         state: dict[str, Any], hands: dict[int, list[str]]) -> int:
+        """Lobby -> active with the initial state; returns the new version."""
+        async with self.transaction() as conn:
+            version = await self._bump(conn, game_id, expected_version, self.clock(), status=ACTIVE,
+                                       ruleset=_dumps(ruleset), state=_dumps(state))
+            await run_many(conn, "INSERT OR REPLACE INTO hands VALUES (?, ?, ?)",
+                                   [(game_id, s, _dumps(c)) for s, c in hands.items()])
+        return version
+
+    async def record_action(self, game_id: int, expected_version: int, *, seat: int, user_id: int | None,
+                            notation: str, events: list[dict[str, Any]], state: dict[str, Any],
+                            hands: dict[int, list[str]], status: str = ACTIVE) -> int:
+        """Store one accepted action atomically: new state and status, the action row, changed hands.
+
+        Raises VersionConflict (nothing written) if the game moved on since ``expected_version``.
+        """
+        now = self.clock()
+        async with self.transaction() as conn:
+            version = await self._bump(conn, game_id, expected_version, now, state=_dumps(state), status=status)
+            await run(
+                conn, "INSERT INTO actions (game_id, idx, seat, user_id, notation, events, created_at) "
+                "VALUES (?, (SELECT COUNT(*) FROM actions WHERE game_id = ?), ?, ?, ?, ?, ?)",
+                (game_id, game_id, seat, user_id, notation, _dumps(events), now))
+            self._fault("action_written")
+            if hands:
+                await run_many(conn, "INSERT OR REPLACE INTO hands VALUES (?, ?, ?)",
+                                       [(game_id, s, _dumps(c)) for s, c in hands.items()])
+            self._fault("hands_written")
+        return version
+
+    async def set_seat(self, game_id: int, expected_version: int, seat: int, user_id: int | None, name: str,
+                       *, state: dict[str, Any] | None = None) -> int:
+        """Give a seat to another user (None: empty it); optionally store the state with the new name."""
+        fields: dict[str, Any] = {} if state is None else {"state": _dumps(state)}
+        async with self.transaction() as conn:
+            version = await self._bump(conn, game_id, expected_version, self.clock(), **fields)
+            count, _ = await run(conn, "UPDATE seats SET user_id = ?, name = ? WHERE game_id = ? AND seat = ?",
+                                 (user_id, name, game_id, seat))
+            if count != 1:
+                raise NotFound(f"game {game_id} has no seat {seat}")
+        return version
+
+    async def set_status(self, game_id: int, expected_version: int, status: str) -> int:
+        """Change the status (e.g. to aborted); returns the new version."""
+        async with self.transaction() as conn:
+            return await self._bump(conn, game_id, expected_version, self.clock(), status=status)
+
+    async def set_board_message(self, game_id: int, message_id: int | None) -> None:
+        """Remember the message that shows the current board (no version change)."""
+        async with self.transaction() as conn:
+            await run(conn, "UPDATE games SET board_message_id = ? WHERE id = ?", (message_id, game_id))
+
+
+def _split_sql(script: str) -> list[str]:
+    return [s.strip() for s in script.split(";") if s.strip()]

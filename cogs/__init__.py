@@ -1,0 +1,1 @@
+"""Discord cogs: the /petersburg command group and the board's persistent buttons."""

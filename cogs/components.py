@@ -1,0 +1,203 @@
+"""Persistent buttons and select menus (``discord.ui.DynamicItem``): they carry the game id and the board
+version in their custom_id, so they keep working after a restart and a stale board is recognised.
+
+Choices come only from ``rules.legal_moves``; a chosen value is an encoded Action that the game service
+validates again with the rules core.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any, cast
+
+import discord
+
+from bot.texts import describe_action, rubles
+from rules import Action, GameState, Move, legal_moves
+from rules.i18n import t
+
+if TYPE_CHECKING:
+    from .petersburg import Petersburg
+
+SELECT_KINDS = ("buy", "take", "play", "observe", "pub")
+MAX_OPTIONS = 25
+MAX_SELECT_ROWS = 4  # the fifth row holds the buttons
+GROUP = "?"  # a select value starting with this asks for the card to displace next
+
+
+def encode(action: Action) -> str:
+    """An Action as a compact string (select value or custom_id part)."""
+    return f"{action.kind}|{action.card}|{action.row}|{action.target}|{action.amount}"
+
+
+def decode(value: str) -> Action:
+    """The Action of ``encode``; ValueError for anything malformed."""
+    parts = value.split("|")
+    if len(parts) != 5:
+        raise ValueError(f"bad action value {value!r}")
+    kind, card, row, target, amount = parts
+    return Action(kind, card, int(row), target, int(amount))
+
+
+def _cog(interaction: discord.Interaction[Any]) -> Petersburg:
+    cog = cast(Any, interaction.client).get_cog("Petersburg")
+    if cog is None:
+        raise RuntimeError("the Petersburg cog is not loaded")
+    return cast("Petersburg", cog)
+
+
+class ActionSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
+                   template=r"pb:s:(?P<game>\d+):(?P<ver>\d+):(?P<slot>[a-z]+\d*)"):
+    """A select of legal moves of one kind on the board (or the ephemeral target choice)."""
+
+    def __init__(self, game_id: int, version: int, slot: str, options: list[discord.SelectOption] | None = None,
+                 placeholder: str | None = None) -> None:
+        self.game_id, self.version, self.slot = game_id, version, slot
+        opts = options or [discord.SelectOption(label="-", value="-")]
+        super().__init__(discord.ui.Select(custom_id=f"pb:s:{game_id}:{version}:{slot}", options=opts,
+                                           placeholder=placeholder, min_values=1, max_values=1))
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> ActionSelect:
+        return cls(int(match["game"]), int(match["ver"]), match["slot"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        values = cast(dict[str, Any], interaction.data or {}).get("values") or []
+        await _cog(interaction).on_choice(interaction, self.game_id, self.version, str(values[0]) if values else "")
+
+
+class ActionButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                   template=r"pb:b:(?P<game>\d+):(?P<ver>\d+):(?P<act>[a-z_|0-9-]+)"):
+    """A button that takes one legal action (pass, discard the drawn card)."""
+
+    def __init__(self, game_id: int, version: int, value: str, label: str = "-",
+                 style: discord.ButtonStyle = discord.ButtonStyle.secondary, emoji: str | None = None) -> None:
+        self.game_id, self.version, self.value = game_id, version, value
+        super().__init__(discord.ui.Button(custom_id=f"pb:b:{game_id}:{version}:{value}", label=label,
+                                           style=style, emoji=emoji))
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> ActionButton:
+        return cls(int(match["game"]), int(match["ver"]), match["act"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await _cog(interaction).on_choice(interaction, self.game_id, self.version, self.value)
+
+
+class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"pb:h:(?P<game>\d+)"):
+    """"My hand": shows the clicking player's hand privately, any time."""
+
+    def __init__(self, game_id: int, label: str = "-") -> None:
+        self.game_id = game_id
+        super().__init__(discord.ui.Button(custom_id=f"pb:h:{game_id}", label=label, emoji="🃏",
+                                           style=discord.ButtonStyle.primary))
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> HandButton:
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await _cog(interaction).on_hand_button(interaction, self.game_id)
+
+
+class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                  template=r"pb:l:(?P<game>\d+):(?P<what>join|leave|start)"):
+    """Join, leave or start from the lobby message."""
+
+    def __init__(self, game_id: int, what: str, label: str = "-",
+                 style: discord.ButtonStyle = discord.ButtonStyle.secondary) -> None:
+        self.game_id, self.what = game_id, what
+        super().__init__(discord.ui.Button(custom_id=f"pb:l:{game_id}:{what}", label=label, style=style))
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> LobbyButton:
+        return cls(int(match["game"]), match["what"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await _cog(interaction).on_lobby_button(interaction, self.game_id, self.what)
+
+
+DYNAMIC_ITEMS = (ActionSelect, ActionButton, HandButton, LobbyButton)
+
+
+# --- building the controls ------------------------------------------------------------------------
+def _option(moves: list[Move], edition: int, lang: str) -> discord.SelectOption:
+    """One select option for the moves of one card (several when a trading card has several targets)."""
+    first = moves[0]
+    if len(moves) == 1:
+        label = describe_action(first.action, edition, lang, first.price)
+        return discord.SelectOption(label=label[:100], value=encode(first.action))
+    bare = first.action._replace(target="")
+    cheapest = min(m.price for m in moves)
+    label = describe_action(bare, edition, lang) + ": " + t("bot.from_price", lang, price=rubles(cheapest, lang))
+    return discord.SelectOption(label=label[:100], value=GROUP + encode(bare),
+                                description=t("bot.choose_target", lang)[:100])
+
+
+def grouped(moves: Iterable[Move]) -> dict[str, list[list[Move]]]:
+    """Legal moves per select kind, one entry per card/row (trading-card targets grouped together)."""
+    out: dict[str, dict[tuple[str, int, int], list[Move]]] = {k: {} for k in SELECT_KINDS}
+    for m in moves:
+        a = m.action
+        kind = a.kind
+        if kind == "discard" or kind == "pass":
+            continue
+        out[kind].setdefault((a.card, a.row, a.amount), []).append(m)
+    return {k: list(v.values()) for k, v in out.items()}
+
+
+def board_view(game_id: int, version: int, st: GameState, lang: str) -> discord.ui.View:
+    """The board's controls for the player to decide: one select per kind, pass/discard, My hand."""
+    view = discord.ui.View(timeout=None)
+    ed = st.ruleset.edition
+    moves = legal_moves(st)
+    rows = 0
+    for kind, groups in grouped(moves).items():
+        chunks = [groups[i:i + MAX_OPTIONS] for i in range(0, len(groups), MAX_OPTIONS)]
+        for n, chunk in enumerate(chunks):
+            if rows >= MAX_SELECT_ROWS:
+                break  # never in practice; the slash commands still offer every move
+            placeholder = t(f"bot.select_{kind}", lang) + (f" ({n + 1}/{len(chunks)})" if len(chunks) > 1 else "")
+            opts = [_option(g, ed, lang) for g in chunk]
+            item = ActionSelect(game_id, version, f"{kind}{n}", opts, placeholder[:150])
+            item.item.row = rows
+            view.add_item(item)
+            rows += 1
+    for m in moves:
+        if m.action.kind == "pass":
+            b = ActionButton(game_id, version, encode(m.action), t("bot.button_pass", lang), emoji="⏭️")
+        elif m.action.kind == "discard":
+            b = ActionButton(game_id, version, encode(m.action), t("bot.button_discard", lang),
+                             style=discord.ButtonStyle.danger, emoji="🗑️")
+        else:
+            continue
+        b.item.row = 4
+        view.add_item(b)
+    hand = HandButton(game_id, t("bot.button_hand", lang))
+    hand.item.row = 4
+    view.add_item(hand)
+    return view
+
+
+def target_view(game_id: int, version: int, moves: list[Move], edition: int, lang: str) -> discord.ui.View:
+    """The ephemeral follow-up: which card the chosen trading card displaces (with prices)."""
+    view = discord.ui.View(timeout=None)
+    for n in range(0, min(len(moves), MAX_OPTIONS * 5), MAX_OPTIONS):
+        opts = [discord.SelectOption(label=describe_action(m.action, edition, lang, m.price)[:100],
+                                     value=encode(m.action)) for m in moves[n:n + MAX_OPTIONS]]
+        view.add_item(ActionSelect(game_id, version, f"target{n // MAX_OPTIONS}", opts,
+                                   t("bot.select_target", lang)[:150]))
+    return view
+
+
+def lobby_view(game_id: int, lang: str) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(LobbyButton(game_id, "join", t("bot.button_join", lang), discord.ButtonStyle.success))
+    view.add_item(LobbyButton(game_id, "leave", t("bot.button_leave", lang)))
+    view.add_item(LobbyButton(game_id, "start", t("bot.button_start", lang), discord.ButtonStyle.primary))
+    return view

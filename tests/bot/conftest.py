@@ -1,0 +1,36 @@
+"""Fixtures for the bot tests: a real bot on a SQLite file in tmp_path, inside SimCord."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+import simcord
+
+from bot.client import PetersburgBot
+from bot.config import Config
+
+
+def make_bot(db: Path, *, sync: bool = True) -> PetersburgBot:
+    """A bot like production's, on the given database file, without board pictures (faster)."""
+    return PetersburgBot(Config(token="x", database_path=str(db), render_images=False), sync_commands=sync)
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    return tmp_path / "games.sqlite3"
+
+
+@pytest.fixture
+def simcord_bot(db_path: Path) -> PetersburgBot:
+    return make_bot(db_path)
+
+
+@pytest.fixture
+async def env(simcord_env: simcord.Env) -> AsyncIterator[simcord.Env]:
+    """The running SimCord environment with the bot; fails the test if the bot recorded a bug."""
+    yield simcord_env
+    current = simcord_env.bot
+    assert isinstance(current, PetersburgBot)
+    assert current.bugs == [], f"the bot hit unexpected errors: {current.bugs!r}"
