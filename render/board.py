@@ -4,6 +4,7 @@ and start-player tokens, the display's upper and lower rows, and every player's 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 from rules.cards import CardType
@@ -22,7 +23,9 @@ from .common import (
     player_marker,
     player_name,
     stat,
+    suffixed,
     token_icon,
+    you,
 )
 from .fonts import fit_text
 from .text import edition_name, join_names, tr
@@ -42,22 +45,23 @@ PLAYER_HEADER_H = 62
 COLUMN_HEADER_H = 34
 
 
-def status_text(view: dict[str, Any], lang: str) -> str:
-    """Who must act now (or who won)."""
+def status_text(view: dict[str, Any], lang: str) -> tuple[Callable[[str], str], str]:
+    """Who must act now (or who won): a sentence around a name, and the name."""
     if view.get("finished"):
-        names = [str(view["players"][s]["name"]) for s in view.get("winners", [])]
+        names = [player_name(view, s) for s in view.get("winners", [])]
         key = "winner" if len(names) == 1 else "winners"
-        return f"{tr('game_over', lang)} · {tr(key, lang, names=join_names(names, lang))}"
+        over = tr("game_over", lang)
+        return (lambda nm: f"{over} · {tr(key, lang, names=nm)}"), join_names(names, lang)
     pending = view.get("pending")
-    seat = view.get("decider")
-    if seat is None:
-        seat = view["to_move"]
-    name = player_name(view, seat, lang)
+    seat = acting_seat(view)
+    assert seat is not None
+    suffix = you(view, seat, lang)
+    key = "to_move"
     if pending and pending.get("kind") == "observatory":
-        return tr("decides_observatory", lang, name=name)
-    if pending and pending.get("kind") == "pub":
-        return tr("decides_pub", lang, name=name)
-    return tr("to_move", lang, name=name)
+        key = "decides_observatory"
+    elif pending and pending.get("kind") == "pub":
+        key = "decides_pub"
+    return (lambda nm: tr(key, lang, name=nm + suffix)), player_name(view, seat)
 
 
 def acting_seat(view: dict[str, Any]) -> int | None:
@@ -143,8 +147,9 @@ def _header(cv: Canvas, view: dict[str, Any], lang: str, y: int) -> int:
     elif finished:
         icons.shape(cv.draw, sx0 + 30, y + 28, 34, "star", S.HILITE, S.INK, 2)
         tx = sx0 + 54
-    cv.text((tx, y + 4, WIDTH - MARGIN - 14, y + 52), status_text(view, lang), tag="header.status", style="bold",
-            size=28, min_size=16, lines=1, fill=S.INK)
+    make, name = status_text(view, lang)
+    cv.text_named((tx, y + 4, WIDTH - MARGIN - 14, y + 52), make, name, tag="header.status", style="bold", size=28,
+                  min_size=16, lines=1, fill=S.INK)
     y += 56 + 6
     info = f"{edition_name(edition, lang)} · {tr('discard_count', lang, n=len(view.get('discard', [])))}"
     cv.text((MARGIN, y, WIDTH // 2, y + 30), info, tag="header.info", size=22, min_size=14, fill=S.INK_SOFT)
@@ -157,8 +162,8 @@ def _header(cv: Canvas, view: dict[str, Any], lang: str, y: int) -> int:
 def _last_action(cv: Canvas, text: str, lang: str, y: int) -> int:
     h = 46
     cv.draw.rounded_rectangle((MARGIN, y, WIDTH - MARGIN, y + h), radius=10, fill=S.PANEL, outline=S.LINE, width=2)
-    cv.text((MARGIN + 14, y + 3, WIDTH - MARGIN - 14, y + h - 3), tr("last_action", lang, text=text),
-            tag="last_action", size=25, min_size=15, fill=S.INK)
+    cv.text_named((MARGIN + 14, y + 3, WIDTH - MARGIN - 14, y + h - 3), lambda s: tr("last_action", lang, text=s),
+                  text, tag="last_action", size=25, min_size=15, fill=S.INK)
     return y + h
 
 
@@ -190,11 +195,13 @@ def _phase_track(cv: Canvas, view: dict[str, Any], lang: str, y: int) -> int:
         # Row 3: the start-player token and who holds it.
         token_icon(cv, x0 + 27, y + 106, 30, tok, edition)
         holder = tokens.get(tok)
-        who = player_name(view, holder, lang) if holder is not None else "—"
+        tbox = (x0 + 72, y + 90, x1 - 12, y + 122)
         if holder is not None:
             player_marker(cv, x0 + 58, y + 106, 18, holder)
-        cv.text((x0 + 72, y + 90, x1 - 12, y + 122), who, tag=f"phase.{phase}.token", style="bold", size=22,
-                min_size=13, fill=S.INK)
+            cv.text_named(tbox, suffixed(you(view, holder, lang)), player_name(view, holder),
+                          tag=f"phase.{phase}.token", style="bold", size=22, min_size=14, fill=S.INK)
+        else:
+            cv.text(tbox, "—", tag=f"phase.{phase}.token", style="bold", size=22, fill=S.INK)
     return y + h
 
 
@@ -290,8 +297,8 @@ def _player(cv: Canvas, view: dict[str, Any], seat: int, box: Box, lang: str) ->
         token_icon(cv, tx1 - 19, (hy0 + hy1) / 2, 36, tok, edition)
         tx1 -= 42
     player_marker(cv, x0 + 30, (hy0 + hy1) / 2, 28, seat)
-    cv.text((x0 + 52, hy0, tx1 - 6, hy1), player_name(view, seat, lang), tag=f"player.{seat}.name", style="bold",
-            size=30, min_size=16, fill=S.INK)
+    cv.text_named((x0 + 52, hy0, tx1 - 6, hy1), suffixed(you(view, seat, lang)), player_name(view, seat),
+                  tag=f"player.{seat}.name", style="bold", size=30, min_size=17, fill=S.INK)
 
     # Tableau by colour.
     cols = _tableau_columns(p, edition)

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import io
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from typing import Any
 
 from PIL import Image, ImageDraw
 
-from .fonts import Fit, fit_text, text_mask, text_width
+from .fonts import ELLIPSIS, Fit, fit_text, text_mask, text_width
 from .style import RGB, palette_image
 
 Box = tuple[int, int, int, int]  # left, top, right, bottom (right/bottom exclusive)
@@ -24,6 +26,7 @@ class TextBox:
     box: Box
     fit: Fit
     ink: Box  # union of the glyphs' ink boxes (measured from the rendered glyphs)
+    may_cut: bool = False  # text chosen by people (names, the last action) may be ellipsized
 
     @property
     def shown(self) -> str:
@@ -70,9 +73,11 @@ class Canvas:
         fill: RGB = (0, 0, 0),
         align: str = "left",
         valign: str = "middle",
+        may_cut: bool = False,
     ) -> TextBox:
         """Draw ``text`` inside ``box``: shrunk (down to ``min_size``), wrapped (up to ``lines``), and
-        ellipsized only as the last resort. Returns (and records) where it went."""
+        ellipsized only as the last resort (``may_cut`` says that is acceptable for this text).
+        Returns (and records) where it went."""
         x0, y0, x1, y1 = box
         fit = fit_text(text, style, x1 - x0, y1 - y0, size, min_size if min_size is not None else size, lines)
         lh = fit.line_height
@@ -104,9 +109,59 @@ class Canvas:
             if inks
             else (x0, y0, x0, y0)
         )
-        rec = TextBox(tag, text, box, fit, ink)
+        rec = TextBox(tag, text, box, fit, ink, may_cut)
         self.texts.append(rec)
         return rec
+
+    def text_named(self, box: Box, make: Callable[[str], str], name: str, **kw: Any) -> TextBox:
+        """Like :meth:`text` for a sentence around a player's name: when it must be cut, the name is
+        shortened (with an ellipsis) and the words around it stay whole."""
+        x0, y0, x1, y1 = box
+        style, size, lines = kw.get("style", "regular"), kw.get("size", 24), kw.get("lines", 1)
+        min_size = kw.get("min_size") or size
+        full = make(name)
+
+        def fits(text: str) -> bool:
+            return not fit_text(text, style, x1 - x0, y1 - y0, size, min_size, lines).truncated
+
+        kw["may_cut"] = True
+        if fits(full) or not name:
+            return self.text(box, full, **kw)
+        lo, hi = 0, len(name) - 1  # the longest prefix of the name that fits, plus the ellipsis
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            if fits(make(name[:mid].rstrip() + ELLIPSIS)):
+                lo = mid
+            else:
+                hi = mid - 1
+        rec = self.text(box, make(name[:lo].rstrip() + ELLIPSIS), **kw)
+        rec = replace(rec, text=full, fit=replace(rec.fit, truncated=True))
+        self.texts[-1] = rec
+        return rec
+
+    def problems(self) -> list[str]:
+        """Layout faults, for tests: ink outside its box or the image, texts overlapping, or a text
+        cut that must stay whole (card names, numbers, labels). Empty when the layout is sound."""
+        out: list[str] = []
+        boxes = []
+        for r in self.texts:
+            if r.overflow():
+                out.append(f"{r.tag}: {r.shown!r} sticks {r.overflow()} px out of its box")
+            x0, y0, x1, y1 = r.ink
+            if x0 < x1 and (x0 < 0 or y0 < 0 or x1 > self.width or y1 > self.height):
+                out.append(f"{r.tag}: {r.shown!r} is outside the image")
+            if r.truncated and not r.may_cut:
+                out.append(f"{r.tag}: {r.text!r} was cut to {r.shown!r}")
+            if x0 < x1:
+                boxes.append(r)
+        boxes.sort(key=lambda r: r.ink[0])
+        for i, a in enumerate(boxes):  # sweep along x: only neighbours can overlap
+            for b in boxes[i + 1 :]:
+                if b.ink[0] >= a.ink[2]:
+                    break
+                if a.ink[1] < b.ink[3] and b.ink[1] < a.ink[3]:
+                    out.append(f"{a.tag}: {a.shown!r} overlaps {b.tag}: {b.shown!r}")
+        return out
 
     def to_png(self) -> bytes:
         """The image on the fixed palette, as PNG bytes."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from rules.cards import CardType, catalogue
@@ -32,12 +33,23 @@ def card_type(card_id: str, edition: int) -> CardType:
     return ct
 
 
-def player_name(view: dict[str, Any], seat: int, lang: str) -> str:
-    """A player's name, with "(you)" for the viewer."""
-    name = str(view["players"][seat]["name"])
-    if view.get("viewer") == seat:
-        return f"{name} ({tr('you', lang)})"
-    return name
+def player_name(view: dict[str, Any], seat: int) -> str:
+    """A player's name as chosen by them (it may be long: draw it with ``Canvas.text_named``)."""
+    return str(view["players"][seat]["name"])
+
+
+def you(view: dict[str, Any], seat: int, lang: str) -> str:
+    """" (you)" after the viewer's own name, else nothing."""
+    return f" ({tr('you', lang)})" if view.get("viewer") == seat else ""
+
+
+def suffixed(suffix: str) -> Callable[[str], str]:
+    """``name -> name + suffix`` (for ``Canvas.text_named``)."""
+
+    def make(name: str) -> str:
+        return name + suffix
+
+    return make
 
 
 def player_marker(cv: Canvas, cx: float, cy: float, size: float, seat: int) -> None:

@@ -135,33 +135,36 @@ def draw_final(view: dict[str, Any], lang: str = "en") -> Canvas:
     if winners:
         names = [str(players[s]["name"]) for s in sorted(winners)]
         key = "winner" if len(names) == 1 else "winners"
-        cv.text((MARGIN, y, WIDTH - MARGIN, y + 40), tr(key, lang, names=join_names(names, lang)), tag="final.winners",
-                style="bold", size=30, min_size=16, fill=S.GOOD, align="center")
+        cv.text_named((MARGIN, y, WIDTH - MARGIN, y + 40), lambda nm: tr(key, lang, names=nm), join_names(names, lang),
+                      tag="final.winners", style="bold", size=30, min_size=16, fill=S.GOOD, align="center")
         y += 40
     y += 14
 
     # The table.
     d.rounded_rectangle((tx0 - 8, y - 8, tx0 + table_w + 8, y + table_h + 8), radius=14, fill=S.PANEL, outline=S.LINE,
                         width=2)
+    for i, key in enumerate(rows):  # row stripes, then the winners' columns over them
+        ry = y + HEAD_H + i * ROW_H
+        if key == "total":
+            d.rectangle((tx0, ry, tx0 + table_w, ry + ROW_H), fill=S.PANEL_DIM)
+        elif i % 2 == 1:
+            d.rectangle((tx0, ry, tx0 + table_w, ry + ROW_H), fill=S.BG)
     for j in range(n):
         if j in winners:
             cx0 = tx0 + LABEL_W + j * col_w
             d.rectangle((cx0 + 2, y, cx0 + col_w - 2, y + table_h), fill=S.HILITE_TINT)
+    total_y = y + HEAD_H + rows.index("total") * ROW_H
+    d.line((tx0, total_y, tx0 + table_w, total_y), fill=S.INK, width=2)
     for j, p in enumerate(players):
         cx0 = tx0 + LABEL_W + j * col_w
         player_marker(cv, cx0 + col_w / 2 - (14 if j in winners else 0), y + 18, 24, j)
         if j in winners:
             icons.shape(d, cx0 + col_w / 2 + 16, y + 18, 28, "star", S.HILITE, S.INK, 1)
-        cv.text((cx0 + 6, y + 34, cx0 + col_w - 6, y + HEAD_H - 2), str(p["name"]), tag=f"final.name.{j}",
+        cv.text((cx0 + 6, y + 34, cx0 + col_w - 6, y + HEAD_H - 2), str(p["name"]), tag=f"final.name.{j}", may_cut=True,
                 style="bold", size=24, min_size=13, lines=1, fill=S.INK, align="center")
     ry = y + HEAD_H
-    for i, key in enumerate(rows):
+    for key in rows:
         is_total = key == "total"
-        if is_total:
-            d.rectangle((tx0, ry, tx0 + table_w, ry + ROW_H), fill=S.PANEL_DIM)
-            d.line((tx0, ry, tx0 + table_w, ry), fill=S.INK, width=2)
-        elif i % 2 == 1:
-            d.rectangle((tx0, ry, tx0 + LABEL_W, ry + ROW_H), fill=S.BG)
         if key == "total":
             label = tr("total", lang)
         elif key == "rubles_left":
@@ -195,6 +198,6 @@ def draw_final(view: dict[str, Any], lang: str = "en") -> Canvas:
         lx = MARGIN + j * slot
         player_marker(cv, lx + 16, y + 20, 22, j)
         cv.draw.line((lx + 34, y + 20, lx + 64, y + 20), fill=S.PLAYER_COLOURS[j % len(S.PLAYER_COLOURS)], width=4)
-        cv.text((lx + 72, y, lx + slot - 10, y + 40), str(p["name"]), tag=f"final.legend.{j}", size=22, min_size=12,
-                fill=S.INK)
+        cv.text((lx + 72, y, lx + slot - 10, y + 40), str(p["name"]), tag=f"final.legend.{j}", may_cut=True, size=22,
+                min_size=12, fill=S.INK)
     return cv

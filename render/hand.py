@@ -9,7 +9,7 @@ from . import icons
 from . import style as S
 from .canvas import Box, Canvas
 from .cardface import CARD_RATIO, draw_card
-from .common import MARGIN, card_type, player_marker, player_name, stat
+from .common import MARGIN, card_type, player_marker, player_name, stat, you
 from .text import tr
 
 CARD_W = 250
@@ -63,9 +63,10 @@ def draw_hand(view: dict[str, Any], lang: str = "en") -> Canvas:
     # Title: the player, their rubles and hand size.
     stats_w = 300
     player_marker(cv, MARGIN + 18, y + TITLE_H / 2, 30, seat)
-    cv.text((MARGIN + 42, y, width - MARGIN - stats_w - 10, y + TITLE_H),
-            tr("hand_title", lang, name=player_name(view, seat, lang)), tag="hand.title", style="bold", size=34,
-            min_size=18, fill=S.INK)
+    suffix = you(view, seat, lang)
+    cv.text_named((MARGIN + 42, y, width - MARGIN - stats_w - 10, y + TITLE_H),
+                  lambda nm: tr("hand_title", lang, name=nm + suffix), player_name(view, seat), tag="hand.title",
+                  style="bold", size=34, min_size=18, fill=S.INK)
     rub = player.get("rubles")
     sx = width - MARGIN - stats_w
     stat(cv, (sx, y + 8, sx + 140, y + TITLE_H - 8), "rubles", "?" if rub is None else str(rub), "hand.rubles")

@@ -1,0 +1,99 @@
+"""Speed and size of the images: board render time for a late-game state at 2 and 4 players (p50 and
+max over many runs, plus the first, cold run of the process), the split between drawing and PNG
+encoding, and the PNG size; the hand, final-scores and card images for comparison. Not a test; run
+it from the repository root::
+
+    .venv/bin/python benchmarks/bench_render.py [--runs 50] [--seed 7] [--edition 2] [--cpu N]
+
+The late-game state is the one 85% of the way through a seeded random game (the display, stacks and
+tableaux are about as full as they get).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from render import draw_board, render_board, render_card, render_final, render_hand  # noqa: E402
+from rules import GameState, Ruleset, apply, legal_moves, new_game, view  # noqa: E402
+
+NAMES = ["Anna", "Boris", "Katharina", "Dmitri"]
+LAST_ACTION = "Katharina bought St Isaac's Cathedral (lower row) over Market for 12 rubles"
+
+
+def play(edition: int, players: int, seed: int) -> list[GameState]:
+    """Every state of a seeded random game."""
+    rng = random.Random(seed)
+    st = new_game(Ruleset(edition=edition, players=players), NAMES[:players], seed=seed)
+    states = [st.copy()]
+    while not st.finished:
+        apply(st, rng.choice(legal_moves(st)).action)
+        states.append(st.copy())
+    return states
+
+
+def timed(fn: Callable[[], Any], runs: int) -> tuple[float, list[float], Any]:
+    """The first call's time, then ``runs`` more call times (ms), and the last result."""
+    t = time.perf_counter()
+    out = fn()
+    first = (time.perf_counter() - t) * 1000
+    times = []
+    for _ in range(runs):
+        t = time.perf_counter()
+        out = fn()
+        times.append((time.perf_counter() - t) * 1000)
+    return first, times, out
+
+
+def report(label: str, first: float, times: list[float], size: int | None = None) -> None:
+    p50 = statistics.median(times)
+    extra = f"  png {size / 1024:6.1f} KB" if size is not None else ""
+    print(f"{label:<34} first {first:6.1f} ms  p50 {p50:6.1f} ms  max {max(times):6.1f} ms{extra}")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--runs", type=int, default=50)
+    ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--edition", type=int, default=2, choices=(1, 2))
+    ap.add_argument("--cpu", type=int, default=None, help="pin the process to this CPU (Linux)")
+    args = ap.parse_args()
+    if args.cpu is not None and hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, {args.cpu})
+
+    print(f"render benchmark: edition {args.edition}, seed {args.seed}, {args.runs} runs each")
+    for players in (2, 4):
+        states = play(args.edition, players, args.seed)
+        st = states[int(len(states) * 0.85)]
+        v = view(st, st.decider)
+        first, times, png = timed(lambda v=v: render_board(v, "en", LAST_ACTION), args.runs)
+        report(f"board, {players} players, round {st.round}", first, times, len(png))
+        _, draw_times, cv = timed(lambda v=v: draw_board(v, "en", LAST_ACTION), args.runs)
+        draw_p50 = statistics.median(draw_times)
+        print(f"{'':<34} draw p50 {draw_p50:5.1f} ms, PNG encoding p50 {statistics.median(times) - draw_p50:5.1f} ms, "
+              f"{cv.width}x{cv.height} px")
+        if players == 4:
+            hv = next((view(s, s.decider) for s in states[len(states) // 2 :] if not s.finished and s.hands[s.decider]),
+                      v)
+            first, times, png = timed(lambda hv=hv: render_hand(hv, "en"), args.runs)
+            report("hand", first, times, len(png))
+            fv = view(states[-1], 0)
+            first, times, png = timed(lambda fv=fv: render_final(fv, "en"), args.runs)
+            report("final scores, 4 players", first, times, len(png))
+            first, times, png = timed(lambda: render_card("czar_and_carpenter", args.edition, "de"), args.runs)
+            report("card lookup", first, times, len(png))
+
+
+if __name__ == "__main__":
+    main()
