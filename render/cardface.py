@@ -88,8 +88,8 @@ def draw_card(
     # Name: a fixed band on small cards (so a row lines up), only what it needs on a large one.
     pad = round(7 * s)
     name_lines = 3 if full_text else 2
-    name_h = round(27 * s) * name_lines
-    name_size, name_min = round(22 * s), max(9, round(13 * s))
+    name_h = round(30 * s) * name_lines
+    name_size, name_min = round(25 * s), max(9, round(13 * s))
     ny0 = y0 + hb + round(4 * s)
     if full_text:
         name_size = min(name_size, 40)

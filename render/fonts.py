@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
@@ -16,6 +17,9 @@ FONT_FILES = {
     "condbold": "DejaVuSansCondensed-Bold.ttf",
 }
 ELLIPSIS = "…"
+# FreeType faces are not safe to use from two threads at once; the bot may render in worker threads.
+# Only cache misses reach FreeType (drawing pastes cached masks), so the lock is rarely taken.
+_FT_LOCK = threading.RLock()
 
 
 @cache
@@ -24,13 +28,16 @@ def font(style: str, size: int) -> ImageFont.FreeTypeFont:
 
     The basic layout engine keeps output identical whether or not libraqm is installed.
     """
-    return ImageFont.truetype(str(FONT_DIR / FONT_FILES[style]), size, layout_engine=ImageFont.Layout.BASIC)
+    with _FT_LOCK:
+        return ImageFont.truetype(str(FONT_DIR / FONT_FILES[style]), size, layout_engine=ImageFont.Layout.BASIC)
 
 
 @cache
 def line_height(style: str, size: int) -> int:
     """Height of one line: ascent plus descent."""
-    asc, desc = font(style, size).getmetrics()
+    f = font(style, size)
+    with _FT_LOCK:
+        asc, desc = f.getmetrics()
     return int(asc + desc)
 
 
@@ -38,8 +45,10 @@ def line_height(style: str, size: int) -> int:
 def text_width(text: str, style: str, size: int) -> int:
     """Horizontal extent of ``text`` drawn at x=0: the wider of its advance and its ink."""
     f = font(style, size)
-    left, _, right, _ = f.getbbox(text, anchor="la")
-    return int(max(right, round(f.getlength(text))) - min(left, 0))
+    with _FT_LOCK:
+        left, _, right, _ = f.getbbox(text, anchor="la")
+        advance = f.getlength(text)
+    return int(max(right, round(advance)) - min(left, 0))
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,8 +165,8 @@ def text_mask(text: str, style: str, size: int) -> tuple[Image.Image, tuple[int,
     """The rendered ink of one line (an "L" mask, drawn once and reused) and its box relative to the
     top-left ("la") origin."""
     f = font(style, size)
-    box = f.getbbox(text, anchor="la")
-    left, top, right, bottom = (int(v) for v in box)
-    mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
-    ImageDraw.Draw(mask).text((-left, -top), text, font=f, fill=255, anchor="la")
+    with _FT_LOCK:
+        left, top, right, bottom = (int(v) for v in f.getbbox(text, anchor="la"))
+        mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
+        ImageDraw.Draw(mask).text((-left, -top), text, font=f, fill=255, anchor="la")
     return mask, (left, top, right, bottom)

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import copy
+import io
 import json
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
+from PIL import Image, ImageChops, ImageStat
 
-from render import Canvas, TextBox, draw_board, draw_final, draw_hand, draw_lookup, render_board, render_card
+from render import Canvas, TextBox, draw_board, draw_final, draw_hand, draw_lookup, fonts, render_board, render_card
 from render.canvas import encode_png
 from render.cardface import CARD_RATIO, draw_card
 from render.final import _series
@@ -111,8 +114,26 @@ def test_german_letters_have_glyphs() -> None:
 
 
 def test_palette_holds_the_colours_drawn() -> None:
+    """The fixed palette loses almost nothing: flat colours map exactly, text edges nearly."""
     cols = palette_colours()
     assert len(cols) <= 256 and BG in cols and INK in cols
+    cv = draw_board(_late_view(), "en", "Boris passed")
+    back = Image.open(io.BytesIO(encode_png(cv.image))).convert("RGB")
+    diff = ImageChops.difference(cv.image, back)
+    assert max(ImageStat.Stat(diff).mean) < 1.0
+    exact = diff.convert("L").histogram()[0] / (cv.width * cv.height)
+    assert exact > 0.97
+
+
+def test_threads_give_the_same_images() -> None:
+    """The bot may render in worker threads: the shared fonts and caches must not mix images up."""
+    views = [_late_view(e, n, s) for e in (1, 2) for n in (2, 4) for s in (0, None)]
+    expected = [render_board(v, "de") for v in views]
+    for f in (fonts.text_mask, fonts.text_width, fonts.fit_text):
+        f.cache_clear()
+    with ThreadPoolExecutor(4) as pool:
+        got = list(pool.map(lambda v: render_board(v, "de"), views * 2))
+    assert got == expected * 2
 
 
 # --- determinism, size ------------------------------------------------------------------------
