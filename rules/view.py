@@ -32,7 +32,7 @@ def view(st: GameState, seat: int | None) -> dict[str, Any]:
                 "tableau": [{"card": cards[c].id, "face_down": c in st.face_down} for c in st.tableaux[s]],
                 "tokens": [tok for tok, owner in st.tokens.items() if owner == s],
                 "vp_by_source": dict(st.vp_by_source[s]),
-                "stats": dict(st.stats[s]),
+                "stats": _stats(st, s, seat),
             }
         )
     p = st.pending
@@ -72,6 +72,13 @@ def view(st: GameState, seat: int | None) -> dict[str, Any]:
             ]
         out["hand_prices"] = hand_prices(st, seat)
     return out
+
+
+def _stats(st: GameState, s: int, seat: int | None) -> dict[str, int]:
+    """A player's counters; with money hidden, others' ruble figures (which add up to their money) are left out."""
+    if st.ruleset.open_money or st.finished or s == seat:
+        return dict(st.stats[s])
+    return {k: v for k, v in st.stats[s].items() if k != "spent" and not k.endswith("_rubles")}
 
 
 def _history_entry(h: dict[str, Any], st: GameState, seat: int | None) -> dict[str, Any]:

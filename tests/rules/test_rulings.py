@@ -394,6 +394,9 @@ def test_views_hide_hands_and_optionally_money() -> None:
     assert v1["players"][0]["hand"] is None and v1["players"][0]["hand_count"] == 1
     assert v1["players"][0]["rubles"] is None and v1["players"][1]["rubles"] == 25
     assert view(st, 0)["players"][0]["hand"] == ["market"]
+    play(st, "buy Hospital")  # what a player spent adds up to their money: hidden too
+    assert "spent" not in view(st, 1)["players"][0]["stats"]
+    assert view(st, 0)["players"][0]["stats"]["spent"] == 14
     assert "decks" not in v1 and v1["stacks"]["workers"] == len(st.decks["workers"])
     st2 = position(players=2, hand=["Market"], upper=["Hospital"], open_hands=True)
     assert view(st2, 1)["players"][0]["hand"] == ["market"]
