@@ -29,6 +29,10 @@ class BoardText:
     footer: str = ""
 
 
+def _cap(s: str) -> str:
+    return s[:1].upper() + s[1:]
+
+
 def rubles(n: int, lang: str) -> str:
     return t("bot.rubles", lang, n=n)
 
@@ -129,8 +133,8 @@ def board_text(view: dict[str, Any], lang: str, *, names: Sequence[str] | None =
     def row(ids: list[str]) -> str:
         return " · ".join(card_label(c, ed, lang) for c in ids) or "—"
 
-    lines.append(f"**{t('row.upper', lang).capitalize()}:** {row(view['upper'])}")
-    lines.append(f"**{t('row.lower', lang).capitalize()}:** {row(view['lower'])}")
+    lines.append(f"**{_cap(t('row.upper', lang))}:** {row(view['upper'])}")
+    lines.append(f"**{_cap(t('row.lower', lang))}:** {row(view['lower'])}")
     stacks = " · ".join(f"{t(f'deck.{k}', lang)} {n}" for k, n in view["stacks"].items())
     lines.append(f"**{t('bot.stacks', lang)}:** {stacks}")
     if view["ending"] and not view["finished"]:

@@ -33,4 +33,6 @@ async def env(simcord_env: simcord.Env) -> AsyncIterator[simcord.Env]:
     yield simcord_env
     current = simcord_env.bot
     assert isinstance(current, PetersburgBot)
+    if current.store is not None:
+        await current.store.close()
     assert current.bugs == [], f"the bot hit unexpected errors: {current.bugs!r}"

@@ -1,0 +1,167 @@
+"""Driving games through SimCord like people do: commands, buttons and select menus."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import discord
+import simcord
+from simcord.actors import MemberActor
+
+from bot.client import PetersburgBot
+from bot.store import Game
+from rules import GameState
+
+TURN_RE = re.compile(r"<@(\d+)>")
+PREFERENCE = ("buy", "pub", "take", "discard", "pass")  # finishes games quickly
+
+
+def bot_of(env: simcord.Env) -> PetersburgBot:
+    bot = env.bot
+    assert isinstance(bot, PetersburgBot)
+    return bot
+
+
+async def game_in(env: simcord.Env, channel: simcord.ChannelHandle) -> Game:
+    """The game of the channel as stored (open, or the newest one)."""
+    store = bot_of(env).store
+    assert store is not None
+    game = await store.open_game_in_channel(channel.id)
+    if game is None:
+        rows = await store.fetch_all("SELECT id FROM games WHERE channel_id = ? ORDER BY id DESC", (channel.id,))
+        game = await store.get_game(rows[0][0])
+    assert game is not None
+    return game
+
+
+async def state_in(env: simcord.Env, channel: simcord.ChannelHandle) -> GameState:
+    game = await game_in(env, channel)
+    assert game.state is not None
+    return GameState.from_json(game.state)
+
+
+def setup_members(env: simcord.Env, n: int, guild: simcord.GuildHandle | None = None,
+                  prefix: str = "p") -> list[MemberActor]:
+    g = guild or env.guild
+    return [g.add_member(env.create_user(f"{prefix}{i}")) for i in range(n)]
+
+
+async def start_game(env: simcord.Env, channel: simcord.ChannelHandle, players: list[MemberActor],
+                     **create: Any) -> None:
+    """Create (first player hosts), join (the others) and start, all by slash command."""
+    r = await players[0].slash(channel, "petersburg create", **create)
+    assert r.response is not None and not r.ephemeral, r
+    for p in players[1:]:
+        r = await p.slash(channel, "petersburg join")
+        assert r.response is not None and r.ephemeral
+    r = await players[0].slash(channel, "petersburg start")
+    assert r.acknowledged
+
+
+def board_message(channel: simcord.ChannelHandle) -> discord.Message:
+    """The newest message with game controls."""
+    for m in reversed(channel.history()):
+        if any(c.custom_id and c.custom_id.startswith(("pb:s:", "pb:b:"))
+               for row in m.components for c in getattr(row, "children", [])):
+            return m
+    raise AssertionError("no board with controls in the channel")
+
+
+def boards_with_controls(channel: simcord.ChannelHandle) -> list[discord.Message]:
+    return [m for m in channel.history()
+            if any(c.custom_id and c.custom_id.startswith(("pb:s:", "pb:b:"))
+                   for row in m.components for c in getattr(row, "children", []))]
+
+
+def decider_of(board: discord.Message, players: list[MemberActor]) -> MemberActor:
+    m = TURN_RE.search(board.content)
+    assert m, board.content
+    uid = int(m.group(1))
+    return next(p for p in players if p.id == uid)
+
+
+def controls(board: discord.Message) -> list[Any]:
+    return [c for row in board.components for c in getattr(row, "children", [])]
+
+
+def pick_control(board: discord.Message) -> tuple[str, str, str | None]:
+    """(kind, custom_id, value) by PREFERENCE: a select option value or a button (value None)."""
+    items = controls(board)
+    for kind in PREFERENCE:
+        for c in items:
+            cid = c.custom_id or ""
+            if cid.startswith("pb:s:") and cid.split(":")[-1].rstrip("0123456789") == kind:
+                opts = [o.value for o in c.options]
+                if kind == "pub":
+                    opts = [o for o in opts if o.endswith("|0")]  # buy no VP (keep money simple)
+                if opts:
+                    return kind, cid, opts[0]
+            if cid.startswith("pb:b:") and cid.split(":")[-1].startswith(kind + "|"):
+                return kind, cid, None
+    raise AssertionError(f"no control to pick on {board.content!r}")
+
+
+async def act_by_buttons(env: simcord.Env, channel: simcord.ChannelHandle,
+                         players: list[MemberActor]) -> simcord.InteractionResult:
+    """The player to decide takes the preferred legal move with the board's selects and buttons."""
+    board = board_message(channel)
+    actor = decider_of(board, players)
+    kind, cid, value = pick_control(board)
+    if value is None:
+        return await actor.click(board, custom_id=cid)
+    result = await actor.select(board, [value], custom_id=cid)
+    if value.startswith("?"):  # a trading card with several targets: choose one privately
+        shown = result.followups[-1] if result.followups else result.response
+        assert shown is not None and shown.ephemeral
+        target = next(c for row in shown.message.components for c in row.children)
+        result = await actor.select(shown, [target.options[0].value], custom_id=target.custom_id)
+    return result
+
+
+async def act_by_commands(env: simcord.Env, channel: simcord.ChannelHandle,
+                          players: list[MemberActor]) -> simcord.InteractionResult:
+    """The player to decide takes the preferred legal move with slash commands and autocomplete."""
+    board = board_message(channel)
+    actor = decider_of(board, players)
+    for kind in PREFERENCE:
+        if kind == "pass":
+            moves = [{"value": "pass"}] if any((c.custom_id or "").endswith("pass||-1||0")
+                                               for c in controls(board)) else []
+            if moves:
+                return await actor.slash(channel, "petersburg pass")
+            continue
+        if kind == "pub":
+            choices = await actor.autocomplete(channel, "petersburg pub", "amount", "")
+            if choices:
+                return await actor.slash(channel, "petersburg pub", amount=choices[0]["value"])
+            continue
+        if kind == "discard":
+            choices = await actor.autocomplete(channel, "petersburg observatory", "decision", "discard")
+            choices = [c for c in choices if c["value"].startswith("discard")]
+            if choices:
+                return await actor.slash(channel, "petersburg observatory", decision=choices[0]["value"])
+            continue
+        choices = await actor.autocomplete(channel, f"petersburg {kind}", "card", "")
+        if choices:
+            return await actor.slash(channel, f"petersburg {kind}", card=choices[0]["value"])
+    raise AssertionError("no legal move offered by autocomplete")
+
+
+async def play_to_end(env: simcord.Env, channel: simcord.ChannelHandle, players: list[MemberActor],
+                      *, by: str = "buttons", limit: int = 600) -> int:
+    """Drive the game to its end; returns the number of actions taken."""
+    store = bot_of(env).store
+    assert store is not None
+    for n in range(limit):
+        game = await game_in(env, channel)
+        if game.status != "active":
+            return n
+        before = game.version
+        if by == "buttons" or (by == "mixed" and n % 2 == 0):
+            await act_by_buttons(env, channel, players)
+        else:
+            await act_by_commands(env, channel, players)
+        after = await game_in(env, channel)
+        assert after.version == before + 1, f"action {n} was not applied exactly once"
+    raise AssertionError("the game did not end")

@@ -1,0 +1,326 @@
+"""Turn discipline through the real cogs: private errors, stale boards, double clicks, DMs, restarts."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import simcord
+from simcord import interactions as sc_interactions
+from simcord.actors import _find_component, _visible_message
+from simcord.backend import serializers
+from simcord.enums import SELECT_TYPES, ComponentType, InteractionType
+
+from bot.client import PetersburgBot
+
+from .conftest import make_bot
+from .helpers import (
+    act_by_buttons,
+    board_message,
+    boards_with_controls,
+    bot_of,
+    controls,
+    decider_of,
+    game_in,
+    pick_control,
+    play_to_end,
+    setup_members,
+    start_game,
+    state_in,
+)
+
+
+def _reply(result: simcord.InteractionResult) -> simcord.ResponseMessage:
+    """The private answer of an interaction (first response or followup)."""
+    msgs = [m for m in [result.response, *result.followups] if m is not None and m.content]
+    assert msgs, result
+    return msgs[-1]
+
+
+async def _setup(env: simcord.Env, n: int = 2, **create: object) -> tuple[simcord.ChannelHandle, list]:
+    channel = env.create_guild().create_text_channel("petersburg")
+    players = setup_members(env, n)
+    await start_game(env, channel, players, **create)
+    return channel, players
+
+
+async def test_out_of_turn_click_is_private_and_changes_nothing(env: simcord.Env) -> None:
+    channel, players = await _setup(env)
+    board = board_message(channel)
+    waiting = next(p for p in players if p is not decider_of(board, players))
+    before = await game_in(env, channel)
+    _, cid, value = pick_control(board)
+    assert value is not None
+    result = await waiting.select(board, [value], custom_id=cid)
+    reply = _reply(result)
+    assert reply.ephemeral and "not your turn" in reply.content
+    after = await game_in(env, channel)
+    assert after.version == before.version and after.state == before.state
+    assert board_message(channel).id == board.id  # no new board
+
+
+async def test_outsider_click_and_hand_button(env: simcord.Env) -> None:
+    channel, players = await _setup(env)
+    outsider = env.guild.add_member(env.create_user("kibitz"))
+    board = board_message(channel)
+    _, cid, value = pick_control(board)
+    before = await game_in(env, channel)
+    r = await outsider.select(board, [value], custom_id=cid)
+    assert _reply(r).ephemeral and "not playing" in _reply(r).content
+    hand_id = next(c.custom_id for c in controls(board) if c.custom_id.startswith("pb:h:"))
+    r = await outsider.click(board, custom_id=hand_id)
+    assert _reply(r).ephemeral and "not playing" in _reply(r).content
+    r = await players[1].click(board, custom_id=hand_id)  # not to move, may still look at the hand
+    assert _reply(r).ephemeral and "Your hand" in _reply(r).content
+    assert (await game_in(env, channel)).version == before.version
+
+
+async def test_illegal_commands_answered_privately(env: simcord.Env) -> None:
+    channel, players = await _setup(env)
+    board = board_message(channel)
+    actor = decider_of(board, players)
+    other = next(p for p in players if p is not actor)
+    before = await game_in(env, channel)
+    st = await state_in(env, channel)
+    card = st.cards[st.upper[0]].name_en
+    cases = [
+        (actor, "petersburg take", {"card": card}, "must buy a worker"),  # first worker phase
+        (actor, "petersburg buy", {"card": "Czar"}, "not available"),
+        (actor, "petersburg buy", {"card": "no such thing"}, "Cannot read"),
+        (actor, "petersburg pub", {"amount": 3}, "not an answer"),
+        (actor, "petersburg pass", {}, "must buy a worker"),
+        (other, "petersburg buy", {"card": card}, "not your turn"),
+        (other, "petersburg start", {}, "already started"),
+    ]
+    for who, cmd, opts, expected in cases:
+        r = await who.slash(channel, cmd, **opts)
+        reply = _reply(r)
+        assert reply.ephemeral, (cmd, reply.content)
+        assert expected in reply.content, (cmd, reply.content)
+        assert "Traceback" not in reply.content
+    after = await game_in(env, channel)
+    assert after.version == before.version and after.state == before.state
+
+
+async def test_autocomplete_offers_only_legal_moves(env: simcord.Env) -> None:
+    channel, players = await _setup(env)
+    board = board_message(channel)
+    actor = decider_of(board, players)
+    other = next(p for p in players if p is not actor)
+    st = await state_in(env, channel)
+    from rules import format_action, legal_moves
+
+    legal = {format_action(m.action, st.ruleset.catalogue) for m in legal_moves(st)}
+    buys = await actor.autocomplete(channel, "petersburg buy", "card", "")
+    assert buys and {c["value"] for c in buys} == {x for x in legal if x.startswith("buy")}
+    assert all("rubles" in c["name"] for c in buys)
+    assert await actor.autocomplete(channel, "petersburg take", "card", "") == []  # forced worker buy
+    assert await other.autocomplete(channel, "petersburg buy", "card", "") == []  # not to move
+    cards = await actor.autocomplete(channel, "petersburg card", "name", "lumb")
+    assert [c["value"] for c in cards] == ["lumberjack"]
+
+
+async def test_stale_board_click(env: simcord.Env) -> None:
+    channel, players = await _setup(env)
+    old = board_message(channel)
+    # Discord fails to take the buttons off the old board: it still shows them.
+    env.inject_error("PATCH", f"/channels/{channel.id}/messages/{old.id}", status=500, times=None)
+    await act_by_buttons(env, channel, players)
+    new = board_message(channel)
+    assert new.id != old.id and len(boards_with_controls(channel)) == 2
+    before = await game_in(env, channel)
+    actor = decider_of(new, players)  # the player to move now clicks the outdated board
+    _, cid, value = pick_control(channel.history()[[m.id for m in channel.history()].index(old.id)])
+    r = await actor.select(old, [value], custom_id=cid) if value else await actor.click(old, custom_id=cid)
+    assert _reply(r).ephemeral and "out of date" in _reply(r).content
+    after = await game_in(env, channel)
+    assert after.version == before.version and after.state == before.state
+
+
+async def _emit_select_twice(env: simcord.Env, actor: simcord.MemberActor, message: object, custom_id: str,
+                             value: str) -> None:
+    """Two clicks of the same option that reach the bot before it answers either (no settle between)."""
+    backend = env.backend
+    stored = _visible_message(actor, message)
+    menu = _find_component(stored.components, types=SELECT_TYPES, custom_id=custom_id, label=None)
+    for _ in range(2):
+        data = {"custom_id": menu["custom_id"], "component_type": ComponentType.STRING_SELECT, "values": [value]}
+        record, payload = sc_interactions.base_payload(
+            backend, type=InteractionType.MESSAGE_COMPONENT, channel_id=stored.channel_id,
+            guild_id=actor.guild.id, user_id=actor.id, data=data)
+        payload["message"] = dict(serializers.message_payload(backend, stored))
+        record.source_message_id = stored.id
+        backend.emit("INTERACTION_CREATE", payload)
+    await env.settle()
+
+
+async def test_two_fast_clicks_apply_once(env: simcord.Env) -> None:
+    channel, players = await _setup(env)
+    board = board_message(channel)
+    actor = decider_of(board, players)
+    before = await game_in(env, channel)
+    _, cid, value = pick_control(board)
+    assert value is not None
+    await _emit_select_twice(env, actor, board, cid, value)
+    after = await game_in(env, channel)
+    assert after.version == before.version + 1
+    store = bot_of(env).store
+    assert store is not None
+    assert len(await store.actions(after.id)) == 1
+    assert len(boards_with_controls(channel)) == 1
+    # the losing click was told privately
+    stale = [m for m in channel.history(viewer=actor) if m.flags.ephemeral and "out of date" in m.content]
+    assert len(stale) == 1
+
+
+async def test_restart_mid_game_buttons_still_work(env: simcord.Env, db_path: Path) -> None:
+    channel, players = await _setup(env, 3)
+    for _ in range(10):
+        await act_by_buttons(env, channel, players)
+    before = await game_in(env, channel)
+    old_bot = bot_of(env)
+    # a new process: new bot object, new database connection, commands not synced again
+    await env.restart_bot(make_bot(db_path, sync=False))
+    assert old_bot.store is not None
+    await old_bot.store.close()
+    assert bot_of(env) is not old_bot
+    await act_by_buttons(env, channel, players)  # a button of the board posted before the restart
+    after = await game_in(env, channel)
+    assert after.version == before.version + 1
+    await play_to_end(env, channel, players, by="mixed")
+    assert (await game_in(env, channel)).status == "finished"
+
+
+async def test_closed_dms_do_not_stall_the_game(env: simcord.Env) -> None:
+    channel = env.create_guild().create_text_channel("petersburg")
+    players = setup_members(env, 2)
+    closed = players[1]
+    env.inject_error("POST", f"/channels/{closed.user.dm_channel.id}/messages", status=403, code=50007,
+                     message="Cannot send messages to this user", times=None)
+    await start_game(env, channel, players)
+    notice = [line for m in channel.history() for line in m.content.splitlines()
+              if "cannot send direct messages" in line]
+    assert len(notice) == 1 and closed.mention in notice[0] and players[0].mention not in notice[0]
+    assert players[0].user.dm_channel.history()  # the open DM got its welcome
+    actions = await play_to_end(env, channel, players)
+    assert actions > 20 and (await game_in(env, channel)).status == "finished"
+    r = await closed.slash(channel, "petersburg hand")  # the game is over: no game in the channel
+    assert _reply(r).ephemeral
+
+
+async def test_two_games_at_once_in_channel_and_thread(env: simcord.Env) -> None:
+    guild = env.create_guild()
+    ch1 = guild.create_text_channel("one")
+    ch2_parent = guild.create_text_channel("two")
+    a, b, c = setup_members(env, 3, guild)
+    thread = simcord.ChannelHandle(env, guild, env.backend.create_thread(ch2_parent.id, "game", owner_id=a.id))
+    await start_game(env, ch1, [a, b])
+    await start_game(env, thread, [c, a], edition=1, language="de")
+    # a channel holds one open game at a time
+    r = await b.slash(ch1, "petersburg create")
+    assert _reply(r).ephemeral and "already has a game" in _reply(r).content
+    g1, g2 = await game_in(env, ch1), await game_in(env, thread)
+    assert g1.id != g2.id and g2.lang == "de" and g2.ruleset["edition"] == 1
+    done = {ch1.id: False, thread.id: False}
+    for _ in range(600):
+        for ch, ps in ((ch1, [a, b]), (thread, [c, a])):
+            if not done[ch.id]:
+                await act_by_buttons(env, ch, ps)
+                done[ch.id] = (await game_in(env, ch)).status == "finished"
+        if all(done.values()):
+            break
+    assert all(done.values())
+    assert "Schlusswertung" in thread.history()[-1].embeds[0].title
+
+
+async def test_lobby_flow_and_host_tools(env: simcord.Env) -> None:
+    guild = env.create_guild()
+    channel = guild.create_text_channel("lobby")
+    host, b, c, d, e = setup_members(env, 5, guild)
+    r = await host.slash(channel, "petersburg start")
+    assert "no game" in _reply(r).content
+    await host.slash(channel, "petersburg create", money="hidden")
+    lobby = channel.history()[-1]
+    r = await host.slash(channel, "petersburg start")
+    assert "2 to 4 players" in _reply(r).content
+    r = await b.click(lobby, custom_id=f"pb:l:{(await game_in(env, channel)).id}:join")
+    assert _reply(r).ephemeral
+    assert b.mention in channel.history()[0].content  # the lobby message lists the players
+    for p in (c, d):
+        await p.slash(channel, "petersburg join")
+    r = await e.slash(channel, "petersburg join")
+    assert "full" in _reply(r).content
+    r = await b.slash(channel, "petersburg start")
+    assert "Only the host" in _reply(r).content
+    r = await host.slash(channel, "petersburg kick", player=d)
+    assert not r.ephemeral
+    await c.slash(channel, "petersburg leave")
+    game = await game_in(env, channel)
+    assert [s.user_id for s in game.seats] == [host.id, b.id]
+    await host.slash(channel, "petersburg start")
+    game = await game_in(env, channel)
+    assert game.status == "active" and game.ruleset["open_money"] is False
+    assert "?" in board_message(channel).embeds[0].fields[0].value  # money hidden from the channel
+    # replace an absent player: the newcomer plays the seat with its hand
+    r = await host.slash(channel, "petersburg replace", player=b, new_player=e)
+    assert not r.ephemeral
+    game = await game_in(env, channel)
+    assert game.seats[1].user_id == e.id
+    for _ in range(3):
+        await act_by_buttons(env, channel, [host, e])
+    # kick in play empties the seat; someone joins it
+    r = await host.slash(channel, "petersburg kick", player=e)
+    game = await game_in(env, channel)
+    assert game.seats[1].user_id is None
+    r = await c.slash(channel, "petersburg join")
+    assert "seat 2" in _reply(r).content
+    await act_by_buttons(env, channel, [host, c])
+    # abort: not by a plain member, yes by the host
+    r = await c.slash(channel, "petersburg abort")
+    assert "Only the host" in _reply(r).content
+    r = await host.slash(channel, "petersburg abort")
+    assert not r.ephemeral
+    assert (await game_in(env, channel)).status == "aborted"
+    assert boards_with_controls(channel) == []
+    r = await host.slash(channel, "petersburg create")  # the channel is free again
+    assert not r.ephemeral
+
+
+async def test_moderator_can_abort_and_info_commands(env: simcord.Env) -> None:
+    import discord
+
+    channel, players = await _setup(env)
+    mods = env.guild.create_role("mods", permissions=discord.Permissions(manage_messages=True))
+    mod = env.guild.add_member(env.create_user("mod"), roles=[mods])
+    r = await mod.slash(channel, "petersburg rules")
+    assert _reply(r).ephemeral and "/petersburg create" in _reply(r).content
+    r = await mod.slash(channel, "petersburg card", name="lumberjack")
+    assert _reply(r).ephemeral and "Lumberjack" in _reply(r).content
+    r = await players[0].slash(channel, "petersburg board")
+    assert len(boards_with_controls(channel)) == 1 and board_message(channel).id == channel.history()[-1].id
+    r = await mod.slash(channel, "petersburg abort")
+    assert (await game_in(env, channel)).status == "aborted"
+
+
+async def test_no_bug_reaches_users_as_traceback(env: simcord.Env) -> None:
+    channel, players = await _setup(env)
+    bot: PetersburgBot = bot_of(env)
+    board = board_message(channel)
+    actor = decider_of(board, players)
+
+    async def boom(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("simulated bug")
+
+    store = bot.store
+    assert store is not None
+    original = store.record_action
+    store.record_action = boom  # type: ignore[method-assign]
+    try:
+        _, cid, value = pick_control(board)
+        r = await actor.select(board, [value], custom_id=cid)
+    finally:
+        store.record_action = original  # type: ignore[method-assign]
+    reply = _reply(r)
+    assert reply.ephemeral and "went wrong" in reply.content and "simulated" not in reply.content
+    assert len(bot.bugs) == 1
+    bot.bugs.clear()
+    await act_by_buttons(env, channel, players)  # the game goes on
