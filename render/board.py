@@ -99,14 +99,17 @@ def _chip_layout(ct: CardType, count: int, face_down: bool, width: int, lang: st
 
 
 def _column_width(area_w: int) -> int:
+    """Width of one colour column in a player's area."""
     return (area_w - 2 * 12 - 2 * 10) // 3
 
 
 def _column_height(entries: list[tuple[CardType, int, bool]], width: int, lang: str) -> int:
+    """Height of a colour column's chips."""
     return sum(_chip_layout(ct, n, down, width, lang)[0] + CHIP_GAP for ct, n, down in entries)
 
 
 def _player_height(player: dict[str, Any], edition: int, area_w: int, lang: str) -> int:
+    """Height of a player's area: header, column headers and the longest column."""
     cols = _tableau_columns(player, edition)
     cw = _column_width(area_w)
     body = max([_column_height(e, cw, lang) for e in cols.values()] + [CHIP_H + CHIP_GAP])
@@ -114,6 +117,7 @@ def _player_height(player: dict[str, Any], edition: int, area_w: int, lang: str)
 
 
 def _display_segments(view: dict[str, Any]) -> list[tuple[str, list[str]]]:
+    """The display's parts: upper row, lower row and, while one is pending, the Observatory's card."""
     segs: list[tuple[str, list[str]]] = [("upper", list(view["upper"])), ("lower", list(view["lower"]))]
     pending = view.get("pending")
     if pending and pending.get("kind") == "observatory" and pending.get("card"):
@@ -122,6 +126,7 @@ def _display_segments(view: dict[str, Any]) -> list[tuple[str, list[str]]]:
 
 
 def _card_width(segs: list[tuple[str, list[str]]]) -> int:
+    """The widest card that lets every display segment fit in one band."""
     slots = sum(max(len(cards), 1) for _, cards in segs)
     card_gaps = sum(max(len(cards) - 1, 0) for _, cards in segs) * CARD_GAP
     avail = INNER - SEGMENT_GAP * (len(segs) - 1) - card_gaps
@@ -130,6 +135,7 @@ def _card_width(segs: list[tuple[str, list[str]]]) -> int:
 
 # --- drawing ----------------------------------------------------------------------------------
 def _header(cv: Canvas, view: dict[str, Any], lang: str, y: int) -> int:
+    """Round and phase, who decides, the edition, the discard pile and the last-round warning."""
     edition = int(view["edition"])
     title = f"{tr('round', lang, n=view['round'])} · {phase_name(view['phase'], lang)}"
     status_w = 700
@@ -160,6 +166,7 @@ def _header(cv: Canvas, view: dict[str, Any], lang: str, y: int) -> int:
 
 
 def _last_action(cv: Canvas, text: str, lang: str, y: int) -> int:
+    """The last action in words, as the caller gave it."""
     h = 46
     cv.draw.rounded_rectangle((MARGIN, y, WIDTH - MARGIN, y + h), radius=10, fill=S.PANEL, outline=S.LINE, width=2)
     cv.text_named((MARGIN + 14, y + 3, WIDTH - MARGIN - 14, y + h - 3), lambda s: tr("last_action", lang, text=s),
@@ -168,6 +175,7 @@ def _last_action(cv: Canvas, text: str, lang: str, y: int) -> int:
 
 
 def _phase_track(cv: Canvas, view: dict[str, Any], lang: str, y: int) -> int:
+    """One box per phase: its stack with the cards left and who holds its start-player token."""
     edition = int(view["edition"])
     h = 128
     n = len(PHASES)
@@ -206,6 +214,7 @@ def _phase_track(cv: Canvas, view: dict[str, Any], lang: str, y: int) -> int:
 
 
 def _display(cv: Canvas, view: dict[str, Any], lang: str, y: int) -> int:
+    """The upper and lower rows (and a drawn card) as card faces."""
     edition = int(view["edition"])
     segs = _display_segments(view)
     cw = _card_width(segs)
@@ -271,6 +280,7 @@ def _chip(cv: Canvas, box: Box, ct: CardType, count: int, face_down: bool, name_
 
 
 def _player(cv: Canvas, view: dict[str, Any], seat: int, box: Box, lang: str) -> None:
+    """A player's area: name, tokens, VP, rubles, hand size, and the tableau by colour."""
     edition = int(view["edition"])
     p = view["players"][seat]
     x0, y0, x1, y1 = box
@@ -292,7 +302,7 @@ def _player(cv: Canvas, view: dict[str, Any], seat: int, box: Box, lang: str) ->
         stat(cv, (sx, hy0 + 6, sx + w - 6, hy1 - 6), icon, value, f"player.{seat}.{icon}", size=28)
         sx += w
     tx1 = x1 - 12 - sum(w for _, _, w in stats) - 8
-    toks = [tok for tok in p.get("tokens", [])]
+    toks = list(p.get("tokens", []))
     for tok in reversed(toks):
         token_icon(cv, tx1 - 19, (hy0 + hy1) / 2, 36, tok, edition)
         tx1 -= 42

@@ -43,16 +43,15 @@ def draw_card(
     tag: str = "card",
     full_text: bool = False,
     market: str | None = None,
-    dim: bool = False,
 ) -> None:
     """Draw ``ct`` filling ``box``. ``full_text`` prints the whole ability text (card lookups) instead
-    of the short one; ``market`` overrides the roundel; ``dim`` greys the card (cannot be played)."""
+    of the short one; ``market`` names the roundel of this very copy (default: the type's, if unique)."""
     x0, y0, x1, y1 = box
     w = x1 - x0
     s = w / 170
     d = cv.draw
     k = S.kind(ct.colour, edition)
-    dark, tint = (S.GREY, S.GREY_TINT) if dim else (k.dark, k.tint)
+    dark, tint = k.dark, k.tint
     bw = max(2, round(3 * s))
     r = round(12 * s)
     hb = round(50 * s)

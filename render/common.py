@@ -80,6 +80,7 @@ def stat(cv: Canvas, box: Box, icon: str, value: str, tag: str, size: int = 30) 
 
 
 def phase_name(phase: str, lang: str) -> str:
+    """A phase's name in ``lang`` (the rules' own phase.* strings)."""
     return t(f"phase.{phase}", lang)
 
 

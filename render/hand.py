@@ -21,6 +21,7 @@ STATUS_H = 64
 
 
 def _price_text(price: int | None, lang: str) -> str:
+    """"4 rubles", or why a trading card has no price."""
     if price is None:
         return tr("no_target", lang)
     return tr("price_one", lang) if price == 1 else tr("price", lang, price=price)

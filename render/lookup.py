@@ -16,12 +16,14 @@ CARD_W = 420
 
 
 def _kind_text(ct: CardType, lang: str) -> str:
+    """"Worker · 6 in the game"."""
     kind = tr(f"kind.trading.{ct.colour}", lang) if ct.trading else tr(f"kind.{ct.deck}", lang)
     copies = tr("copy", lang) if ct.count == 1 else tr("copies", lang, n=ct.count)
     return f"{kind} · {copies}"
 
 
 def _income_text(ct: CardType, lang: str) -> str:
+    """What the card pays at its scoring, in words."""
     parts = []
     if ct.rubles:
         parts.append(tr("income_ruble", lang) if ct.rubles == 1 else tr("income_rubles", lang, n=ct.rubles))

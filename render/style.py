@@ -100,6 +100,7 @@ BLEND_STEPS = (0.2, 0.4, 0.6, 0.8)
 
 
 def _blend(a: RGB, b: RGB, k: float) -> RGB:
+    """The colour ``k`` of the way from ``a`` to ``b``."""
     return (round(a[0] + (b[0] - a[0]) * k), round(a[1] + (b[1] - a[1]) * k), round(a[2] + (b[2] - a[2]) * k))
 
 
