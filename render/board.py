@@ -125,6 +125,13 @@ def _display_segments(view: dict[str, Any]) -> list[tuple[str, list[str]]]:
     return segs
 
 
+def _segment_markets(view: dict[str, Any], name: str, n: int) -> list[str | None]:
+    """Each displayed copy's own market roundel, where the view gives it (copies of a type differ)."""
+    pending = view.get("pending") or {}
+    found = [pending.get("market")] if name == "drawn" else list(view.get(f"{name}_markets") or [])
+    return (found + [None] * n)[:n]
+
+
 def _card_width(segs: list[tuple[str, list[str]]]) -> int:
     """The widest card that lets every display segment fit in one band."""
     slots = sum(max(len(cards), 1) for _, cards in segs)
@@ -236,10 +243,11 @@ def _display(cv: Canvas, view: dict[str, Any], lang: str, y: int) -> int:
         if name == "drawn":
             cv.draw.rounded_rectangle((x - 6, cy - 6, x + seg_w + 6, cy + ch + 6), radius=14, outline=S.HILITE,
                                       width=5)
+        markets = _segment_markets(view, name, n)
         for i, cid in enumerate(cards):
             cx = x + i * (cw + CARD_GAP)
             draw_card(cv, (cx, cy, cx + cw, cy + ch), card_type(cid, edition), edition, lang,
-                      tag=f"display.{name}.{i}")
+                      tag=f"display.{name}.{i}", market=markets[i] if edition == 2 else None)
         x += seg_w + SEGMENT_GAP
     return y + label_h + ch
 

@@ -15,6 +15,7 @@ def view(st: GameState, seat: int | None) -> dict[str, Any]:
     rs = st.ruleset
     cat = rs.catalogue
     cards = cat.cards
+    markets = cat.markets
     phase = rs.phases[st.phase]
     players = []
     for s in range(st.n):
@@ -29,7 +30,9 @@ def view(st: GameState, seat: int | None) -> dict[str, Any]:
                 "hand_count": len(st.hands[s]),
                 "hand": [cards[c].id for c in st.hands[s]] if hand_visible else None,
                 "hand_limit": hand_limit(st, s),
-                "tableau": [{"card": cards[c].id, "face_down": c in st.face_down} for c in st.tableaux[s]],
+                "tableau": [
+                {"card": cards[c].id, "face_down": c in st.face_down, "market": markets[c]} for c in st.tableaux[s]
+            ],
                 "tokens": [tok for tok, owner in st.tokens.items() if owner == s],
                 "vp_by_source": dict(st.vp_by_source[s]),
                 "stats": _stats(st, s, seat),
@@ -41,6 +44,7 @@ def view(st: GameState, seat: int | None) -> dict[str, Any]:
         pending = {"kind": p.kind, "seat": p.seat}
         if p.kind == "observatory":
             pending["card"] = cards[p.card].id  # the drawn card is shown to everyone (rules-notes 8)
+            pending["market"] = markets[p.card]
     out: dict[str, Any] = {
         "edition": rs.edition,
         "players_count": st.n,
@@ -52,6 +56,10 @@ def view(st: GameState, seat: int | None) -> dict[str, Any]:
         "pending": pending,
         "upper": [cards[c].id for c in st.upper],
         "lower": [cards[c].id for c in st.lower],
+        # the 2nd edition's market roundel of each physical card (copies of a type can differ)
+        "upper_markets": [markets[c] for c in st.upper],
+        "lower_markets": [markets[c] for c in st.lower],
+        "phases": [{"key": ph.key, "deck": ph.deck, "token": ph.token, "scores": ph.scores} for ph in rs.phases],
         "stacks": {k: len(v) for k, v in st.decks.items()},
         "discard": [cards[c].id for c in st.discard],
         "tokens": dict(st.tokens),
