@@ -1,0 +1,221 @@
+"""The SQLite store on a real file: migrations, optimistic versions, atomic actions, crashes."""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import aiosqlite
+import pytest
+
+from bot.service import GameService, UserError
+from bot.store import MIGRATIONS, ChannelBusy, Migration, Store, VersionConflict
+from rules import GameState, legal_moves
+
+
+async def _game(store: Store, players: int = 2, channel: int = 100) -> tuple[GameService, int]:
+    svc = GameService(store)
+    game = await svc.create(guild_id=1, channel_id=channel, user_id=10, name="Ann", seed=7)
+    for uid in range(11, 10 + players):
+        await svc.join(channel, uid, f"P{uid}")
+    await svc.start(channel, 10)
+    return svc, game.id
+
+
+async def _step(svc: GameService, game_id: int) -> int:
+    """Play the first legal move of the player to decide; returns the new version."""
+    game = await svc.game(game_id)
+    st = GameState.from_json(game.state or {})
+    uid = game.user_at(st.decider)
+    assert uid is not None
+    out = await svc.act(game_id, uid, legal_moves(st)[0].action, version=game.version)
+    return out.game.version
+
+
+async def test_schema_wal_and_migrations(tmp_path: Path) -> None:
+    path = tmp_path / "db" / "games.sqlite3"  # the folder is created
+    store = await Store.open(path)
+    assert await store.schema_version() == len(MIGRATIONS)
+    rows = await store.fetch_all("PRAGMA journal_mode")
+    assert rows[0][0] == "wal"
+    await store.close()
+    # a later migration (e.g. reminders) is applied once, on the next start
+    extra = [*MIGRATIONS, Migration(len(MIGRATIONS) + 1, "reminders",
+                                    "CREATE TABLE reminders (game_id INTEGER PRIMARY KEY, due_at REAL NOT NULL)")]
+    store = await Store.open(path)
+    assert await store.migrate(extra) == len(MIGRATIONS) + 1
+    assert await store.migrate(extra) == len(MIGRATIONS) + 1
+    names = {r[0] for r in await store.fetch_all("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    assert {"games", "seats", "actions", "hands", "schema_version", "reminders"} <= names
+    await store.close()
+
+
+async def test_failed_migration_rolls_back(tmp_path: Path) -> None:
+    store = await Store.open(tmp_path / "g.sqlite3")
+
+    async def broken(conn: aiosqlite.Connection) -> None:
+        await conn.execute("CREATE TABLE half (x INTEGER)")
+        raise RuntimeError("migration bug")
+
+    with pytest.raises(RuntimeError):
+        await store.migrate([*MIGRATIONS, Migration(99, "broken", broken)])
+    assert await store.schema_version() == len(MIGRATIONS)
+    assert not await store.fetch_all("SELECT name FROM sqlite_master WHERE name = 'half'")
+    await store.close()
+
+
+async def test_one_open_game_per_channel_and_lobby(tmp_path: Path) -> None:
+    store = await Store.open(tmp_path / "g.sqlite3")
+    svc = GameService(store)
+    await svc.create(guild_id=1, channel_id=5, user_id=1, name="A")
+    with pytest.raises(UserError) as e:
+        await svc.create(guild_id=1, channel_id=5, user_id=2, name="B")
+    assert e.value.code == "channel_busy"
+    with pytest.raises(ChannelBusy):
+        await store.create_game(guild_id=1, channel_id=5, host_id=3, host_name="C", ruleset={}, seed=1, lang="en")
+    await svc.create(guild_id=1, channel_id=6, user_id=1, name="A")  # another channel is fine
+    await svc.join(5, 2, "B")
+    with pytest.raises(UserError):
+        await svc.join(5, 2, "B")
+    game = await svc.leave(5, 1)  # the host leaves: B hosts
+    assert game.host_id == 2 and [s.user_id for s in game.seats] == [2]
+    game = await svc.leave(5, 2)
+    assert game.status == "aborted"
+    await svc.create(guild_id=1, channel_id=5, user_id=3, name="C")  # free again
+    await store.close()
+
+
+async def test_action_commits_state_action_and_hands(tmp_path: Path) -> None:
+    path = tmp_path / "g.sqlite3"
+    store = await Store.open(path)
+    svc, gid = await _game(store, 3)
+    for _ in range(30):
+        await _step(svc, gid)
+    game = await svc.game(gid)
+    st = GameState.from_json(game.state or {})
+    actions = await store.actions(gid)
+    assert len(actions) == st.action_count == 30 and game.version == 3 + 30  # 2 joins and the start
+    hands = await store.hands(gid)
+    assert hands == {s: [st.cards[c].id for c in st.hands[s]] for s in range(st.n)}
+    await store.close()
+    # the record replays to the same state from another connection (a new process)
+    with sqlite3.connect(path) as conn:
+        notations = [r[0] for r in conn.execute("SELECT notation FROM actions WHERE game_id = ? ORDER BY idx",
+                                                (gid,))]
+    from rules import GameRecord, replay
+
+    rec = GameRecord(st.ruleset, st.seats, seed=game.seed, actions=notations)
+    assert replay(rec).to_json() == st.to_json()
+
+
+async def test_optimistic_version_check(tmp_path: Path) -> None:
+    store = await Store.open(tmp_path / "g.sqlite3")
+    svc, gid = await _game(store)
+    game = await svc.game(gid)
+    st = GameState.from_json(game.state or {})
+    with pytest.raises(VersionConflict):
+        await store.record_action(gid, game.version - 1, seat=0, user_id=10, notation="pass", events=[],
+                                  state=st.to_json(), hands={})
+    assert (await svc.game(gid)).version == game.version
+    assert await store.actions(gid) == []
+    await store.close()
+
+
+@pytest.mark.parametrize("point", ["action_written", "hands_written", "before_commit"])
+async def test_exception_before_commit_keeps_previous_state(tmp_path: Path, point: str) -> None:
+    path = tmp_path / "g.sqlite3"
+    store = await Store.open(path)
+    svc, gid = await _game(store)
+    for _ in range(5):
+        await _step(svc, gid)
+    before = await svc.game(gid)
+
+    def crash(where: str) -> None:
+        if where == point:
+            raise OSError(f"simulated crash at {where}")
+
+    store.fault_hook = crash
+    with pytest.raises(OSError):
+        await _step(svc, gid)
+    store.fault_hook = None
+    after = await svc.game(gid)
+    assert (after.version, after.state) == (before.version, before.state)
+    assert len(await store.actions(gid)) == 5
+    await _step(svc, gid)  # and the game goes on from there
+    assert len(await store.actions(gid)) == 6
+    await store.close()
+
+
+async def test_disk_snapshot_mid_transaction_holds_previous_state(tmp_path: Path) -> None:
+    """What a power cut would leave: the files as they are after the action row is written, before
+    commit. Opened elsewhere, they show the previous consistent state."""
+    path = tmp_path / "g.sqlite3"
+    snap = tmp_path / "snap"
+    snap.mkdir()
+    store = await Store.open(path)
+    svc, gid = await _game(store)
+    for _ in range(4):
+        await _step(svc, gid)
+    before = await svc.game(gid)
+
+    def snapshot(where: str) -> None:
+        if where == "hands_written":
+            for suffix in ("", "-wal"):
+                src = Path(str(path) + suffix)
+                if src.exists():
+                    shutil.copy(src, snap / ("g.sqlite3" + suffix))
+
+    store.fault_hook = snapshot
+    await _step(svc, gid)
+    store.fault_hook = None
+    await store.close()
+    other = await Store.open(snap / "g.sqlite3")
+    game = await other.get_game(gid)
+    assert game is not None and (game.version, game.state) == (before.version, before.state)
+    assert len(await other.actions(gid)) == 4
+    await other.close()
+
+
+def test_process_killed_between_action_row_and_commit(tmp_path: Path) -> None:
+    """A real crash: a process dies (os._exit) after writing the action row, before commit."""
+    path = tmp_path / "g.sqlite3"
+    script = textwrap.dedent(f"""
+        import asyncio, os, sys
+        sys.path.insert(0, {str(Path(__file__).resolve().parents[2])!r})
+        from bot.store import Store
+        from tests.bot.test_store import _game, _step
+
+        async def main():
+            store = await Store.open({str(path)!r})
+            svc, gid = await _game(store)
+            for _ in range(3):
+                await _step(svc, gid)
+            print("version", (await svc.game(gid)).version, flush=True)
+            store.fault_hook = lambda where: os._exit(9) if where == "action_written" else None
+            await _step(svc, gid)
+            print("not reached", flush=True)
+
+        asyncio.run(main())
+    """)
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 9, proc.stderr
+    version = int(proc.stdout.split()[1])
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("SELECT version FROM games").fetchone()[0] == version
+        assert conn.execute("SELECT COUNT(*) FROM actions").fetchone()[0] == 3
+        state_count = conn.execute("SELECT json_extract(state, '$.action_count') FROM games").fetchone()[0]
+        assert state_count == 3
+
+
+async def test_many_games_listing_and_user_games(tmp_path: Path) -> None:
+    store = await Store.open(tmp_path / "g.sqlite3")
+    for ch in range(20):
+        await _game(store, 2, channel=1000 + ch)
+    assert len(await store.list_games(status="active")) == 20
+    assert len(await store.user_games(10, status=("active", "finished"))) == 20
+    assert await store.user_games(999) == []
+    await store.close()
