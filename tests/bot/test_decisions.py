@@ -1,0 +1,154 @@
+"""Decisions beyond a plain buy: a trading card's target, the Observatory and the Pub, via the board.
+
+The games are set up by writing a prepared state into the database (as if play had reached it)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+
+import simcord
+
+from rules import GameState, catalogue
+
+from .helpers import (
+    board_message,
+    bot_of,
+    controls,
+    decider_of,
+    game_in,
+    setup_members,
+    start_game,
+    state_in,
+)
+
+
+def _take(st: GameState, type_id: str) -> int:
+    """A physical card of ``type_id`` pulled out of its stack."""
+    for deck in st.decks.values():
+        for c in deck:
+            if st.cards[c].id == type_id:
+                deck.remove(c)
+                return c
+    raise AssertionError(type_id)
+
+
+async def _rig(env: simcord.Env, channel: simcord.ChannelHandle, players: list,
+               change: Callable[[GameState], None]) -> None:
+    """Rewrite the stored state, then show the board again (its controls follow the new state)."""
+    game = await game_in(env, channel)
+    st = await state_in(env, channel)
+    change(st)
+    store = bot_of(env).store
+    assert store is not None
+    async with store.transaction() as conn:
+        await conn.execute("UPDATE games SET state = ?, version = version + 1 WHERE id = ?",
+                           (json.dumps(st.to_json()), game.id))
+    await players[0].slash(channel, "petersburg board")
+
+
+def _select(board: object, kind: str) -> object:
+    return next(c for c in controls(board) if (c.custom_id or "").split(":")[-1].rstrip("0123456789") == kind)
+
+
+async def test_trading_card_target_chosen_privately(env: simcord.Env) -> None:
+    channel = env.create_guild().create_text_channel("t")
+    players = setup_members(env, 2)
+    await start_game(env, channel, players)
+
+    def trading(st: GameState) -> None:
+        seat = st.to_move
+        st.round, st.phase, st.passes = 2, 3, 0
+        st.upper, st.lower = [_take(st, "bank")], []
+        st.tableaux[seat] = [_take(st, "market"), _take(st, "customs_house"), _take(st, "lumberjack")]
+        st.rubles[seat] = 40
+
+    await _rig(env, channel, players, trading)
+    board = board_message(channel)
+    actor = decider_of(board, players)
+    buy = _select(board, "buy")
+    group = [o for o in buy.options if o.value.startswith("?")]
+    assert len(group) == 1 and "from" in group[0].label
+    r = await actor.select(board, [group[0].value], custom_id=buy.custom_id)
+    shown = r.response
+    assert shown is not None and shown.ephemeral
+    target = next(c for row in shown.message.components for c in row.children)
+    labels = [o.label for o in target.options]
+    assert len(labels) == 2 and all("over" in x and "rubles" in x for x in labels)  # Market, Customs House
+    before = await game_in(env, channel)
+    chosen = next(o for o in target.options if "Market" in o.label)
+    await actor.select(shown, [chosen.value], custom_id=target.custom_id)
+    st = await state_in(env, channel)
+    seat = next(s.seat for s in before.seats if s.user_id == actor.id)
+    names = [st.cards[c].id for c in st.tableaux[seat]]
+    assert "bank" in names and "market" not in names and "customs_house" in names
+    assert (await game_in(env, channel)).version == before.version + 1
+    assert "✅" in shown.content and not shown.components  # the private choice is closed
+
+
+async def test_observatory_draw_and_discard(env: simcord.Env) -> None:
+    channel = env.create_guild().create_text_channel("o")
+    players = setup_members(env, 2)
+    await start_game(env, channel, players)
+    cat = catalogue(2)
+
+    def buildings(st: GameState) -> None:
+        seat = st.to_move
+        st.round, st.phase, st.passes = 2, 1, 0
+        st.tableaux[seat] = [_take(st, "observatory")]
+        st.upper = [_take(st, "market")]
+        st.lower = []
+
+    await _rig(env, channel, players, buildings)
+    board = board_message(channel)
+    actor = decider_of(board, players)
+    other = next(p for p in players if p is not actor)
+    stacks = await actor.autocomplete(channel, "petersburg observatory", "stack", "")
+    assert {c["value"] for c in stacks} == {"workers", "buildings", "aristocrats", "trading"}
+    r = await actor.slash(channel, "petersburg observatory", stack="aristocrats")
+    assert r.ephemeral and "Observatory" in (r.response.content if r.response else "")
+    st = await state_in(env, channel)
+    assert st.pending is not None and st.pending.kind == "observatory"
+    drawn = st.cards[st.pending.card]
+    board = board_message(channel)
+    assert cat.by_id[drawn.id].name_en in board.embeds[0].description  # shown to everyone
+    discard = next(c for c in controls(board) if (c.custom_id or "").split(":")[-1].startswith("discard|"))
+    r = await other.click(board, custom_id=discard.custom_id)
+    assert "not your turn" in (r.followups[-1].content if r.followups else "")
+    await actor.click(board, custom_id=discard.custom_id)
+    st = await state_in(env, channel)
+    assert st.pending is None and st.cards[st.discard[-1]].id == drawn.id
+    assert any(st.cards[c].id == "observatory" for c in st.face_down)
+
+
+async def test_pub_after_building_scoring(env: simcord.Env) -> None:
+    channel = env.create_guild().create_text_channel("p")
+    players = setup_members(env, 2)
+    await start_game(env, channel, players)
+
+    def pubs(st: GameState) -> None:
+        st.round, st.phase, st.passes = 2, 1, 0
+        st.upper, st.lower = [_take(st, "market")], []
+        for s in range(st.n):
+            st.tableaux[s] = [_take(st, "pub")]
+            st.rubles[s] = 30
+
+    await _rig(env, channel, players, pubs)
+    for _ in range(2):  # both pass: building scoring, then the Pub decisions
+        board = board_message(channel)
+        pas = next(c for c in controls(board) if (c.custom_id or "").split(":")[-1].startswith("pass|"))
+        await decider_of(board, players).click(board, custom_id=pas.custom_id)
+    st = await state_in(env, channel)
+    assert st.pending is not None and st.pending.kind == "pub"
+    board = board_message(channel)
+    actor = decider_of(board, players)
+    pub = _select(board, "pub")
+    values = [o.value for o in pub.options]
+    assert values[0].endswith("|0") and len(values) == 6  # 0..5 VP
+    seat = st.pending.seat
+    vp, rubles = st.vp[seat], st.rubles[seat]
+    await actor.select(board, [values[2]], custom_id=pub.custom_id)
+    st = await state_in(env, channel)
+    assert (st.vp[seat], st.rubles[seat]) == (vp + 2, rubles - 4)
+    r = await actor.autocomplete(channel, "petersburg pub", "amount", "")
+    assert r == []  # no longer this player's decision
