@@ -11,6 +11,7 @@ from pathlib import Path
 
 import discord
 import pytest
+import simcord
 from discord import app_commands
 
 from bot.__main__ import _Redact
@@ -91,3 +92,16 @@ async def test_translator_gives_german_descriptions() -> None:
     assert (await tr.translate(s, discord.Locale.german, ctx) or "").startswith("Ein neues Spiel")
     assert await tr.translate(s, discord.Locale.japanese, ctx) is None
     assert await tr.translate(app_commands.locale_str("create"), discord.Locale.german, ctx) is None
+
+
+async def test_synced_commands_carry_german_descriptions(env: simcord.Env) -> None:
+    guild = env.create_guild()
+    root = env.backend.find_command("petersburg", guild.id, type=1)
+    assert root is not None
+    assert root["description_localizations"]["de"].startswith("Sankt Petersburg")
+    subs = {o["name"]: o for o in root["options"]}
+    assert set(subs) >= {"create", "join", "leave", "start", "board", "hand", "buy", "take", "play", "pass",
+                         "observatory", "pub", "card", "rules", "abort", "kick", "replace"}
+    assert subs["create"]["description_localizations"]["de"].startswith("Ein neues Spiel")
+    edition = next(o for o in subs["create"]["options"] if o["name"] == "edition")
+    assert edition["choices"][0]["name_localizations"]["de"] == "1. Ausgabe (2004)"
