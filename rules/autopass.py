@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from .actions import PASS
+from .actions import DISCARD, PASS, PUB, Action
 from .engine import legal_moves
 from .state import GameState
 
@@ -65,3 +65,19 @@ def only_pass(st: GameState) -> bool:
     """Passing is the deciding player's only legal action (the bot passes for them at once)."""
     moves = legal_moves(st)
     return len(moves) == 1 and moves[0].action.kind == PASS
+
+
+def default_action(st: GameState) -> Action:
+    """What the game does for an absent player whose time ran out: the least committal legal action.
+
+    Pass where passing is legal; no VP at the Pub; discard an Observatory's drawn card; in the first
+    worker phase (where a worker must be bought, rules-notes 2) the cheapest worker.
+    """
+    moves = legal_moves(st)
+    if not moves:
+        raise ValueError("the game is over")
+    for kind in (PASS, PUB, DISCARD):
+        for m in moves:
+            if m.action.kind == kind and (kind != PUB or m.action.amount == 0):
+                return m.action
+    return min(moves, key=lambda m: (m.price, m.action)).action

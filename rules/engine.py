@@ -305,14 +305,14 @@ def check(st: GameState, action: Action, seat: int | None = None) -> tuple[int, 
     if p is not None:
         if p.kind == "pub":
             if kind != PUB:
-                raise RuleError("wrong_decision", pending="Pub")
+                raise RuleError("wrong_decision", pending="pub")
             mx = _pub_max(st, decider)
             if not 0 <= action.amount <= mx:
                 raise RuleError("pub_amount", max=mx)
             return -1, -1, PUB_PRICE * action.amount
         drawn_t = cat.cards[p.card]
         if kind not in (BUY, TAKE, DISCARD) or action.card != drawn_t.id or action.row != DRAWN:
-            raise RuleError("wrong_decision", pending=f"Observatory: buy, take or discard {drawn_t.name_en}")
+            raise RuleError("wrong_decision", pending="observatory", **_card_params(st, drawn_t.id))
         if kind == DISCARD:
             return p.card, -1, 0
         if kind == TAKE:
@@ -320,7 +320,7 @@ def check(st: GameState, action: Action, seat: int | None = None) -> tuple[int, 
             return p.card, -1, 0
         return _check_placement(st, decider, p.card, action, lower=False)
     if kind in (PUB, DISCARD):
-        raise RuleError("wrong_decision", pending="none")
+        raise RuleError("no_decision")
     if kind == PASS:
         if _first_worker_turn(st) and any(m.action.kind == BUY for m in legal_moves(st)):
             raise RuleError("must_buy_worker")
@@ -338,7 +338,7 @@ def check(st: GameState, action: Action, seat: int | None = None) -> tuple[int, 
         line = st.upper if action.row == UPPER else st.lower if action.row == LOWER else None
         card = _find(st, line, action.card) if line is not None else -1
         if card < 0:
-            raise RuleError("no_such_card", card=_name(st, action.card))
+            raise RuleError("no_such_card", **_card_params(st, action.card))
         if _first_worker_turn(st) and (kind != BUY or cat.cards[card].deck != "workers"):
             raise RuleError("must_buy_worker")
         if kind == TAKE:
@@ -350,9 +350,9 @@ def check(st: GameState, action: Action, seat: int | None = None) -> tuple[int, 
             raise RuleError("must_buy_worker")
         card = _find(st, st.hands[decider], action.card) if action.row == HAND else -1
         if card < 0:
-            raise RuleError("no_such_card", card=_name(st, action.card))
+            raise RuleError("no_such_card", **_card_params(st, action.card))
         return _check_placement(st, decider, card, action, lower=False)
-    raise RuleError("wrong_decision", pending="a turn")
+    raise RuleError("malformed_action")
 
 
 def _canonical(a: Action) -> Action:
@@ -372,6 +372,15 @@ def _canonical(a: Action) -> Action:
 def _name(st: GameState, type_id: str) -> str:
     t = st.ruleset.catalogue.by_id.get(type_id)
     return t.name_en if t is not None else repr(type_id)
+
+
+def _card_params(st: GameState, card_id: str, target_id: str = "") -> dict[str, Any]:
+    """Error parameters naming cards: English names for the message, ids and edition to translate them."""
+    params: dict[str, Any] = {"card": _name(st, card_id), "card_id": card_id, "edition": st.ruleset.edition}
+    if target_id:
+        params["target"] = _name(st, target_id)
+        params["target_id"] = target_id
+    return params
 
 
 def _find(st: GameState, line: Iterable[int], type_id: str) -> int:
@@ -396,18 +405,18 @@ def _check_placement(st: GameState, seat: int, card: int, action: Action, lower:
     if t.trading:
         options = targets(st, seat, t)
         if not options:
-            raise RuleError("no_target", card=t.name_en)
+            raise RuleError("no_target", **_card_params(st, t.id))
         if not action.target:
-            raise RuleError("needs_target", card=t.name_en)
+            raise RuleError("needs_target", **_card_params(st, t.id))
         target = next((c for c in options if cards[c].id == action.target), -1)
         if target < 0:
-            raise RuleError("bad_target", card=t.name_en, target=_name(st, action.target))
+            raise RuleError("bad_target", **_card_params(st, t.id, action.target))
         displaced = cards[target]
     elif action.target:
-        raise RuleError("not_trading", card=t.name_en)
+        raise RuleError("not_trading", **_card_params(st, t.id))
     pr = price(st, seat, t, lower, displaced)
     if pr > st.rubles[seat]:
-        raise RuleError("too_few_rubles", card=t.name_en, price=pr, rubles=st.rubles[seat])
+        raise RuleError("too_few_rubles", price=pr, rubles=st.rubles[seat], **_card_params(st, t.id))
     return card, target, pr
 
 

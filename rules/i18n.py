@@ -42,5 +42,15 @@ def card_name(card_id: str, edition: int, lang: str = DEFAULT_LANG) -> str:
 
 
 def error_text(code: str, lang: str = DEFAULT_LANG, **params: Any) -> str:
-    """A RuleError's message in ``lang`` (keys ``error.<code>`` in rules.json)."""
-    return t(f"error.{code}", lang, **params)
+    """A RuleError's message in ``lang`` (keys ``error.<code>``): card ids (``card_id``, ``target_id``,
+    with ``edition``), stacks (``deck``) and decisions (``pending``) are named in that language."""
+    p = dict(params)
+    edition = int(p.get("edition", 2))
+    for key in ("card", "target"):
+        if f"{key}_id" in p:
+            p[key] = card_name(p[f"{key}_id"], edition, lang)
+    if "deck" in p:
+        p["deck"] = t(f"deck.{p['deck']}", lang)
+    if "pending" in p:
+        p["pending"] = t(f"pending.{p['pending']}", lang, card=p.get("card", ""))
+    return t(f"error.{code}", lang, **p)

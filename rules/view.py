@@ -31,8 +31,8 @@ def view(st: GameState, seat: int | None) -> dict[str, Any]:
                 "hand": [cards[c].id for c in st.hands[s]] if hand_visible else None,
                 "hand_limit": hand_limit(st, s),
                 "tableau": [
-                {"card": cards[c].id, "face_down": c in st.face_down, "market": markets[c]} for c in st.tableaux[s]
-            ],
+                    {"card": cards[c].id, "face_down": c in st.face_down, "market": markets[c]} for c in st.tableaux[s]
+                ],
                 "tokens": [tok for tok, owner in st.tokens.items() if owner == s],
                 "vp_by_source": dict(st.vp_by_source[s]),
                 "stats": _stats(st, s, seat),

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from rules.autopass import AutoPass, arm, due, expired, only_pass
+from rules import Ruleset, new_game
+from rules.autopass import AutoPass, arm, default_action, due, expired, only_pass
 from tests.rules.helpers import play, position, take_cards
 
 
@@ -52,3 +53,17 @@ def test_only_pass() -> None:
     assert only_pass(st)
     st = position(players=2, upper=["Market"], rubles=30)
     assert not only_pass(st)
+
+
+def test_default_action() -> None:
+    st = new_game(Ruleset(players=2), ["a", "b"], seed=2)
+    a = default_action(st)  # first worker phase: the cheapest worker must be bought
+    assert a.kind == "buy" and st.cards[st.upper[0]].deck == "workers"
+    assert min(st.cards[c].cost for c in st.upper) == st.ruleset.catalogue.by_id[a.card].cost
+    st = position(players=2, tableau=["Observatory"], upper=["Market"])
+    assert default_action(st).kind == "pass"
+    play(st, "observe workers")
+    assert default_action(st).kind == "discard"
+    st = position(players=2, tableau=["Pub"], upper=["Hospital"], rubles=9)
+    play(st, "pass", "pass")
+    assert default_action(st) == ("pub", "", -1, "", 0)
