@@ -147,7 +147,20 @@ def price(st: GameState, seat: int, ctype: CardType, lower: bool, displaced: Car
     printed cost (minus the displaced card's value for a trading card), minus 1 per card of the same
     name owned, 1 from the lower row, 1 per discount card of its colour; never below 1.
     """
-    return _price(SeatContext(st, seat), ctype, lower, displaced)
+    cards = st.cards
+    p = ctype.cost
+    if displaced is not None:
+        p -= displaced.displace_value
+    if lower:
+        p -= 1
+    colour = ctype.colour
+    for c in st.tableaux[seat]:
+        t = cards[c]
+        if t is ctype:
+            p -= 1
+        if t.discount == colour:
+            p -= 1
+    return p if p > 1 else 1
 
 
 _DISPLACE: dict[tuple[CardType, CardType], bool] = {}
@@ -300,7 +313,7 @@ def check(st: GameState, action: Action, seat: int | None = None) -> tuple[int, 
     cat = st.ruleset.catalogue
     p = st.pending
     kind = action.kind
-    if action != _canonical(action):
+    if not _well_formed(action):
         raise RuleError("malformed_action")
     if p is not None:
         if p.kind == "pub":
@@ -355,18 +368,18 @@ def check(st: GameState, action: Action, seat: int | None = None) -> tuple[int, 
     raise RuleError("malformed_action")
 
 
-def _canonical(a: Action) -> Action:
-    """The action with the fields its kind does not use cleared (what ``legal_moves`` would list)."""
+def _well_formed(a: Action) -> bool:
+    """The fields an action's kind does not use are empty (as in what ``legal_moves`` lists)."""
     k = a.kind
     if k == PASS:
-        return _PASS_MOVE.action
+        return not a.card and a.row == -1 and not a.target and not a.amount
     if k == PUB:
-        return Action(PUB, amount=a.amount)
+        return not a.card and a.row == -1 and not a.target
     if k == OBSERVE:
-        return Action(OBSERVE, a.card)
+        return a.row == -1 and not a.target and not a.amount
     if k in (TAKE, DISCARD):
-        return Action(k, a.card, a.row)
-    return Action(k, a.card, a.row, a.target)
+        return not a.target and not a.amount
+    return not a.amount
 
 
 def _name(st: GameState, type_id: str) -> str:
