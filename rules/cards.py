@@ -19,6 +19,7 @@ CATALOGUE_PATH = DATA_DIR / "cards.json"
 GREEN, BLUE, RED = "green", "blue", "red"
 COLOURS = (GREEN, BLUE, RED)
 DECKS = ("workers", "buildings", "aristocrats", "trading")
+EDITIONS = (1, 2)
 
 
 @dataclass(frozen=True, slots=True, eq=False)

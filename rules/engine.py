@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from .actions import BUY, DISCARD, OBSERVE, PASS, PLAY, PUB, TAKE, Action, Move
-from .cards import DECKS, GREEN, CardType
+from .cards import DECKS, EDITIONS, GREEN, CardType, catalogue
 from .errors import RuleError
 from .ruleset import Ruleset
 from .state import DRAWN, HAND, LOWER, TOKENS, UPPER, GameState, Pending
@@ -163,21 +163,25 @@ def price(st: GameState, seat: int, ctype: CardType, lower: bool, displaced: Car
     return p if p > 1 else 1
 
 
-_DISPLACE: dict[tuple[CardType, CardType], bool] = {}
-
-
 def can_displace(trading: CardType, target: CardType) -> bool:
     """rules-notes 5: same colour, never a trading card; green only with a shared worker symbol."""
-    key = (trading, target)
-    ok = _DISPLACE.get(key)
-    if ok is None:
-        ok = (
-            not target.trading
-            and target.colour == trading.colour
-            and (trading.colour != GREEN or not trading.symbols.isdisjoint(target.symbols))
-        )
-        _DISPLACE[key] = ok
-    return ok
+    return (
+        not target.trading
+        and target.colour == trading.colour
+        and (trading.colour != GREEN or not trading.symbols.isdisjoint(target.symbols))
+    )
+
+
+_DISPLACEABLE: dict[CardType, frozenset[CardType]] = {}
+
+
+def _displaceable(trading: CardType) -> frozenset[CardType]:
+    """Every card type of the edition that ``trading`` may displace (computed once per type)."""
+    found = _DISPLACEABLE.get(trading)
+    if found is None:
+        types = [t for ed in EDITIONS for t in catalogue(ed).types]
+        found = _DISPLACEABLE[trading] = frozenset(t for t in types if can_displace(trading, t))
+    return found
 
 
 def targets(st: GameState, seat: int, trading: CardType) -> list[int]:
@@ -224,8 +228,9 @@ def legal_moves(st: GameState) -> list[Move]:
             if forced and t.deck != "workers":
                 continue
             if t.trading:
+                disp = _displaceable(t)
                 for tt in target_types:
-                    if can_displace(t, tt):
+                    if tt in disp:
                         pr = _price(ctx, t, lower, tt)
                         if pr <= money:
                             moves.append(_new(Move, (_new(Action, (BUY, t.id, row, tt.id, 0)), pr)))
@@ -261,8 +266,9 @@ def _placements(ctx: SeatContext, t: CardType, kind: str, row: int, money: int, 
         if pr <= money:
             out.append(_new(Move, (_new(Action, (kind, t.id, row, "", 0)), pr)))
         return
+    disp = _displaceable(t)
     for tt in ctx.targets:
-        if can_displace(t, tt):
+        if tt in disp:
             pr = _price(ctx, t, False, tt)
             if pr <= money:
                 out.append(_new(Move, (_new(Action, (kind, t.id, row, tt.id, 0)), pr)))
