@@ -13,21 +13,25 @@ import sys
 from typing import Any
 
 from .actions import format_action
+from .ai import choose
 from .engine import apply, legal_moves, new_game
 from .record import GameRecord, ReplayError, replay
 from .ruleset import Ruleset
 from .state import GameState
 
 
-def play_random(ruleset: Ruleset, seed: int, choice_seed: int | None = None) -> tuple[GameRecord, GameState]:
-    """A complete game with uniformly random legal moves; returns its record and final state."""
+def play_random(
+    ruleset: Ruleset, seed: int, choice_seed: int | None = None, computer: bool = False
+) -> tuple[GameRecord, GameState]:
+    """A complete game with uniformly random legal moves (or the computer player's choices);
+    returns its record and final state."""
     seats = [f"Player {i + 1}" for i in range(ruleset.players)]
     st = new_game(ruleset, seats, seed=seed)
     rng = random.Random(seed if choice_seed is None else choice_seed)
     rec = GameRecord(ruleset, seats, seed=seed)
     cat = ruleset.catalogue
     while not st.finished:
-        action = rng.choice(legal_moves(st)).action
+        action = choose(st, rng) if computer else rng.choice(legal_moves(st)).action
         rec.actions.append(format_action(action, cat))
         apply(st, action)
     return rec, st
@@ -76,13 +80,14 @@ def main(argv: list[str] | None = None) -> int:
     r.add_argument("--edition", type=int, default=2, choices=(1, 2))
     r.add_argument("--seed", type=int, default=0)
     r.add_argument("--out", help="write the record to this file instead of standard output")
+    r.add_argument("--computer", action="store_true", help="let the computer player choose instead of chance")
     p = sub.add_parser("replay", help="replay a game record and print the final state")
     p.add_argument("record")
     p.add_argument("--json", action="store_true", help="print the final state as JSON")
     args = parser.parse_args(argv)
 
     if args.cmd == "random":
-        rec, _ = play_random(Ruleset(edition=args.edition, players=args.players), args.seed)
+        rec, _ = play_random(Ruleset(edition=args.edition, players=args.players), args.seed, computer=args.computer)
         text = rec.dumps()
         if args.out:
             with open(args.out, "w", encoding="utf-8") as f:

@@ -68,3 +68,9 @@ def test_bad_files(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-d
     )
     assert main(["replay", str(bad)]) == 1
     assert "unknown action" in capsys.readouterr().err
+
+
+def test_computer_players_record(capsys) -> None:  # type: ignore[no-untyped-def]
+    assert main(["random", "--players", "4", "--seed", "2", "--computer"]) == 0
+    st = replay(GameRecord.loads(capsys.readouterr().out))
+    assert st.finished and max(st.vp) > 30
