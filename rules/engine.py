@@ -132,15 +132,6 @@ class SeatContext:
         self.hand_limit = limit
 
 
-def _price(ctx: SeatContext, ctype: CardType, lower: bool, displaced: CardType | None) -> int:
-    p = ctype.cost - ctx.owned.get(ctype, 0) - ctx.discounts.get(ctype.colour, 0)
-    if displaced is not None:
-        p -= displaced.displace_value
-    if lower:
-        p -= 1
-    return p if p > 1 else 1
-
-
 def price(st: GameState, seat: int, ctype: CardType, lower: bool, displaced: CardType | None = None) -> int:
     """Price of a card for ``seat`` (rules-notes 4, 5; seed 000 "Kostensenkungen").
 
@@ -215,10 +206,8 @@ def legal_moves(st: GameState) -> list[Move]:
     moves: list[Move] = []
     forced = _first_worker_turn(st)
     ctx = SeatContext(st, seat)
-    target_types = ctx.targets
     hand_room = not forced and len(st.hands[seat]) < ctx.hand_limit
     for row, line in ((UPPER, st.upper), (LOWER, st.lower)):
-        lower = row == LOWER
         seen: list[CardType] = []
         for c in line:
             t = cards[c]
@@ -227,27 +216,19 @@ def legal_moves(st: GameState) -> list[Move]:
             seen.append(t)
             if forced and t.deck != "workers":
                 continue
-            if t.trading:
-                disp = _displaceable(t)
-                for tt in target_types:
-                    if tt in disp:
-                        pr = _price(ctx, t, lower, tt)
-                        if pr <= money:
-                            moves.append(_new(Move, (_new(Action, (BUY, t.id, row, tt.id, 0)), pr)))
-            else:
-                pr = _price(ctx, t, lower, None)
-                if pr <= money:
-                    moves.append(_new(Move, (_new(Action, (BUY, t.id, row, "", 0)), pr)))
+            if money > 0:  # every price is at least 1 ruble
+                _placements(ctx, t, BUY, row, money, moves)
             if hand_room:
                 moves.append(_new(Move, (_new(Action, (TAKE, t.id, row, "", 0)), 0)))
     if forced:
         return moves if moves else [Move(Action(PASS), 0)]
     seen = []
-    for c in st.hands[seat]:
-        t = cards[c]
-        if t not in seen:
-            seen.append(t)
-            _placements(ctx, t, PLAY, HAND, money, moves)
+    if money > 0:
+        for c in st.hands[seat]:
+            t = cards[c]
+            if t not in seen:
+                seen.append(t)
+                _placements(ctx, t, PLAY, HAND, money, moves)
     if _usable_observatory(st, seat) >= 0:
         for deck in DECKS:
             if len(st.decks[deck]) >= 2:
@@ -260,16 +241,20 @@ _PASS_MOVE = Move(Action(PASS), 0)
 
 
 def _placements(ctx: SeatContext, t: CardType, kind: str, row: int, money: int, out: list[Move]) -> None:
-    """Buying or playing ``t`` (not from the display): one move per displaceable target type."""
+    """Buying or playing ``t`` from ``row``: one move per displaceable target type for a trading card.
+    The price arithmetic is ``_price``'s, inlined: this is the hottest loop of random playouts."""
+    base = t.cost - ctx.owned.get(t, 0) - ctx.discounts.get(t.colour, 0) - (row == LOWER)
     if not t.trading:
-        pr = _price(ctx, t, False, None)
+        pr = base if base > 1 else 1
         if pr <= money:
             out.append(_new(Move, (_new(Action, (kind, t.id, row, "", 0)), pr)))
         return
     disp = _displaceable(t)
     for tt in ctx.targets:
         if tt in disp:
-            pr = _price(ctx, t, False, tt)
+            pr = base - tt.displace_value
+            if pr < 1:
+                pr = 1
             if pr <= money:
                 out.append(_new(Move, (_new(Action, (kind, t.id, row, tt.id, 0)), pr)))
 
