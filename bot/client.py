@@ -1,18 +1,32 @@
-"""The bot client: opens the store, loads the cogs, registers the persistent buttons."""
+"""The bot client: opens the store, loads the cogs, registers the persistent buttons, and polls the
+database for due turn reminders and time-outs."""
 
 from __future__ import annotations
 
 import logging
 import time
-from typing import Any
+from typing import Any, Protocol, cast
 
 import discord
-from discord.ext import commands
+from discord.ext import commands, tasks
 
 from .config import Config
 from .service import GameService
 from .store import Store
+from .timers import Timing
 from .translator import Translator
+
+
+def wall_clock() -> float:
+    """Seconds since the epoch from discord.py's clock (real time in production; under SimCord its virtual
+    time, so ``env.advance_time`` moves due reminders)."""
+    return discord.utils.utcnow().timestamp()
+
+
+class TimerHandler(Protocol):
+    """What the poll calls: the cog that sends reminders and plays for absent players."""
+
+    async def run_due_timers(self) -> None: ...
 
 log = logging.getLogger(__name__)
 
@@ -34,17 +48,37 @@ class PetersburgBot(commands.Bot):
         self.bugs: list[BaseException] = []  # unexpected errors (logged); tests assert there are none
         self.timings: list[float] = []  # seconds per handled game action (for the benchmark)
         self.keep_timings = False
+        self.timer_loop = tasks.loop(seconds=config.timer_poll_seconds)(self._poll_timers)
+        self.timer_loop.before_loop(self._before_timers)
 
     async def setup_hook(self) -> None:
         """Open the database, load cogs, register DynamicItems and the translator; sync on request."""
         if self.store is None:
-            self.store = await Store.open(self.config.database_path)
-        self.service = GameService(self.store, self.config.language)
+            self.store = await Store.open(self.config.database_path, clock=wall_clock)
+        c = self.config
+        self.service = GameService(self.store, c.language, Timing(reminder=c.reminder_minutes,
+                                                                  interval=c.reminder_interval_minutes,
+                                                                  autopass=c.autopass_minutes))
         await self.tree.set_translator(Translator())
         for name in COGS:
             await self.load_extension(name)
         if self.sync_commands:
             await self.sync_app_commands()
+        self.timer_loop.start()
+
+    async def _before_timers(self) -> None:
+        await self.wait_until_ready()
+
+    async def _poll_timers(self) -> None:
+        """One look for due reminders and time-outs (they live in SQLite, so they survive restarts)."""
+        handler = cast(TimerHandler | None, self.get_cog("Petersburg"))
+        if handler is None or self.store is None:
+            return
+        try:
+            await handler.run_due_timers()
+        except Exception as e:  # the loop must keep running
+            log.exception("processing due timers failed")
+            self.record_bug(e)
 
     async def sync_app_commands(self) -> list[Any]:
         """Push the command tree: to DEV_GUILD_ID at once when set, else globally."""
@@ -65,6 +99,7 @@ class PetersburgBot(commands.Bot):
             self.timings.append(time.perf_counter() - started)
 
     async def close(self) -> None:
+        self.timer_loop.cancel()
         await super().close()
         if self.store is not None and self._given_store is None:
             await self.store.close()

@@ -10,6 +10,7 @@ from pathlib import Path
 from rules.i18n import LANGUAGES
 
 DEFAULT_DATABASE = "data/petersburg.sqlite3"
+DEFAULT_REMINDER, DEFAULT_INTERVAL, DEFAULT_AUTOPASS, DEFAULT_POLL = 60, 240, 0, 30.0
 
 
 def read_env_file(path: str | Path) -> dict[str, str]:
@@ -55,6 +56,10 @@ class Config:
     rest_proxy: str | None = None
     gateway_url: str | None = None
     render_images: bool = True  # tests and the benchmark switch image rendering off
+    reminder_minutes: int = DEFAULT_REMINDER  # remind the player to decide after this long (0: never)
+    reminder_interval_minutes: int = DEFAULT_INTERVAL  # then again every so often (0: only once)
+    autopass_minutes: int = DEFAULT_AUTOPASS  # play the default action for an absent player after this long (0: off)
+    timer_poll_seconds: float = DEFAULT_POLL  # how often due reminders and time-outs are looked for
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Config:
@@ -66,6 +71,16 @@ class Config:
         lang = (e.get("LANGUAGE", "") or "en").strip().lower()
         if lang not in LANGUAGES:
             raise ValueError(f"LANGUAGE must be one of {', '.join(LANGUAGES)}")
+        minutes = {key: _minutes_setting(e, key, default) for key, default in (
+            ("REMINDER_MINUTES", DEFAULT_REMINDER), ("REMINDER_INTERVAL_MINUTES", DEFAULT_INTERVAL),
+            ("AUTOPASS_MINUTES", DEFAULT_AUTOPASS))}
+        poll = e.get("TIMER_POLL_SECONDS", "").strip()
+        try:
+            poll_seconds = float(poll) if poll else DEFAULT_POLL
+        except ValueError:
+            raise ValueError("TIMER_POLL_SECONDS must be a number of seconds") from None
+        if not 1 <= poll_seconds <= 3600:
+            raise ValueError("TIMER_POLL_SECONDS must be between 1 and 3600")
         return cls(
             token=e.get("DISCORD_TOKEN", "").strip(),
             database_path=e.get("DATABASE_PATH", "").strip() or DEFAULT_DATABASE,
@@ -74,14 +89,36 @@ class Config:
             language=lang,
             rest_proxy=e.get("DISCORD_REST_PROXY", "").strip().rstrip("/") or None,
             gateway_url=e.get("DISCORD_GATEWAY_URL", "").strip() or None,
+            reminder_minutes=minutes["REMINDER_MINUTES"],
+            reminder_interval_minutes=minutes["REMINDER_INTERVAL_MINUTES"],
+            autopass_minutes=minutes["AUTOPASS_MINUTES"],
+            timer_poll_seconds=poll_seconds,
         )
 
     def __repr__(self) -> str:  # never show the token
         return (f"Config(database_path={self.database_path!r}, log_level={self.log_level!r}, "
                 f"dev_guild_id={self.dev_guild_id!r}, language={self.language!r}, "
-                f"rest_proxy={self.rest_proxy!r}, gateway_url={self.gateway_url!r}, token=<hidden>)")
+                f"rest_proxy={self.rest_proxy!r}, gateway_url={self.gateway_url!r}, "
+                f"reminder_minutes={self.reminder_minutes}, "
+                f"reminder_interval_minutes={self.reminder_interval_minutes}, "
+                f"autopass_minutes={self.autopass_minutes}, token=<hidden>)")
 
     __str__ = __repr__
+
+
+MAX_MINUTES = 43200  # 30 days
+
+
+def _minutes_setting(env: Mapping[str, str], key: str, default: int) -> int:
+    """A whole number of minutes from 0 (off) to 30 days; ``off`` means 0."""
+    raw = env.get(key, "").strip().lower()
+    if not raw:
+        return default
+    if raw in ("off", "0"):
+        return 0
+    if not raw.isdigit() or int(raw) > MAX_MINUTES:
+        raise ValueError(f"{key} must be a whole number of minutes from 0 (off) to {MAX_MINUTES}, or off")
+    return int(raw)
 
 
 def apply_proxies(config: Config) -> None:

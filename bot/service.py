@@ -8,18 +8,25 @@ the board version a button carries, and commits each accepted action atomically.
 from __future__ import annotations
 
 import asyncio
+import logging
 import random
 import weakref
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
-from rules import Action, GameState, Ruleset, apply, format_action, new_game, parse_for
+from rules import PASS, Action, GameRecord, GameState, Ruleset, apply, format_action, new_game, parse_for
+from rules.autopass import AutoPass, arm, default_action, due, expired, only_pass
 from rules.i18n import LANGUAGES
 
-from .store import ABORTED, ACTIVE, FINISHED, LOBBY, ChannelBusy, Game, Store, VersionConflict
+from .store import ABORTED, ACTIVE, FINISHED, LOBBY, ChannelBusy, Game, Store, TimerRow, VersionConflict
+from .timers import REMIND, Timer, Timing, plan, resolve
+
+log = logging.getLogger(__name__)
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
+FORCED, TIMEOUT = "forced", "timeout"  # why the bot acted (``actions.auto``); pass modes: "mode_<mode>"
+MAX_CHAIN = 200  # automatic passes after one action (a phase ends long before: a safety net)
 
 
 class UserError(Exception):
@@ -33,7 +40,12 @@ class UserError(Exception):
 
 @dataclass(slots=True)
 class Outcome:
-    """An accepted action: the game after it (new version), the state, events and whose hand changed."""
+    """An accepted action: the game (at its newest version), the state now, events and whose hand changed.
+
+    ``auto`` says why the bot took it (None: the player did); ``followups`` are the automatic passes
+    that came right after it (pass modes, forced passes), each committed on its own. ``state`` is the
+    game after all of them.
+    """
 
     game: Game
     state: GameState
@@ -44,6 +56,15 @@ class Outcome:
     seat: int
     events: list[dict[str, Any]]
     changed_hands: list[int]
+    auto: str | None = None
+    followups: list[Outcome] = field(default_factory=list)
+
+    def chain(self) -> list[Outcome]:
+        """This action and its automatic follow-ups, in order."""
+        return [self, *self.followups]
+
+    def all_changed_hands(self) -> list[int]:
+        return sorted({s for o in self.chain() for s in o.changed_hands})
 
 
 def hands_of(st: GameState) -> dict[int, list[str]]:
@@ -55,9 +76,10 @@ def hands_of(st: GameState) -> dict[int, list[str]]:
 class GameService:
     """Create, join, start and play games; every method re-reads the game from the store."""
 
-    def __init__(self, store: Store, default_lang: str = "en") -> None:
+    def __init__(self, store: Store, default_lang: str = "en", timing: Timing | None = None) -> None:
         self.store = store
         self.default_lang = default_lang
+        self.default_timing = timing or Timing(reminder=60, interval=240, autopass=0)
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
 
     def lock(self, game_id: int) -> asyncio.Lock:
@@ -86,6 +108,169 @@ class GameService:
         if game.state is None:
             raise UserError("not_started")
         return GameState.from_json(game.state)
+
+    async def latest_in_channel(self, channel_id: int) -> Game:
+        """The channel's open game, else its newest finished one (for the log, stats and export)."""
+        game = await self.store.latest_game_in_channel(channel_id)
+        if game is None:
+            raise UserError("no_game")
+        return game
+
+    # --- timers -----------------------------------------------------------------------------------
+    async def timing(self, game: Game) -> Timing:
+        """The game's reminder, interval and time-out (its own settings, else the server's, else global)."""
+        server = await self.store.guild_settings(game.guild_id) if game.guild_id is not None else None
+        return resolve(game.settings, server, self.default_timing)
+
+    def _plan(self, game: Game, st: GameState, timing: Timing, since: float, sent: int = 0) -> list[Timer]:
+        if st.finished:
+            return []
+        seat = st.decider
+        return plan(seat, game.user_at(seat) is not None, timing, since, sent)
+
+    async def _reschedule(self, game: Game) -> None:
+        """Timers of the current turn after a settings change (the turn began at the last change)."""
+        if game.status != ACTIVE or game.state is None:
+            return
+        sent = next((tm.sent for tm in await self.store.timers(game.id)
+                     if tm.kind == REMIND and tm.version == game.version), 0)
+        timers = self._plan(game, self.state(game), await self.timing(game), game.updated_at, sent)
+        await self.store.reschedule(game.id, game.version, timers)
+
+    async def update_settings(self, channel_id: int, user_id: int, changes: dict[str, int]) -> tuple[Game, Timing]:
+        """Host: the game's own reminder/interval/time-out (minutes); the current turn's timers follow."""
+        game = await self.game_in_channel(channel_id)
+        async with self.lock(game.id):
+            game = await self.game(game.id)
+            if user_id != game.host_id:
+                raise UserError("not_host")
+            if changes:
+                game.settings = {**game.settings, **changes}
+                await self.store.set_game_settings(game.id, game.settings)
+                await self._reschedule(game)
+            return game, await self.timing(game)
+
+    async def update_server_settings(self, guild_id: int, changes: dict[str, int]) -> Timing:
+        """The server's defaults (for games that set nothing themselves); running games follow."""
+        settings = {**await self.store.guild_settings(guild_id), **changes}
+        if changes:
+            await self.store.set_guild_settings(guild_id, settings)
+            for game in await self.store.list_games(status=ACTIVE, guild_id=guild_id):
+                async with self.lock(game.id):
+                    current = await self.store.get_game(game.id)
+                    if current is not None:
+                        await self._reschedule(current)
+        return resolve(None, settings, self.default_timing)
+
+    async def due_timers(self) -> list[TimerRow]:
+        """Reminders and time-outs due now."""
+        return await self.store.due_timers(self.store.clock())
+
+    async def claim_reminder(self, timer: TimerRow, game: Game) -> bool:
+        """Take a due reminder (atomically, so it is sent once); it repeats after the game's interval."""
+        timing = await self.timing(game)
+        next_due = self.store.clock() + 60 * timing.interval if timing.interval > 0 else None
+        return await self.store.claim_timer(timer, next_due)
+
+    async def timeout(self, timer: TimerRow, *,
+                      after: Callable[[Outcome], Awaitable[None]] | None = None) -> Outcome | None:
+        """Time is up for an absent player: play ``rules.autopass.default_action`` for them, like a player's
+        action (under the game's lock, committed and logged as automatic). None if the turn is over."""
+        async with self.lock(timer.game_id):
+            game = await self.store.get_game(timer.game_id)
+            if game is None or game.status != ACTIVE or game.version != timer.version:
+                await self.store.claim_timer(timer, None)
+                return None
+            st = self.state(game)
+            if st.decider != timer.seat:
+                await self.store.claim_timer(timer, None)
+                return None
+            timing = await self.timing(game)
+            out = await self._commit(game, st, timer.seat, default_action(st), user_id=None, auto=TIMEOUT,
+                                     timing=timing)
+            out.followups = await self._follow_up(game, st, timing)
+            if after is not None:
+                await after(out)
+            return out
+
+    # --- pass modes -------------------------------------------------------------------------------
+    async def pass_modes(self, game_id: int) -> dict[int, AutoPass]:
+        return {s: AutoPass.from_json(d) for s, d in (await self.store.pass_modes(game_id)).items()}
+
+    async def set_pass_mode(self, game_id: int, user_id: int, mode: str | None, *,
+                            after: Callable[[Outcome], Awaitable[None]] | None = None
+                            ) -> tuple[AutoPass | None, Outcome | None]:
+        """Set (None: cancel) the user's pass mode: ``turn`` (their next turn), ``display`` (until the display
+        changes) or ``phase`` (rest of this phase). If it applies right now the pass happens at once."""
+        async with self.lock(game_id):
+            game = await self.game(game_id)
+            if game.status != ACTIVE:
+                raise UserError("not_active")
+            seat = game.seat_of(user_id)
+            if seat is None:
+                raise UserError("not_in_game")
+            if mode is None:
+                await self.store.set_pass_mode(game.id, seat, None)
+                return None, None
+            st = self.state(game)
+            ap = arm(st, mode)
+            now = due(st, seat, ap)
+            if mode == "turn" and not now and st.pending is None and st.to_move == seat:
+                raise UserError("cannot_pass_now")
+            if not (mode == "turn" and now):  # a one-turn mode used at once is not kept
+                await self.store.set_pass_mode(game.id, seat, ap.to_json())
+            if not now:
+                return ap, None
+            timing = await self.timing(game)
+            out = await self._commit(game, st, seat, Action(PASS), user_id=user_id, auto=f"mode_{mode}",
+                                     timing=timing)
+            out.followups = await self._follow_up(game, st, timing)
+            if after is not None:
+                await after(out)
+            return ap, out
+
+    async def _follow_up(self, game: Game, st: GameState, timing: Timing) -> list[Outcome]:
+        """Automatic passes after an action (caller holds the lock): for the player to decide while their
+        pass mode applies (``rules.autopass.due``) or when passing is their only legal action. Each is
+        committed on its own; the chain ends because every pass brings the phase's end nearer, and
+        MAX_CHAIN guards it anyway. Pass modes that no longer apply are cleared."""
+        modes = await self.pass_modes(game.id)
+        outs: list[Outcome] = []
+        for _ in range(MAX_CHAIN):
+            if st.finished:
+                break
+            seat = st.decider
+            ap = modes.get(seat)
+            reason: str | None = None
+            clear: list[int] = []
+            if ap is not None and not expired(st, ap) and due(st, seat, ap):
+                reason = f"mode_{ap.mode}"
+                if ap.mode == "turn":
+                    clear.append(seat)
+                    del modes[seat]
+            elif ap is not None and (expired(st, ap) or (ap.mode == "turn" and st.pending is None
+                                                           and st.to_move == seat)):
+                await self.store.set_pass_mode(game.id, seat, None)  # over, or its turn came but no pass
+                del modes[seat]
+            if reason is None and only_pass(st):
+                reason = FORCED
+            if reason is None:
+                break
+            outs.append(await self._commit(game, st, seat, Action(PASS), user_id=None, auto=reason,
+                                           timing=timing, clear_pass=clear))
+        else:
+            log.warning("game %s: more than %d automatic passes in a row", game.id, MAX_CHAIN)
+        for seat, ap in modes.items():
+            if expired(st, ap):
+                await self.store.set_pass_mode(game.id, seat, None)
+        return outs
+
+    # --- records ----------------------------------------------------------------------------------
+    async def record(self, game: Game) -> GameRecord:
+        """The game's record (ruleset, seats, seed, every action's notation): ``rules.replay`` rebuilds it."""
+        st = self.state(game)
+        actions = [row.notation for row in await self.store.actions(game.id)]
+        return GameRecord(st.ruleset, list(st.seats), seed=game.seed, actions=actions)
 
     # --- lobby ------------------------------------------------------------------------------------
     async def create(self, *, guild_id: int | None, channel_id: int, user_id: int, name: str, edition: int = 2,
@@ -157,8 +342,9 @@ class GameService:
             ruleset = Ruleset(edition=int(game.ruleset.get("edition", 2)), players=n,
                               open_money=bool(game.ruleset.get("open_money", True)))
             st = new_game(ruleset, [s.name for s in game.seats], seed=game.seed)
+            timers = self._plan(game, st, await self.timing(game), self.store.clock())
             await self.store.start_game(game.id, game.version, ruleset=ruleset.to_json(), state=st.to_json(),
-                                        hands=hands_of(st))
+                                        hands=hands_of(st), timers=timers)
             return await self.game(game.id), st
 
     # --- playing ----------------------------------------------------------------------------------
@@ -180,28 +366,39 @@ class GameService:
             if seat is None:
                 raise UserError("not_in_game")
             st = self.state(game)
-            before = st.copy()
             if isinstance(action, str):
                 action = parse_for(st, action)
-            events = apply(st, action, seat)  # raises RuleError: nothing changed
-            price = _paid(before, st, seat)
-            notation = format_action(action, st.ruleset.catalogue)
-            old_hands, new_hands = hands_of(before), hands_of(st)
-            changed = [s for s in range(st.n) if old_hands[s] != new_hands[s]]
-            status = FINISHED if st.finished else ACTIVE
-            try:
-                await self.store.record_action(
-                    game.id, game.version, seat=seat, user_id=user_id, notation=notation, events=events,
-                    state=st.to_json(), hands={s: new_hands[s] for s in changed}, status=status)
-            except VersionConflict:
-                raise UserError("stale_board") from None
-            game.version += 1
-            game.status = status
-            game.state = None  # the caller uses ``state``; avoid serializing twice
-            out = Outcome(game, st, before, action, notation, price, seat, events, changed)
+            timing = await self.timing(game)
+            out = await self._commit(game, st, seat, action, user_id=user_id, auto=None, timing=timing)
+            out.followups = await self._follow_up(game, st, timing)
             if after is not None:
                 await after(out)
             return out
+
+    async def _commit(self, game: Game, st: GameState, seat: int, action: Action, *, user_id: int | None,
+                      auto: str | None, timing: Timing, clear_pass: Sequence[int] = ()) -> Outcome:
+        """Apply one action to ``st`` (in place) and store it in one transaction with the next turn's timers
+        (caller holds the lock). RuleError: nothing changed; a lost version race becomes ``stale_board``."""
+        before = st.copy()
+        events = apply(st, action, seat)  # raises RuleError: nothing changed
+        if auto is not None and events:
+            events[0]["auto"] = True  # rules.describe words an automatic pass as such
+        price = _paid(before, st, seat)
+        notation = format_action(action, st.ruleset.catalogue)
+        old_hands, new_hands = hands_of(before), hands_of(st)
+        changed = [s for s in range(st.n) if old_hands[s] != new_hands[s]]
+        status = FINISHED if st.finished else ACTIVE
+        try:
+            await self.store.record_action(
+                game.id, game.version, seat=seat, user_id=user_id, notation=notation, events=events,
+                state=st.to_json(), hands={s: new_hands[s] for s in changed}, status=status, auto=auto,
+                timers=self._plan(game, st, timing, self.store.clock()), clear_pass=clear_pass)
+        except VersionConflict:
+            raise UserError("stale_board") from None
+        game.version += 1
+        game.status = status
+        game.state = None  # the caller uses ``state``; avoid serializing twice
+        return Outcome(game, st, before, action, notation, price, seat, events, changed, auto)
 
     # --- host tools -------------------------------------------------------------------------------
     async def abort(self, channel_id: int, user_id: int, *, may_manage: bool) -> Game:
@@ -254,11 +451,17 @@ class GameService:
     async def _give_seat(self, game: Game, seat: int, user_id: int | None, name: str) -> None:
         """Store the seat's new holder and show the new name in the state (caller holds the lock)."""
         state = game.state
+        timers: list[Timer] | None = None
         if state is not None:
             state = dict(state)
             state["seats"] = list(state["seats"])
             state["seats"][seat] = name
-        await self.store.set_seat(game.id, game.version, seat, user_id, name, state=state)
+            if game.status == ACTIVE:  # the turn's clock starts again with the seat's new holder
+                st = GameState.from_json(state)
+                has_user = (user_id if st.decider == seat else game.user_at(st.decider)) is not None
+                timers = [] if st.finished else plan(st.decider, has_user, await self.timing(game),
+                                                      self.store.clock())
+        await self.store.set_seat(game.id, game.version, seat, user_id, name, state=state, timers=timers)
 
 
 def _paid(before: GameState, after: GameState, seat: int) -> int:

@@ -22,6 +22,8 @@ from typing import Any
 
 import aiosqlite
 
+from .timers import Timer
+
 log = logging.getLogger(__name__)
 
 LOBBY, ACTIVE, FINISHED, ABORTED = "lobby", "active", "finished", "aborted"
@@ -82,8 +84,57 @@ CREATE TABLE hands (
 );
 """
 
+TIMERS_SCHEMA = """
+ALTER TABLE games ADD COLUMN settings TEXT;
+ALTER TABLE actions ADD COLUMN auto TEXT;
+CREATE TABLE guild_settings (
+    guild_id INTEGER PRIMARY KEY,
+    settings TEXT NOT NULL,
+    updated_at REAL NOT NULL
+);
+CREATE TABLE reminders (
+    game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    kind TEXT NOT NULL CHECK (kind IN ('remind', 'autopass')),
+    version INTEGER NOT NULL,
+    seat INTEGER NOT NULL,
+    due_at REAL NOT NULL,
+    sent INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (game_id, kind)
+);
+CREATE INDEX reminders_due ON reminders (due_at);
+CREATE TABLE pass_modes (
+    game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    seat INTEGER NOT NULL,
+    autopass TEXT NOT NULL,
+    PRIMARY KEY (game_id, seat)
+);
+CREATE TABLE results (
+    game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    seat INTEGER NOT NULL,
+    user_id INTEGER,
+    name TEXT NOT NULL,
+    vp INTEGER NOT NULL,
+    rubles INTEGER NOT NULL,
+    winner INTEGER NOT NULL,
+    PRIMARY KEY (game_id, seat)
+);
+CREATE INDEX results_user ON results (user_id);
+"""
+
+
+async def _migrate_timers_and_results(conn: aiosqlite.Connection) -> None:
+    """Settings, reminders, pass modes, automatic actions and results (back-filled for finished games)."""
+    for stmt in _split_sql(TIMERS_SCHEMA):
+        await run(conn, stmt)
+    async with conn.execute("SELECT id, state FROM games WHERE status = 'finished' AND state IS NOT NULL") as cur:
+        finished = [tuple(r) for r in await cur.fetchall()]
+    for game_id, state in finished:
+        await _write_results(conn, game_id, json.loads(state))
+
+
 MIGRATIONS: list[Migration] = [
     Migration(1, "initial: games, seats, actions, hands", INITIAL_SCHEMA),
+    Migration(2, "settings, reminders, pass modes, automatic actions, results", _migrate_timers_and_results),
 ]
 
 
@@ -113,6 +164,7 @@ class Game:
     created_at: float
     updated_at: float
     seats: list[Seat] = field(default_factory=list)
+    settings: dict[str, Any] = field(default_factory=dict)  # the host's timer settings (minutes)
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat number of ``user_id`` or None."""
@@ -137,6 +189,51 @@ class ActionRow:
     notation: str
     events: list[dict[str, Any]]
     created_at: float
+    auto: str | None = None  # None: by the player; else why the bot acted (forced, mode_*, timeout)
+
+
+@dataclass(slots=True)
+class TimerRow:
+    """A stored reminder or time-out of the turn at game version ``version``."""
+
+    game_id: int
+    kind: str
+    version: int
+    seat: int
+    due_at: float
+    sent: int
+
+
+@dataclass(slots=True)
+class Result:
+    """A seat's final score in a finished game."""
+
+    seat: int
+    user_id: int | None
+    name: str
+    vp: int
+    rubles: int
+    winner: bool
+
+
+@dataclass(slots=True)
+class FinishedGame:
+    id: int
+    finished_at: float
+    edition: int
+    results: list[Result]  # best first
+
+
+@dataclass(slots=True)
+class Standing:
+    """One member's line of a server's leaderboard."""
+
+    user_id: int
+    name: str
+    games: int
+    wins: int
+    average: float
+    best: int
 
 
 class StoreError(Exception):
@@ -156,7 +253,7 @@ class NotFound(StoreError):
 
 
 _GAME_COLS = ("id, guild_id, channel_id, host_id, ruleset, seed, lang, status, version, state, "
-              "board_message_id, created_at, updated_at")
+              "board_message_id, created_at, updated_at, settings")
 
 
 def _game(row: Sequence[Any], seats: list[Seat]) -> Game:
@@ -165,7 +262,27 @@ def _game(row: Sequence[Any], seats: list[Seat]) -> Game:
         seed=row[5], lang=row[6], status=row[7], version=row[8],
         state=json.loads(row[9]) if row[9] is not None else None,
         board_message_id=row[10], created_at=row[11], updated_at=row[12], seats=seats,
+        settings=json.loads(row[13]) if row[13] else {},
     )
+
+
+async def _write_results(conn: aiosqlite.Connection, game_id: int, state: dict[str, Any]) -> None:
+    """The final VP and rubles of each seat (with who held it at the end) from a finished state."""
+    async with conn.execute("SELECT seat, user_id, name FROM seats WHERE game_id = ?", (game_id,)) as cur:
+        seats = {r[0]: (r[1], r[2]) for r in await cur.fetchall()}
+    winners = set(state.get("winners") or [])
+    rows = []
+    for seat, (vp, rubles) in enumerate(zip(state["vp"], state["rubles"], strict=True)):
+        user_id, name = seats.get(seat, (None, state["seats"][seat]))
+        rows.append((game_id, seat, user_id, name, vp, rubles, int(seat in winners)))
+    await run_many(conn, "INSERT OR REPLACE INTO results VALUES (?, ?, ?, ?, ?, ?, ?)", rows)
+
+
+async def _write_timers(conn: aiosqlite.Connection, game_id: int, version: int, timers: Sequence[Timer]) -> None:
+    """Replace the game's timers by those of the turn at ``version``."""
+    await run(conn, "DELETE FROM reminders WHERE game_id = ?", (game_id,))
+    await run_many(conn, "INSERT INTO reminders (game_id, kind, version, seat, due_at, sent) VALUES (?, ?, ?, ?, ?, ?)",
+                   [(game_id, tm.kind, version, tm.seat, tm.due_at, tm.sent) for tm in timers])
 
 
 async def run(conn: aiosqlite.Connection, sql: str, params: Sequence[Any] = ()) -> tuple[int, int]:
@@ -345,9 +462,120 @@ class Store:
     async def actions(self, game_id: int, since: int = 0) -> list[ActionRow]:
         """The game's accepted actions in order (``idx`` from 0), from index ``since`` on."""
         rows = await self.fetch_all(
-            "SELECT game_id, idx, seat, user_id, notation, events, created_at FROM actions "
+            "SELECT game_id, idx, seat, user_id, notation, events, created_at, auto FROM actions "
             "WHERE game_id = ? AND idx >= ? ORDER BY idx", (game_id, since))
-        return [ActionRow(r[0], r[1], r[2], r[3], r[4], json.loads(r[5]), r[6]) for r in rows]
+        return [ActionRow(r[0], r[1], r[2], r[3], r[4], json.loads(r[5]), r[6], r[7]) for r in rows]
+
+    async def recent_actions(self, game_id: int, limit: int) -> list[ActionRow]:
+        """The game's last ``limit`` actions, oldest first."""
+        rows = await self.fetch_all("SELECT COUNT(*) FROM actions WHERE game_id = ?", (game_id,))
+        total = int(rows[0][0]) if rows else 0
+        return await self.actions(game_id, since=max(0, total - limit))
+
+    async def latest_game_in_channel(self, channel_id: int) -> Game | None:
+        """The open game of the channel, else its newest finished or aborted one."""
+        row = await self._one("SELECT id FROM games WHERE channel_id = ? ORDER BY "
+                              "status IN ('lobby', 'active') DESC, id DESC LIMIT 1", (channel_id,))
+        return await self.get_game(row[0]) if row else None
+
+    # --- settings, timers, pass modes -------------------------------------------------------------
+    async def guild_settings(self, guild_id: int) -> dict[str, Any]:
+        """The server's default timer settings (only those it set)."""
+        row = await self._one("SELECT settings FROM guild_settings WHERE guild_id = ?", (guild_id,))
+        return json.loads(row[0]) if row else {}
+
+    async def set_guild_settings(self, guild_id: int, settings: dict[str, Any]) -> None:
+        async with self.transaction() as conn:
+            await run(conn, "INSERT INTO guild_settings VALUES (?, ?, ?) ON CONFLICT (guild_id) DO UPDATE "
+                      "SET settings = excluded.settings, updated_at = excluded.updated_at",
+                      (guild_id, _dumps(settings), self.clock()))
+
+    async def set_game_settings(self, game_id: int, settings: dict[str, Any]) -> None:
+        """The game's own timer settings (no version change: the board's buttons stay valid)."""
+        async with self.transaction() as conn:
+            await run(conn, "UPDATE games SET settings = ? WHERE id = ?", (_dumps(settings), game_id))
+
+    async def timers(self, game_id: int) -> list[TimerRow]:
+        rows = await self.fetch_all("SELECT game_id, kind, version, seat, due_at, sent FROM reminders "
+                                    "WHERE game_id = ? ORDER BY kind", (game_id,))
+        return [TimerRow(*r) for r in rows]
+
+    async def due_timers(self, now: float, limit: int = 50) -> list[TimerRow]:
+        """Timers due at ``now`` whose turn is still current (stale ones are deleted)."""
+        async with self.transaction() as conn:
+            await run(conn, "DELETE FROM reminders WHERE due_at <= ? AND NOT EXISTS (SELECT 1 FROM games g "
+                      "WHERE g.id = reminders.game_id AND g.version = reminders.version AND g.status = 'active')",
+                      (now,))
+            async with conn.execute(
+                    "SELECT game_id, kind, version, seat, due_at, sent FROM reminders WHERE due_at <= ? "
+                    "ORDER BY due_at LIMIT ?", (now, limit)) as cur:
+                return [TimerRow(*r) for r in await cur.fetchall()]
+
+    async def next_due(self) -> float | None:
+        row = await self._one("SELECT MIN(due_at) FROM reminders")
+        return float(row[0]) if row and row[0] is not None else None
+
+    async def claim_timer(self, timer: TimerRow, next_due: float | None) -> bool:
+        """Atomically take a due timer before acting on it: only if the game is still at its version and
+        nobody claimed it meanwhile. It then repeats at ``next_due`` (None: it is deleted)."""
+        where = ("game_id = ? AND kind = ? AND version = ? AND due_at = ? AND EXISTS (SELECT 1 FROM games g "
+                 "WHERE g.id = reminders.game_id AND g.version = reminders.version AND g.status = 'active')")
+        params = (timer.game_id, timer.kind, timer.version, timer.due_at)
+        async with self.transaction() as conn:
+            if next_due is None:
+                count, _ = await run(conn, f"DELETE FROM reminders WHERE {where}", params)
+            else:
+                count, _ = await run(conn, f"UPDATE reminders SET sent = sent + 1, due_at = ? WHERE {where}",
+                                     (next_due, *params))
+        return count == 1
+
+    async def reschedule(self, game_id: int, version: int, timers: Sequence[Timer]) -> bool:
+        """Replace the timers of the current turn (after a settings change); False if the game moved on."""
+        async with self.transaction() as conn:
+            async with conn.execute("SELECT 1 FROM games WHERE id = ? AND version = ? AND status = 'active'",
+                                    (game_id, version)) as cur:
+                if await cur.fetchone() is None:
+                    return False
+            await _write_timers(conn, game_id, version, timers)
+        return True
+
+    async def pass_modes(self, game_id: int) -> dict[int, dict[str, Any]]:
+        """Seat -> stored pass mode (``rules.autopass.AutoPass`` JSON)."""
+        rows = await self.fetch_all("SELECT seat, autopass FROM pass_modes WHERE game_id = ?", (game_id,))
+        return {r[0]: json.loads(r[1]) for r in rows}
+
+    async def set_pass_mode(self, game_id: int, seat: int, autopass: dict[str, Any] | None) -> None:
+        """Store a seat's pass mode (None: clear it)."""
+        async with self.transaction() as conn:
+            if autopass is None:
+                await run(conn, "DELETE FROM pass_modes WHERE game_id = ? AND seat = ?", (game_id, seat))
+            else:
+                await run(conn, "INSERT OR REPLACE INTO pass_modes VALUES (?, ?, ?)",
+                          (game_id, seat, _dumps(autopass)))
+
+    # --- history ----------------------------------------------------------------------------------
+    async def results(self, game_id: int) -> list[Result]:
+        rows = await self.fetch_all("SELECT seat, user_id, name, vp, rubles, winner FROM results WHERE game_id = ? "
+                                    "ORDER BY vp DESC, rubles DESC, seat", (game_id,))
+        return [Result(r[0], r[1], r[2], r[3], r[4], bool(r[5])) for r in rows]
+
+    async def finished_games(self, guild_id: int | None, limit: int = 10) -> list[FinishedGame]:
+        """The server's most recently finished games with their results."""
+        rows = await self.fetch_all(
+            "SELECT id, updated_at, ruleset FROM games WHERE guild_id IS ? AND status = 'finished' "
+            "ORDER BY updated_at DESC, id DESC LIMIT ?", (guild_id, limit))
+        return [FinishedGame(r[0], r[1], int(json.loads(r[2]).get("edition", 2)), await self.results(r[0]))
+                for r in rows]
+
+    async def leaderboard(self, guild_id: int | None, limit: int = 15) -> list[Standing]:
+        """Per member over the server's finished games: games, wins (ties count for each), average and best VP."""
+        rows = await self.fetch_all(
+            "SELECT r.user_id, COUNT(*) AS n, SUM(r.winner) AS wins, AVG(r.vp) AS average, MAX(r.vp), "
+            "(SELECT r2.name FROM results r2 WHERE r2.user_id = r.user_id ORDER BY r2.game_id DESC LIMIT 1) "
+            "FROM results r JOIN games g ON g.id = r.game_id "
+            "WHERE g.guild_id IS ? AND g.status = 'finished' AND r.user_id IS NOT NULL "
+            "GROUP BY r.user_id ORDER BY wins DESC, average DESC, n DESC, r.user_id LIMIT ?", (guild_id, limit))
+        return [Standing(r[0], r[5], r[1], r[2], float(r[3]), r[4]) for r in rows]
 
     async def hands(self, game_id: int) -> dict[int, list[str]]:
         """Seat -> card type ids in hand (as of the last committed action)."""
@@ -388,19 +616,23 @@ class Store:
         return version
 
     async def start_game(self, game_id: int, expected_version: int, *, ruleset: dict[str, Any],
-                         state: dict[str, Any], hands: dict[int, list[str]]) -> int:
-        """Lobby -> active with the initial state; returns the new version."""
+                         state: dict[str, Any], hands: dict[int, list[str]], timers: Sequence[Timer] = ()) -> int:
+        """Lobby -> active with the initial state and the first turn's timers; returns the new version."""
         async with self.transaction() as conn:
             version = await self._bump(conn, game_id, expected_version, self.clock(), status=ACTIVE,
                                        ruleset=_dumps(ruleset), state=_dumps(state))
             await run_many(conn, "INSERT OR REPLACE INTO hands VALUES (?, ?, ?)",
                                    [(game_id, s, _dumps(c)) for s, c in hands.items()])
+            await _write_timers(conn, game_id, version, timers)
         return version
 
     async def record_action(self, game_id: int, expected_version: int, *, seat: int, user_id: int | None,
                             notation: str, events: list[dict[str, Any]], state: dict[str, Any],
-                            hands: dict[int, list[str]], status: str = ACTIVE) -> int:
-        """Store one accepted action atomically: new state and status, the action row, changed hands.
+                            hands: dict[int, list[str]], status: str = ACTIVE, auto: str | None = None,
+                            timers: Sequence[Timer] = (), clear_pass: Sequence[int] = ()) -> int:
+        """Store one accepted action atomically: new state and status, the action row (``auto``: why the bot
+        took it), changed hands, the next turn's timers (replacing the old turn's), pass modes used up, and
+        the results when the game is over.
 
         Raises VersionConflict (nothing written) if the game moved on since ``expected_version``.
         """
@@ -408,19 +640,27 @@ class Store:
         async with self.transaction() as conn:
             version = await self._bump(conn, game_id, expected_version, now, state=_dumps(state), status=status)
             await run(
-                conn, "INSERT INTO actions (game_id, idx, seat, user_id, notation, events, created_at) "
-                "VALUES (?, (SELECT COUNT(*) FROM actions WHERE game_id = ?), ?, ?, ?, ?, ?)",
-                (game_id, game_id, seat, user_id, notation, _dumps(events), now))
+                conn, "INSERT INTO actions (game_id, idx, seat, user_id, notation, events, created_at, auto) "
+                "VALUES (?, (SELECT COUNT(*) FROM actions WHERE game_id = ?), ?, ?, ?, ?, ?, ?)",
+                (game_id, game_id, seat, user_id, notation, _dumps(events), now, auto))
             self._fault("action_written")
             if hands:
                 await run_many(conn, "INSERT OR REPLACE INTO hands VALUES (?, ?, ?)",
                                        [(game_id, s, _dumps(c)) for s, c in hands.items()])
             self._fault("hands_written")
+            await _write_timers(conn, game_id, version, timers if status == ACTIVE else ())
+            if clear_pass:
+                await run_many(conn, "DELETE FROM pass_modes WHERE game_id = ? AND seat = ?",
+                               [(game_id, s) for s in clear_pass])
+            if status == FINISHED:
+                await run(conn, "DELETE FROM pass_modes WHERE game_id = ?", (game_id,))
+                await _write_results(conn, game_id, state)
         return version
 
     async def set_seat(self, game_id: int, expected_version: int, seat: int, user_id: int | None, name: str,
-                       *, state: dict[str, Any] | None = None) -> int:
-        """Give a seat to another user (None: empty it); optionally store the state with the new name."""
+                       *, state: dict[str, Any] | None = None, timers: Sequence[Timer] | None = None) -> int:
+        """Give a seat to another user (None: empty it); optionally store the state with the new name and
+        the turn's new timers. The seat's pass mode is cleared (it was the previous holder's)."""
         fields: dict[str, Any] = {} if state is None else {"state": _dumps(state)}
         async with self.transaction() as conn:
             version = await self._bump(conn, game_id, expected_version, self.clock(), **fields)
@@ -428,12 +668,19 @@ class Store:
                                  (user_id, name, game_id, seat))
             if count != 1:
                 raise NotFound(f"game {game_id} has no seat {seat}")
+            await run(conn, "DELETE FROM pass_modes WHERE game_id = ? AND seat = ?", (game_id, seat))
+            if timers is not None:
+                await _write_timers(conn, game_id, version, timers)
         return version
 
     async def set_status(self, game_id: int, expected_version: int, status: str) -> int:
-        """Change the status (e.g. to aborted); returns the new version."""
+        """Change the status (e.g. to aborted; its timers and pass modes go); returns the new version."""
         async with self.transaction() as conn:
-            return await self._bump(conn, game_id, expected_version, self.clock(), status=status)
+            version = await self._bump(conn, game_id, expected_version, self.clock(), status=status)
+            if status not in OPEN_STATUSES:
+                await run(conn, "DELETE FROM reminders WHERE game_id = ?", (game_id,))
+                await run(conn, "DELETE FROM pass_modes WHERE game_id = ?", (game_id,))
+            return version
 
     async def set_board_message(self, game_id: int, message_id: int | None) -> None:
         """Remember the message that shows the current board (no version change)."""

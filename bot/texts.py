@@ -1,4 +1,5 @@
-"""Text for people: the board, hands, moves, events and final scores, from ``rules.view`` output.
+"""Text for people: the board, hands, moves, events, the log, statistics, history and final scores, from
+``rules.view`` output and stored events (worded by ``rules.describe``).
 
 Pure functions (no Discord objects) so they are cheap to test. All words go through
 ``rules.i18n.t`` (keys in ``data/i18n/<lang>/bot.json`` and ``rules.json``).
@@ -7,12 +8,16 @@ Pure functions (no Discord objects) so they are cheap to test. All words go thro
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Container, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from rules import DRAWN, HAND, LOWER, UPPER, Action, Move, catalogue
+from rules.describe import describe, headline
 from rules.i18n import card_name, t
+
+from .store import FinishedGame, Standing
+from .timers import Timing
 
 TOKEN_EMOJI = {"hammer": "🔨", "cathedral": "⛪", "bust": "🗿", "hand": "✋"}
 COLOUR_EMOJI = {"green": "🟩", "blue": "🟦", "red": "🟥"}
@@ -75,32 +80,142 @@ def _names(view: dict[str, Any], names: Sequence[str] | None) -> list[str]:
     return list(names) if names is not None else [p["name"] for p in view["players"]]
 
 
-def event_lines(events: list[dict[str, Any]], view: dict[str, Any], lang: str,
-                names: Sequence[str] | None = None) -> list[str]:
-    """What happened besides the action itself: drawn cards, scorings, new phases, end of game."""
-    ed = view["edition"]
-    who = _names(view, names)
+EVENT_EMOJI = {"observe": "🔭", "score": "💰", "pub": "🍺", "end_triggered": "⏳", "game_end": "🏁"}
+
+
+def event_lines(events: Sequence[dict[str, Any]], names: Sequence[str], edition: int, lang: str, *,
+                auto: str | None = None, hidden: Container[int] = ()) -> list[str]:
+    """One action's events in words, by ``rules.describe`` (the one event formatter): the action itself,
+    drawn cards, scorings, Pub decisions, new phases, the end. ``auto``: why the bot acted, added to the
+    automatic action's line. ``hidden``: seats whose money the reader may not know (their scoring income
+    in rubles is left out)."""
     lines: list[str] = []
-    scores: dict[str, list[str]] = {}
     for ev in events:
         kind = ev.get("type")
-        if kind == "observe":
-            lines.append(t("ev.observe", lang, player=who[ev["seat"]], deck=t(f"deck.{ev['deck']}", lang),
-                           card=card_name(ev["card"], ed, lang)))
-        elif kind == "score":
-            part = t("ev.score_part", lang, player=who[ev["seat"]], rubles=ev["rubles"], vp=ev["vp"])
-            scores.setdefault(ev["phase"], []).append(part)
-        elif kind == "pub" and ev.get("vp"):
-            lines.append(t("ev.pub", lang, player=who[ev["seat"]], vp=ev["vp"], rubles=ev["rubles"]))
-        elif kind == "end_triggered":
-            lines.append(t("ev.end_triggered", lang, deck=t(f"deck.{ev['deck']}", lang)))
-        elif kind == "round_end":
-            lines.append(t("ev.round_end", lang, round=ev["round"]))
-        elif kind == "phase":
-            lines.append(t("ev.phase", lang, phase=t(f"phase.{ev['phase']}", lang), round=ev["round"]))
-    for phase, parts in scores.items():
-        lines.insert(0, t("ev.scoring", lang, phase=t(f"phase.{phase}", lang), parts=", ".join(parts)))
+        if kind == "score" and ev.get("seat") in hidden:
+            line = t("bot.score_hidden", lang, player=names[ev["seat"]], phase=t(f"phase.{ev['phase']}", lang),
+                     vp=ev["vp"]) if ev.get("vp") else None
+        else:
+            line = describe(ev, names, edition, lang)
+        if not line:
+            continue
+        if auto is not None and ev.get("auto"):
+            line = line.rstrip(".") + " — " + t(f"bot.auto_{auto}", lang)
+        emoji = EVENT_EMOJI.get(str(kind))
+        lines.append(f"{emoji} {line}" if emoji else line)
     return lines
+
+
+def action_headline(events: Sequence[dict[str, Any]], names: Sequence[str], edition: int, lang: str) -> str | None:
+    """The action among ``events`` in one line (the board picture's "last action")."""
+    return headline(events, names, edition, lang)
+
+
+def log_text(rows: Sequence[tuple[int, Sequence[dict[str, Any]], str | None]], names: Sequence[str], edition: int,
+             lang: str, hidden: Container[int] = ()) -> str:
+    """The game log: per action (index, events, auto) its number and its events in words."""
+    out: list[str] = []
+    for idx, events, auto in rows:
+        lines = event_lines(events, names, edition, lang, auto=auto, hidden=hidden)
+        if not lines:
+            continue
+        out.append(f"`{idx + 1:>3}` {lines[0]}")
+        out.extend(f"{'':>6}{line}" for line in lines[1:])
+    return "\n".join(out)
+
+
+def duration(minutes: int, lang: str) -> str:
+    """``90`` -> ``1 h 30 min``; 0 -> ``off``."""
+    if minutes <= 0:
+        return t("bot.off", lang)
+    d, rest = divmod(minutes, 1440)
+    h, m = divmod(rest, 60)
+    parts = [f"{d} {t('bot.unit_d', lang)}" if d else "", f"{h} h" if h else "", f"{m} min" if m else ""]
+    return " ".join(p for p in parts if p)
+
+
+def timing_text(timing: Timing, lang: str) -> str:
+    """The reminder, its interval and the time-out in words."""
+    return t("bot.settings_line", lang, reminder=duration(timing.reminder, lang),
+             interval=duration(timing.interval, lang), autopass=duration(timing.autopass, lang))
+
+
+def _cell(value: Any) -> str:
+    return "?" if value is None else str(value)
+
+
+def _table(header: Sequence[str], rows: Sequence[tuple[str, Sequence[str]]]) -> str:
+    """A monospace table (for a code block): a label column, then one right-aligned column per player."""
+    lw = max([len(label) for label, _ in rows] + [1])
+    widths = [max([len(h)] + [len(r[1][i]) for r in rows]) for i, h in enumerate(header)]
+    lines = [" " * lw + "".join(f"  {h:>{w}}" for h, w in zip(header, widths, strict=True))]
+    for label, cells in rows:
+        if not label:
+            lines.append("")
+            continue
+        lines.append(f"{label:<{lw}}" + "".join(f"  {c:>{w}}" for c, w in zip(cells, widths, strict=True)))
+    return "\n".join(lines)
+
+
+def stats_text(view: dict[str, Any], lang: str, names: Sequence[str] | None = None) -> BoardText:
+    """Yucata-style overview from a player's view: income per phase kind in rubles and VP, rubles spent,
+    cards bought, taken and traded, VP by source (the final breakdown at the end), VP per round. Figures
+    the viewer may not know (hidden money) show as ``?``."""
+    who = _names(view, names)
+    players = view["players"]
+    header = [w[:9] for w in who]
+    rows: list[tuple[str, list[str]]] = []
+    scoring = list(dict.fromkeys(ph["key"] for ph in view["phases"] if ph["scores"]))
+    for key in scoring:
+        phase = t(f"phase.{key}", lang)
+        rows.append((t("bot.stat_rubles", lang, phase=phase),
+                     [_cell(None if p["rubles"] is None else p["stats"].get(f"{key}_rubles", 0)) for p in players]))
+        rows.append((t("bot.stat_vp", lang, phase=phase), [_cell(p["stats"].get(f"{key}_vp", 0)) for p in players]))
+    rows.append((t("bot.stat_spent", lang),
+                 [_cell(None if p["rubles"] is None else p["stats"].get("spent", 0)) for p in players]))
+    for counter in ("bought", "taken", "traded"):
+        rows.append((t(f"bot.stat_{counter}", lang), [_cell(p["stats"].get(counter, 0)) for p in players]))
+    rows.append(("", []))
+    sources = list(dict.fromkeys(src for p in players for src, vp in p["vp_by_source"].items() if vp))
+    for src in sources:
+        rows.append((t(f"source.{src}", lang), [f"{p['vp_by_source'].get(src, 0):+d}" for p in players]))
+    rows.append((t("bot.stat_total_vp", lang), [str(p["vp"]) for p in players]))
+    rows.append((t("bot.stat_rubles_now", lang), [_cell(p["rubles"]) for p in players]))
+    table = _table(header, rows)
+    if view["finished"]:
+        title = t("bot.stats_title_final", lang)
+    else:
+        title = t("bot.stats_title", lang, round=view["round"], phase=t(f"phase.{view['phase']}", lang))
+    fields: list[tuple[str, str]] = []
+    if view["history"]:
+        per_round = [f"{who[s]}: " + " → ".join(str(h["vp"][s]) for h in view["history"]) for s in range(len(who))]
+        fields.append((t("bot.stat_vp_per_round", lang), "\n".join(per_round)[:1024]))
+    footer = t("bot.stats_hidden", lang) if any(p["rubles"] is None for p in players) else ""
+    return BoardText(title[:256], f"```\n{table}\n```", fields, footer)
+
+
+def history_text(games: Sequence[FinishedGame], lang: str) -> str:
+    """Recent finished games: number, date, edition, scores, winners crowned."""
+    if not games:
+        return t("bot.history_empty", lang)
+    lines = [t("bot.history_title", lang)]
+    for g in games:
+        scores = " · ".join(
+            ("👑 " if r.winner else "") + (f"<@{r.user_id}>" if r.user_id else r.name) + f" {r.vp}" for r in g.results)
+        lines.append(t("bot.history_line", lang, game=g.id, date=f"<t:{int(g.finished_at)}:d>", edition=g.edition,
+                       scores=scores))
+    return "\n".join(lines)
+
+
+def leaderboard_text(standings: Sequence[Standing], lang: str) -> str:
+    """The server's leaderboard: wins, games, average and best VP."""
+    if not standings:
+        return t("bot.history_empty", lang)
+    lines = [t("bot.leaderboard_title", lang)]
+    for rank, s in enumerate(standings, 1):
+        lines.append(t("bot.leaderboard_line", lang, rank=rank, player=f"<@{s.user_id}>", wins=s.wins,
+                       games=s.games, average=f"{s.average:.1f}", best=s.best))
+    return "\n".join(lines)
 
 
 def _tableau(view: dict[str, Any], player: dict[str, Any], lang: str) -> str:

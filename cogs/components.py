@@ -122,7 +122,29 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         await _cog(interaction).on_lobby_button(interaction, self.game_id, self.what)
 
 
-DYNAMIC_ITEMS = (ActionSelect, ActionButton, HandButton, LobbyButton)
+class PassModeSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"pb:m:(?P<game>\d+)"):
+    """Anyone in the game: pass my next turn / until the display changes / for the rest of this phase, or
+    cancel. It carries no version: the mode is armed against the game as it is when chosen."""
+
+    def __init__(self, game_id: int, lang: str = "en") -> None:
+        self.game_id = game_id
+        opts = [discord.SelectOption(label=t(f"bot.option_pass_{mode}", lang)[:100], value=mode, emoji=emoji)
+                for mode, emoji in PASS_MODE_OPTIONS]
+        super().__init__(discord.ui.Select(custom_id=f"pb:m:{game_id}", options=opts, min_values=1, max_values=1,
+                                           placeholder=t("bot.select_pass_mode", lang)[:150]))
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> PassModeSelect:
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        values = cast(dict[str, Any], interaction.data or {}).get("values") or []
+        await _cog(interaction).on_pass_mode(interaction, self.game_id, str(values[0]) if values else "")
+
+
+PASS_MODE_OPTIONS = (("turn", "⏭️"), ("display", "🔁"), ("phase", "⏩"), ("off", "✖️"))
+DYNAMIC_ITEMS = (ActionSelect, ActionButton, HandButton, LobbyButton, PassModeSelect)
 
 
 # --- building the controls ------------------------------------------------------------------------
@@ -152,7 +174,8 @@ def grouped(moves: Iterable[Move]) -> dict[str, list[list[Move]]]:
 
 
 def board_view(game_id: int, version: int, st: GameState, lang: str) -> discord.ui.View:
-    """The board's controls for the player to decide: one select per kind, pass/discard, My hand."""
+    """The board's controls: for the player to decide one select per kind and pass/discard; for everyone
+    the pass modes (when a row is free) and My hand."""
     view = discord.ui.View(timeout=None)
     ed = st.ruleset.edition
     moves = legal_moves(st)
@@ -168,6 +191,10 @@ def board_view(game_id: int, version: int, st: GameState, lang: str) -> discord.
             item.item.row = rows
             view.add_item(item)
             rows += 1
+    if rows < MAX_SELECT_ROWS:  # pass modes for everyone at the table (the command offers them too)
+        modes = PassModeSelect(game_id, lang)
+        modes.item.row = rows
+        view.add_item(modes)
     for m in moves:
         if m.action.kind == "pass":
             b = ActionButton(game_id, version, encode(m.action), t("bot.button_pass", lang), emoji="⏭️")

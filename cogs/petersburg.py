@@ -17,10 +17,27 @@ from discord.ext import commands
 from bot import images
 from bot.client import PetersburgBot
 from bot.service import GameService, Outcome, UserError
-from bot.store import ACTIVE, LOBBY, Game
-from bot.texts import BoardText, board_text, card_text, describe_action, event_lines, final_text, hand_text
+from bot.store import ACTIVE, LOBBY, Game, TimerRow
+from bot.texts import (
+    BoardText,
+    action_headline,
+    board_text,
+    card_text,
+    describe_action,
+    duration,
+    event_lines,
+    final_text,
+    hand_text,
+    history_text,
+    leaderboard_text,
+    log_text,
+    stats_text,
+    timing_text,
+)
+from bot.timers import AUTOPASS, parse_minutes
 from bot.translator import locale_str as _
 from rules import Action, GameState, RuleError, catalogue, format_action, legal_moves, view
+from rules.autopass import expired
 from rules.i18n import LANGUAGES, error_text, t
 
 from .components import DYNAMIC_ITEMS, GROUP, board_view, decode, lobby_view, target_view
@@ -28,6 +45,10 @@ from .components import DYNAMIC_ITEMS, GROUP, board_view, decode, lobby_view, ta
 log = logging.getLogger(__name__)
 
 Interaction = discord.Interaction[PetersburgBot]
+
+MAX_BOARD_LINES = 16  # lines of "what happened" on a board; the rest is in /petersburg log
+DURATION_SUGGESTIONS = (0, 15, 30, 60, 120, 240, 480, 720, 1440, 2880, 10080)
+NO_PINGS = discord.AllowedMentions.none()
 
 
 def _lang_of(interaction: Interaction, game: Game | None = None, default: str = "en") -> str:
@@ -135,6 +156,13 @@ class Petersburg(commands.GroupCog, group_name="petersburg", group_description=_
         lang = game.lang
         spectator = view(st, None)
         bt = board_text(spectator, lang, names=_names(game), mentions=_mentions(game), last=last)
+        if not st.finished:
+            modes = [f"{game.seats[seat].name} ({t(f'bot.mode_{ap.mode}', lang)})"
+                     for seat, ap in sorted((await self.service.pass_modes(game.id)).items())
+                     if not expired(st, ap)]
+            if modes:
+                bt.description = (bt.description + "\n" + t("bot.pass_modes_line", lang,
+                                                             players=", ".join(modes)))[:4000]
         embed = _embed(bt)
         kw: dict[str, Any] = {"embed": embed}
         if self.bot.config.render_images:
@@ -180,14 +208,20 @@ class Petersburg(commands.GroupCog, group_name="petersburg", group_description=_
             log.warning("could not post the final scores of game %s: %s", game.id, e)
 
     async def _present(self, out: Outcome) -> None:
-        """After a committed action (under the game's lock): the new board with what happened."""
+        """After a committed action and its automatic passes (under the game's lock): the new board with
+        what happened, in the words of ``rules.describe``."""
         game, st, lang = out.game, out.state, out.game.lang
         names = _names(game)
         ed = st.ruleset.edition
-        who = names[out.seat]
-        main = t("bot.did", lang, player=who, action=describe_action(out.action, ed, lang, out.price))
-        lines = [main, *event_lines(out.events, view(st, None), lang, names)]
-        await self.post_board(game, st, lines, out.notation)
+        hidden = range(st.n) if not st.ruleset.open_money and not st.finished else ()
+        lines: list[str] = []
+        for o in out.chain():
+            lines.extend(event_lines(o.events, names, ed, lang, auto=o.auto, hidden=hidden))
+        if len(lines) > MAX_BOARD_LINES:
+            lines = [t("bot.more_in_log", lang, n=len(lines) - MAX_BOARD_LINES + 1),
+                     *lines[-(MAX_BOARD_LINES - 1):]]
+        last = action_headline(out.chain()[-1].events, names, ed, lang)
+        await self.post_board(game, st, lines, last)
 
     async def push_hands(self, game: Game, st: GameState, seats: Sequence[int]) -> list[int]:
         """DM each of ``seats`` their hand; returns the seats that could not be reached (never raises)."""
@@ -257,8 +291,8 @@ class Petersburg(commands.GroupCog, group_name="petersburg", group_description=_
                 await interaction.edit_original_response(content=t("bot.done", lang, action=describe_action(
                     out.action, out.state.ruleset.edition, lang, out.price)), view=None)
             self.bot.record_timing(started)
-            if out.changed_hands:
-                await self.push_hands(out.game, out.state, out.changed_hands)
+            if out.all_changed_hands():
+                await self.push_hands(out.game, out.state, out.all_changed_hands())
 
         await self._guard(interaction, lang, work)
 
@@ -567,8 +601,42 @@ class Petersburg(commands.GroupCog, group_name="petersburg", group_description=_
         return await self._complete(interaction, current, ("play",))
 
     @app_commands.command(name="pass", description=_("cmd.pass"))
-    async def pass_(self, interaction: Interaction) -> None:
-        await self._play_text(interaction, "", "pass")
+    @app_commands.describe(mode=_("opt.pass_mode"))
+    @app_commands.choices(mode=[app_commands.Choice(name=_("choice.pass_turn"), value="turn"),
+                                app_commands.Choice(name=_("choice.pass_display"), value="display"),
+                                app_commands.Choice(name=_("choice.pass_phase"), value="phase"),
+                                app_commands.Choice(name=_("choice.pass_off"), value="off")])
+    async def pass_(self, interaction: Interaction, mode: str | None = None) -> None:
+        """Pass now, or set a pass mode (this turn, until the display changes, rest of the phase) or cancel it."""
+        if mode is None:
+            await self._play_text(interaction, "", "pass")
+            return
+        game = await self.bot.store.open_game_in_channel(self._cid(interaction))  # type: ignore[union-attr]
+        lang = _lang_of(interaction, game, self.bot.config.language)
+        if game is None:
+            await self._safe_private(interaction, error_text("no_game", lang))
+            return
+        await self.on_pass_mode(interaction, game.id, mode)
+
+    async def on_pass_mode(self, interaction: Interaction, game_id: int, mode: str) -> None:
+        """Set or cancel (``off``) the user's pass mode; if it applies right now, the pass happens at once."""
+        game = await self.bot.store.get_game(game_id)  # type: ignore[union-attr]
+        lang = game.lang if game is not None else _lang_of(interaction)
+        await self._defer(interaction)
+
+        async def work() -> None:
+            if mode not in ("turn", "display", "phase", "off"):
+                raise UserError("stale_board")
+            _, out = await self.service.set_pass_mode(game_id, interaction.user.id, None if mode == "off" else mode,
+                                                      after=self._present)
+            text = t(f"bot.pass_mode_set_{mode}", lang)
+            if out is not None:
+                text += "\n" + t("bot.passed_now", lang)
+            await self._private(interaction, text)
+            if out is not None and out.all_changed_hands():
+                await self.push_hands(out.game, out.state, out.all_changed_hands())
+
+        await self._guard(interaction, lang, work)
 
     @app_commands.command(name="observatory", description=_("cmd.observatory"))
     @app_commands.describe(stack=_("opt.stack"), decision=_("opt.decision"))
@@ -598,6 +666,205 @@ class Petersburg(commands.GroupCog, group_name="petersburg", group_description=_
         choices = await self._complete(interaction, "", ("pub",))
         return [app_commands.Choice(name=c.name, value=int(c.value.split()[-1])) for c in choices
                 if not current or c.value.split()[-1].startswith(current.strip())]
+
+    # --- commands: over hours and days ---------------------------------------------------------------
+    @app_commands.command(name="settings", description=_("cmd.settings"))
+    @app_commands.describe(reminder=_("opt.reminder"), interval=_("opt.interval"), autopass=_("opt.autopass"),
+                           server=_("opt.server"))
+    async def settings(self, interaction: Interaction, reminder: str | None = None, interval: str | None = None,
+                       autopass: str | None = None, server: bool = False) -> None:
+        """Host: this game's reminder, repeat interval and time-out; with ``server`` (Manage Server) the
+        server's defaults. Without values: show them."""
+        lang = await self._channel_lang(interaction)
+
+        async def work() -> None:
+            changes: dict[str, int] = {}
+            for key, raw in (("reminder", reminder), ("interval", interval), ("autopass", autopass)):
+                if raw is not None:
+                    try:
+                        changes[key] = parse_minutes(raw)
+                    except ValueError:
+                        raise UserError("bad_duration", value=raw) from None
+            if server:
+                perms = interaction.permissions
+                if changes and not (perms and perms.manage_guild):
+                    raise UserError("not_manager")
+                assert interaction.guild_id is not None
+                timing = await self.service.update_server_settings(interaction.guild_id, changes)
+                key = "bot.server_settings_set" if changes else "bot.server_settings"
+                text = t(key, lang, player=interaction.user.mention, settings=timing_text(timing, lang))
+            else:
+                game = await self.bot.store.open_game_in_channel(self._cid(interaction))  # type: ignore[union-attr]
+                if game is None and not changes:
+                    assert interaction.guild_id is not None
+                    timing = await self.service.update_server_settings(interaction.guild_id, {})
+                    text = t("bot.server_settings", lang, settings=timing_text(timing, lang))
+                elif not changes:
+                    assert game is not None
+                    timing = await self.service.timing(game)
+                    text = t("bot.game_settings", lang, game=game.id, settings=timing_text(timing, lang))
+                else:
+                    game, timing = await self.service.update_settings(self._cid(interaction), interaction.user.id,
+                                                                      changes)
+                    text = t("bot.game_settings_set", lang, player=interaction.user.mention, game=game.id,
+                             settings=timing_text(timing, lang))
+            if changes:
+                await interaction.response.send_message(text, allowed_mentions=NO_PINGS)
+            else:
+                await self._private(interaction, text)
+
+        await self._guard(interaction, lang, work)
+
+    @settings.autocomplete("reminder")
+    @settings.autocomplete("interval")
+    @settings.autocomplete("autopass")
+    async def duration_ac(self, interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
+        lang = await self._channel_lang(interaction)
+        out = []
+        for minutes in DURATION_SUGGESTIONS:
+            value = "off" if minutes == 0 else str(minutes)
+            label = duration(minutes, lang)
+            if not current or current.strip().lower() in (value, label.lower()) or value.startswith(current.strip()):
+                out.append(app_commands.Choice(name=label, value=value))
+        return out[:25]
+
+    @app_commands.command(name="log", description=_("cmd.log"))
+    @app_commands.describe(count=_("opt.count"))
+    async def log_(self, interaction: Interaction, count: app_commands.Range[int, 1, 100] = 15) -> None:
+        """The last actions of this channel's game in words (privately)."""
+        lang = await self._channel_lang(interaction)
+
+        async def work() -> None:
+            game = await self.service.latest_in_channel(self._cid(interaction))
+            st = self.service.state(game)
+            seat = game.seat_of(interaction.user.id)
+            hidden = [s for s in range(st.n) if s != seat] if not st.ruleset.open_money and not st.finished else []
+            rows = await self.bot.store.recent_actions(game.id, count)  # type: ignore[union-attr]
+            text = log_text([(r.idx, r.events, r.auto) for r in rows], _names(game), st.ruleset.edition, lang,
+                            hidden)
+            if len(text) > 4000:  # keep the newest lines
+                text = "…" + text[-3990:].split("\n", 1)[-1]
+            embed = discord.Embed(title=t("bot.log_title", lang, game=game.id), colour=0x4A5568,
+                                  description=text or t("bot.log_empty", lang))
+            await self._private(interaction, "", embed=embed)
+
+        await self._guard(interaction, lang, work)
+
+    @app_commands.command(name="stats", description=_("cmd.stats"))
+    async def stats(self, interaction: Interaction) -> None:
+        """Income per phase kind, spending, cards and VP by source, as the asking player may see them."""
+        lang = await self._channel_lang(interaction)
+
+        async def work() -> None:
+            game = await self.service.latest_in_channel(self._cid(interaction))
+            st = self.service.state(game)
+            v = view(st, game.seat_of(interaction.user.id))
+            await self._private(interaction, "", embed=_embed(stats_text(v, lang, _names(game)), colour=0x38A169))
+
+        await self._guard(interaction, lang, work)
+
+    @app_commands.command(name="export", description=_("cmd.export"))
+    async def export(self, interaction: Interaction) -> None:
+        """The finished game's record as a file (``python -m rules replay FILE`` replays it)."""
+        lang = await self._channel_lang(interaction)
+
+        async def work() -> None:
+            game = await self.service.latest_in_channel(self._cid(interaction))
+            if game.status in (LOBBY, ACTIVE):
+                raise UserError("export_after_end")  # the seed would reveal the stacks' order
+            await self._defer(interaction)
+            record = await self.service.record(game)
+            file = discord.File(io.BytesIO(record.dumps().encode("utf-8")), filename=f"petersburg-{game.id}.json")
+            await self._private(interaction, t("bot.exported", lang, game=game.id, n=len(record.actions)), file=file)
+
+        await self._guard(interaction, lang, work)
+
+    @app_commands.command(name="history", description=_("cmd.history"))
+    @app_commands.describe(count=_("opt.count"))
+    async def history(self, interaction: Interaction, count: app_commands.Range[int, 1, 25] = 10) -> None:
+        """The server's recently finished games with winners and scores."""
+        lang = await self._channel_lang(interaction)
+
+        async def work() -> None:
+            games = await self.bot.store.finished_games(interaction.guild_id, count)  # type: ignore[union-attr]
+            await interaction.response.send_message(history_text(games, lang)[:2000], allowed_mentions=NO_PINGS)
+
+        await self._guard(interaction, lang, work)
+
+    @app_commands.command(name="leaderboard", description=_("cmd.leaderboard"))
+    async def leaderboard(self, interaction: Interaction) -> None:
+        """The server's players by wins, then average score."""
+        lang = await self._channel_lang(interaction)
+
+        async def work() -> None:
+            rows = await self.bot.store.leaderboard(interaction.guild_id)  # type: ignore[union-attr]
+            await interaction.response.send_message(leaderboard_text(rows, lang)[:2000], allowed_mentions=NO_PINGS)
+
+        await self._guard(interaction, lang, work)
+
+    # --- reminders and time-outs (called by the client's poll) -----------------------------------
+    async def run_due_timers(self) -> None:
+        """Send due reminders and play for players whose time ran out; each one on its own."""
+        for timer in await self.service.due_timers():
+            try:
+                if timer.kind == AUTOPASS:
+                    await self._time_out(timer)
+                else:
+                    await self._remind(timer)
+            except Exception as e:
+                log.exception("timer %s of game %s failed", timer.kind, timer.game_id)
+                self.bot.record_bug(e)
+
+    async def _remind(self, timer: TimerRow) -> None:
+        """Claim the reminder in the database (so it goes out once), then DM and mention the player."""
+        async with self.service.lock(timer.game_id):
+            game = await self.bot.store.get_game(timer.game_id)  # type: ignore[union-attr]
+            if game is None or not await self.service.claim_reminder(timer, game):
+                return
+            uid = game.user_at(timer.seat)
+            if uid is None:
+                return
+            lang = game.lang
+            timing = await self.service.timing(game)
+            since = f"<t:{int(game.updated_at)}:R>"
+            link = (f"https://discord.com/channels/{game.guild_id or '@me'}/{game.channel_id}/{game.board_message_id}"
+                    if game.board_message_id else f"<#{game.channel_id}>")
+            note = ""
+            if timing.autopass > 0:
+                deadline = int(game.updated_at + 60 * timing.autopass)
+                note = "\n" + t("bot.reminder_autopass", lang, at=f"<t:{deadline}:R>")
+            try:
+                await self._channel(game).send(t("bot.reminder_channel", lang, mention=f"<@{uid}>", since=since)
+                                               + note)
+            except discord.HTTPException as e:
+                log.warning("could not post the reminder of game %s: %s", game.id, e)
+            if uid not in self.dm_closed:
+                try:
+                    dm = await self.bot.create_dm(discord.Object(id=uid))
+                    await dm.send(t("bot.reminder_dm", lang, channel=f"<#{game.channel_id}>", game=game.id,
+                                    since=since, link=link) + note)
+                except discord.HTTPException as e:
+                    log.info("reminder DM to user %s failed: %s", uid, e)
+                    self.dm_closed.add(uid)
+
+    async def _time_out(self, timer: TimerRow) -> None:
+        """Time is up: the bot plays the default action for the absent player (and tells them)."""
+        out = await self.service.timeout(timer, after=self._present)
+        if out is None:
+            return
+        game, lang = out.game, out.game.lang
+        uid = game.user_at(out.seat)
+        if uid is not None and uid not in self.dm_closed:
+            lines = event_lines(out.events, _names(game), out.state.ruleset.edition, lang, auto=out.auto)
+            try:
+                dm = await self.bot.create_dm(discord.Object(id=uid))
+                await dm.send(t("bot.timeout_dm", lang, channel=f"<#{game.channel_id}>", game=game.id,
+                                action=lines[0] if lines else out.notation))
+            except discord.HTTPException as e:
+                log.info("time-out DM to user %s failed: %s", uid, e)
+                self.dm_closed.add(uid)
+        if out.all_changed_hands():
+            await self.push_hands(game, out.state, out.all_changed_hands())
 
     # --- commands: host tools -------------------------------------------------------------------
     @app_commands.command(name="abort", description=_("cmd.abort"))

@@ -150,7 +150,8 @@ async def act_by_commands(env: simcord.Env, channel: simcord.ChannelHandle,
 
 async def play_to_end(env: simcord.Env, channel: simcord.ChannelHandle, players: list[MemberActor],
                       *, by: str = "buttons", limit: int = 600) -> int:
-    """Drive the game to its end; returns the number of actions taken."""
+    """Drive the game to its end; returns the number of actions the players took (the bot's automatic
+    passes, e.g. when passing is the only legal move, come on top)."""
     store = bot_of(env).store
     assert store is not None
     for n in range(limit):
@@ -158,10 +159,14 @@ async def play_to_end(env: simcord.Env, channel: simcord.ChannelHandle, players:
         if game.status != "active":
             return n
         before = game.version
+        actor = decider_of(board_message(channel), players)
         if by == "buttons" or (by == "mixed" and n % 2 == 0):
             await act_by_buttons(env, channel, players)
         else:
             await act_by_commands(env, channel, players)
         after = await game_in(env, channel)
-        assert after.version == before + 1, f"action {n} was not applied exactly once"
+        rows = await store.actions(game.id, since=len(await store.actions(game.id)) - (after.version - before))
+        assert after.version > before and rows, f"action {n} was not applied"
+        assert rows[0].user_id == actor.id and rows[0].auto is None, f"action {n} was not the player's"
+        assert all(r.user_id is None and r.auto == "forced" for r in rows[1:]), f"action {n}: {rows[1:]}"
     raise AssertionError("the game did not end")

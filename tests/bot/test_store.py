@@ -43,14 +43,15 @@ async def test_schema_wal_and_migrations(tmp_path: Path) -> None:
     rows = await store.fetch_all("PRAGMA journal_mode")
     assert rows[0][0] == "wal"
     await store.close()
-    # a later migration (e.g. reminders) is applied once, on the next start
-    extra = [*MIGRATIONS, Migration(len(MIGRATIONS) + 1, "reminders",
-                                    "CREATE TABLE reminders (game_id INTEGER PRIMARY KEY, due_at REAL NOT NULL)")]
+    # a later migration is applied once, on the next start
+    extra = [*MIGRATIONS, Migration(len(MIGRATIONS) + 1, "notes",
+                                    "CREATE TABLE notes (game_id INTEGER PRIMARY KEY, text TEXT NOT NULL)")]
     store = await Store.open(path)
     assert await store.migrate(extra) == len(MIGRATIONS) + 1
     assert await store.migrate(extra) == len(MIGRATIONS) + 1
     names = {r[0] for r in await store.fetch_all("SELECT name FROM sqlite_master WHERE type = 'table'")}
-    assert {"games", "seats", "actions", "hands", "schema_version", "reminders"} <= names
+    assert {"games", "seats", "actions", "hands", "schema_version", "reminders", "pass_modes", "results",
+            "guild_settings", "notes"} <= names
     await store.close()
 
 
@@ -98,7 +99,10 @@ async def test_action_commits_state_action_and_hands(tmp_path: Path) -> None:
     game = await svc.game(gid)
     st = GameState.from_json(game.state or {})
     actions = await store.actions(gid)
-    assert len(actions) == st.action_count == 30 and game.version == 3 + 30  # 2 joins and the start
+    # 30 by the players, plus the bot's passes where passing was the only legal move
+    assert len(actions) == st.action_count and game.version == 3 + st.action_count  # 2 joins and the start
+    assert len([a for a in actions if a.auto is None]) == 30
+    assert all(a.auto == "forced" and a.notation == "pass" and a.user_id is None for a in actions if a.auto)
     hands = await store.hands(gid)
     assert hands == {s: [st.cards[c].id for c in st.hands[s]] for s in range(st.n)}
     await store.close()
