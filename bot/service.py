@@ -164,7 +164,11 @@ class GameService:
 
     async def due_timers(self) -> list[TimerRow]:
         """Reminders and time-outs due now."""
-        return await self.store.due_timers(self.store.clock())
+        now = self.store.clock()
+        next_due = await self.store.next_due()
+        if next_due is None or next_due > now:
+            return []
+        return await self.store.due_timers(now)
 
     async def claim_reminder(self, timer: TimerRow, game: Game) -> bool:
         """Take a due reminder (atomically, so it is sent once); it repeats after the game's interval."""

@@ -313,6 +313,8 @@ class Store:
         self._lock = asyncio.Lock()
         self.clock = clock
         self.fault_hook: Callable[[str], None] | None = None
+        self._next_due: float | None = None
+        self._next_due_known = False  # forgotten at every write transaction
 
     # --- lifecycle ------------------------------------------------------------------------------
     @classmethod
@@ -372,6 +374,7 @@ class Store:
     async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
         """``async with store.transaction() as conn:`` one atomic write (BEGIN IMMEDIATE ... COMMIT)."""
         async with self._lock:
+            self._next_due_known = False
             await run(self._conn, "BEGIN IMMEDIATE")
             try:
                 yield self._conn
@@ -381,6 +384,8 @@ class Store:
             except BaseException:
                 await run(self._conn, "ROLLBACK")
                 raise
+            finally:
+                self._next_due_known = False
 
     async def fetch_all(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         """Run a read query (for features built on top of the store)."""
@@ -512,8 +517,12 @@ class Store:
                 return [TimerRow(*r) for r in await cur.fetchall()]
 
     async def next_due(self) -> float | None:
-        row = await self._one("SELECT MIN(due_at) FROM reminders")
-        return float(row[0]) if row and row[0] is not None else None
+        """When the earliest timer is due (None: none). Cached until the next write, so polling is cheap."""
+        if not self._next_due_known:
+            row = await self._one("SELECT MIN(due_at) FROM reminders")
+            self._next_due = float(row[0]) if row and row[0] is not None else None
+            self._next_due_known = True
+        return self._next_due
 
     async def claim_timer(self, timer: TimerRow, next_due: float | None) -> bool:
         """Atomically take a due timer before acting on it: only if the game is still at its version and

@@ -146,8 +146,9 @@ def _cell(value: Any) -> str:
 
 def _table(header: Sequence[str], rows: Sequence[tuple[str, Sequence[str]]]) -> str:
     """A monospace table (for a code block): a label column, then one right-aligned column per player."""
-    lw = max([len(label) for label, _ in rows] + [1])
-    widths = [max([len(h)] + [len(r[1][i]) for r in rows]) for i, h in enumerate(header)]
+    filled = [r for r in rows if r[0]]  # a row without a label is a blank separator
+    lw = max([len(label) for label, _ in filled] + [1])
+    widths = [max([len(h)] + [len(r[1][i]) for r in filled]) for i, h in enumerate(header)]
     lines = [" " * lw + "".join(f"  {h:>{w}}" for h, w in zip(header, widths, strict=True))]
     for label, cells in rows:
         if not label:

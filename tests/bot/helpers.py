@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import re
+from collections.abc import Callable
 from typing import Any
 
 import discord
@@ -170,3 +172,44 @@ async def play_to_end(env: simcord.Env, channel: simcord.ChannelHandle, players:
         assert rows[0].user_id == actor.id and rows[0].auto is None, f"action {n} was not the player's"
         assert all(r.user_id is None and r.auto == "forced" for r in rows[1:]), f"action {n}: {rows[1:]}"
     raise AssertionError("the game did not end")
+
+
+def take_card(st: GameState, type_id: str) -> int:
+    """A physical card of ``type_id`` pulled out of its stack (for rigging a state)."""
+    for deck in st.decks.values():
+        for c in deck:
+            if st.cards[c].id == type_id:
+                deck.remove(c)
+                return c
+    raise AssertionError(type_id)
+
+
+async def rig(env: simcord.Env, channel: simcord.ChannelHandle, players: list[MemberActor],
+              change: Callable[[GameState], None]) -> None:
+    """Rewrite the stored state (as if play had reached it), then show the board again."""
+    game = await game_in(env, channel)
+    st = await state_in(env, channel)
+    change(st)
+    store = bot_of(env).store
+    assert store is not None
+    async with store.transaction() as conn:
+        await conn.execute("UPDATE games SET state = ?, version = version + 1 WHERE id = ?",
+                           (json.dumps(st.to_json()), game.id))
+    await players[0].slash(channel, "petersburg board")
+
+
+def texts(messages: list[discord.Message], needle: str) -> list[str]:
+    """The contents (and embed descriptions) of ``messages`` that contain ``needle``."""
+    out = []
+    for m in messages:
+        body = "\n".join([m.content, *[e.description or "" for e in m.embeds]])
+        if needle in body:
+            out.append(body)
+    return out
+
+
+def reply_of(result: simcord.InteractionResult) -> simcord.ResponseMessage:
+    """The last answer (response or followup) of an interaction."""
+    msgs = [m for m in [result.response, *result.followups] if m is not None]
+    assert msgs, result
+    return msgs[-1]
