@@ -81,6 +81,9 @@ class GameService:
         self.default_lang = default_lang
         self.default_timing = timing or Timing(reminder=60, interval=240, autopass=0)
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+        # caches of what every action looks at (all changes go through this service)
+        self._server_settings: dict[int, dict[str, Any]] = {}
+        self._modes: dict[int, dict[int, AutoPass]] = {}
 
     def lock(self, game_id: int) -> asyncio.Lock:
         """The lock that serializes everything that changes game ``game_id``."""
@@ -119,8 +122,15 @@ class GameService:
     # --- timers -----------------------------------------------------------------------------------
     async def timing(self, game: Game) -> Timing:
         """The game's reminder, interval and time-out (its own settings, else the server's, else global)."""
-        server = await self.store.guild_settings(game.guild_id) if game.guild_id is not None else None
-        return resolve(game.settings, server, self.default_timing)
+        return resolve(game.settings, await self._server(game.guild_id), self.default_timing)
+
+    async def _server(self, guild_id: int | None) -> dict[str, Any] | None:
+        if guild_id is None:
+            return None
+        settings = self._server_settings.get(guild_id)
+        if settings is None:
+            settings = self._server_settings[guild_id] = await self.store.guild_settings(guild_id)
+        return settings
 
     def _plan(self, game: Game, st: GameState, timing: Timing, since: float, sent: int = 0) -> list[Timer]:
         if st.finished:
@@ -152,9 +162,10 @@ class GameService:
 
     async def update_server_settings(self, guild_id: int, changes: dict[str, int]) -> Timing:
         """The server's defaults (for games that set nothing themselves); running games follow."""
-        settings = {**await self.store.guild_settings(guild_id), **changes}
+        settings = {**(await self._server(guild_id) or {}), **changes}
         if changes:
             await self.store.set_guild_settings(guild_id, settings)
+            self._server_settings[guild_id] = settings
             for game in await self.store.list_games(status=ACTIVE, guild_id=guild_id):
                 async with self.lock(game.id):
                     current = await self.store.get_game(game.id)
@@ -199,7 +210,21 @@ class GameService:
 
     # --- pass modes -------------------------------------------------------------------------------
     async def pass_modes(self, game_id: int) -> dict[int, AutoPass]:
-        return {s: AutoPass.from_json(d) for s, d in (await self.store.pass_modes(game_id)).items()}
+        """Seat -> the pass mode it set (read from the store once per game, then kept up to date)."""
+        modes = self._modes.get(game_id)
+        if modes is None:
+            modes = {s: AutoPass.from_json(d) for s, d in (await self.store.pass_modes(game_id)).items()}
+            self._modes[game_id] = modes
+        return dict(modes)
+
+    async def _save_mode(self, game_id: int, seat: int, ap: AutoPass | None) -> None:
+        await self.store.set_pass_mode(game_id, seat, None if ap is None else ap.to_json())
+        modes = self._modes.get(game_id)
+        if modes is not None:
+            if ap is None:
+                modes.pop(seat, None)
+            else:
+                modes[seat] = ap
 
     async def set_pass_mode(self, game_id: int, user_id: int, mode: str | None, *,
                             after: Callable[[Outcome], Awaitable[None]] | None = None
@@ -214,7 +239,7 @@ class GameService:
             if seat is None:
                 raise UserError("not_in_game")
             if mode is None:
-                await self.store.set_pass_mode(game.id, seat, None)
+                await self._save_mode(game.id, seat, None)
                 return None, None
             st = self.state(game)
             ap = arm(st, mode)
@@ -222,7 +247,7 @@ class GameService:
             if mode == "turn" and not now and st.pending is None and st.to_move == seat:
                 raise UserError("cannot_pass_now")
             if not (mode == "turn" and now):  # a one-turn mode used at once is not kept
-                await self.store.set_pass_mode(game.id, seat, ap.to_json())
+                await self._save_mode(game.id, seat, ap)
             if not now:
                 return ap, None
             timing = await self.timing(game)
@@ -254,7 +279,7 @@ class GameService:
                     del modes[seat]
             elif ap is not None and (expired(st, ap) or (ap.mode == "turn" and st.pending is None
                                                            and st.to_move == seat)):
-                await self.store.set_pass_mode(game.id, seat, None)  # over, or its turn came but no pass
+                await self._save_mode(game.id, seat, None)  # over, or its turn came but no pass
                 del modes[seat]
             if reason is None and only_pass(st):
                 reason = FORCED
@@ -266,7 +291,7 @@ class GameService:
             log.warning("game %s: more than %d automatic passes in a row", game.id, MAX_CHAIN)
         for seat, ap in modes.items():
             if expired(st, ap):
-                await self.store.set_pass_mode(game.id, seat, None)
+                await self._save_mode(game.id, seat, None)
         return outs
 
     # --- records ----------------------------------------------------------------------------------
@@ -321,6 +346,7 @@ class GameService:
                 rest = [(s.user_id or 0, s.name) for s in game.seats if s.user_id != user_id]
                 if not rest:
                     await self.store.set_status(game.id, game.version, ABORTED)
+                    self._modes.pop(game.id, None)
                 else:
                     host = game.host_id if game.host_id != user_id else rest[0][0]
                     await self.store.update_lobby(game.id, game.version, rest, host_id=host)
@@ -329,6 +355,7 @@ class GameService:
                 game = await self.game(game.id)
                 if all(s.user_id is None for s in game.seats):
                     await self.store.set_status(game.id, game.version, ABORTED)
+                    self._modes.pop(game.id, None)
             return await self.game(game.id)
 
     async def start(self, channel_id: int, user_id: int) -> tuple[Game, GameState]:
@@ -399,6 +426,12 @@ class GameService:
                 timers=self._plan(game, st, timing, self.store.clock()), clear_pass=clear_pass)
         except VersionConflict:
             raise UserError("stale_board") from None
+        modes = self._modes.get(game.id)
+        if modes is not None:
+            for s in clear_pass:
+                modes.pop(s, None)
+            if status == FINISHED:  # the store dropped them all
+                modes.clear()
         game.version += 1
         game.status = status
         game.state = None  # the caller uses ``state``; avoid serializing twice
@@ -413,6 +446,7 @@ class GameService:
             if user_id != game.host_id and not may_manage:
                 raise UserError("not_host_or_mod")
             await self.store.set_status(game.id, game.version, ABORTED)
+            self._modes.pop(game.id, None)
             return await self.game(game.id)
 
     async def kick(self, channel_id: int, host_id: int, target_id: int) -> tuple[Game, int]:
@@ -466,6 +500,7 @@ class GameService:
                 timers = [] if st.finished else plan(st.decider, has_user, await self.timing(game),
                                                       self.store.clock())
         await self.store.set_seat(game.id, game.version, seat, user_id, name, state=state, timers=timers)
+        self._modes.get(game.id, {}).pop(seat, None)  # the store cleared the seat's pass mode
 
 
 def _paid(before: GameState, after: GameState, seat: int) -> int:

@@ -175,8 +175,8 @@ async def play_to_end(env: simcord.Env, channel: simcord.ChannelHandle, players:
 
 
 def take_card(st: GameState, type_id: str) -> int:
-    """A physical card of ``type_id`` pulled out of its stack (for rigging a state)."""
-    for deck in st.decks.values():
+    """A physical card of ``type_id`` pulled out of its stack or the discard pile (for rigging a state)."""
+    for deck in [*st.decks.values(), st.discard]:
         for c in deck:
             if st.cards[c].id == type_id:
                 deck.remove(c)

@@ -41,7 +41,8 @@ def test_env_file_reader(tmp_path: Path) -> None:
 def test_env_example_documents_every_setting() -> None:
     text = (ROOT / ".env.example").read_text(encoding="utf-8")
     for key in ("DISCORD_TOKEN", "DATABASE_PATH", "LOG_LEVEL", "DEV_GUILD_ID", "LANGUAGE", "DISCORD_REST_PROXY",
-                "DISCORD_GATEWAY_URL"):
+                "DISCORD_GATEWAY_URL", "REMINDER_MINUTES", "REMINDER_INTERVAL_MINUTES", "AUTOPASS_MINUTES",
+                "TIMER_POLL_SECONDS"):
         assert re.search(rf"^{key}=", text, re.M), key
 
 
@@ -101,7 +102,11 @@ async def test_synced_commands_carry_german_descriptions(env: simcord.Env) -> No
     assert root["description_localizations"]["de"].startswith("Sankt Petersburg")
     subs = {o["name"]: o for o in root["options"]}
     assert set(subs) >= {"create", "join", "leave", "start", "board", "hand", "buy", "take", "play", "pass",
-                         "observatory", "pub", "card", "rules", "abort", "kick", "replace"}
+                         "observatory", "pub", "card", "rules", "abort", "kick", "replace", "settings", "log",
+                         "stats", "export", "history", "leaderboard"}
+    pass_mode = next(o for o in subs["pass"]["options"] if o["name"] == "mode")
+    assert [c["value"] for c in pass_mode["choices"]] == ["turn", "display", "phase", "off"]
+    assert pass_mode["choices"][2]["name_localizations"]["de"] == "für den Rest dieser Runde passen"
     assert subs["create"]["description_localizations"]["de"].startswith("Ein neues Spiel")
     edition = next(o for o in subs["create"]["options"] if o["name"] == "edition")
     assert edition["choices"][0]["name_localizations"]["de"] == "1. Ausgabe (2004)"

@@ -184,3 +184,30 @@ async def test_settings_validation_and_server_defaults(env: simcord.Env) -> None
     assert reply_of(r).ephemeral and "Only the host" in reply_of(r).content
     r = await players[1].slash(channel, "petersburg settings")
     assert reply_of(r).ephemeral and "15 min" in reply_of(r).content
+
+
+async def test_kicked_seat_is_played_for_and_its_new_holder_reminded(env: simcord.Env) -> None:
+    channel, players = await _setup(env, reminder="30", interval="off", autopass="2h")
+    host = players[0]
+    absent = decider_of(board_message(channel), players)
+    if absent is host:  # let the host move first so that the other player is the one to decide
+        await act_by_buttons(env, channel, players)
+        absent = decider_of(board_message(channel), players)
+    r = await host.slash(channel, "petersburg kick", player=absent)
+    assert r.response is not None and "was removed" in r.response.content
+    await env.advance_time(60 * MIN)
+    assert _pings(channel, absent) == []  # nobody holds the seat: no reminder
+    await env.advance_time(61 * MIN)  # the time-out still plays for the empty seat
+    store = bot_of(env).store
+    assert store is not None
+    rows = await store.actions((await game_in(env, channel)).id)
+    assert rows[-1].auto == "timeout" and rows[-1].user_id is None
+    # someone takes the seat: when it is their turn again, they are the one reminded
+    newcomer = env.guild.add_member(env.create_user("newcomer"))
+    r = await newcomer.slash(channel, "petersburg join")
+    assert reply_of(r).ephemeral and "took seat" in reply_of(r).content
+    everyone = [host, newcomer]
+    while decider_of(board_message(channel), everyone) is not newcomer:
+        await act_by_buttons(env, channel, everyone)
+    await env.advance_time(31 * MIN)
+    assert len(_pings(channel, newcomer)) == 1 and len(_dms(newcomer)) == 1
