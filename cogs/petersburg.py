@@ -67,6 +67,13 @@ def _embed(bt: BoardText, colour: int = 0x2B6CB0) -> discord.Embed:
     return e
 
 
+def _clip(text: str, limit: int = 2000) -> str:
+    """At most ``limit`` characters, cut after a whole line."""
+    if len(text) <= limit:
+        return text
+    return text[:limit].rsplit("\n", 1)[0]
+
+
 def _names(game: Game) -> list[str]:
     return [s.name for s in game.seats]
 
@@ -787,7 +794,7 @@ class Petersburg(commands.GroupCog, group_name="petersburg", group_description=_
 
         async def work() -> None:
             games = await self.bot.store.finished_games(interaction.guild_id, count)  # type: ignore[union-attr]
-            await interaction.response.send_message(history_text(games, lang)[:2000], allowed_mentions=NO_PINGS)
+            await interaction.response.send_message(_clip(history_text(games, lang)), allowed_mentions=NO_PINGS)
 
         await self._guard(interaction, lang, work)
 
@@ -798,7 +805,7 @@ class Petersburg(commands.GroupCog, group_name="petersburg", group_description=_
 
         async def work() -> None:
             rows = await self.bot.store.leaderboard(interaction.guild_id)  # type: ignore[union-attr]
-            await interaction.response.send_message(leaderboard_text(rows, lang)[:2000], allowed_mentions=NO_PINGS)
+            await interaction.response.send_message(_clip(leaderboard_text(rows, lang)), allowed_mentions=NO_PINGS)
 
         await self._guard(interaction, lang, work)
 

@@ -91,6 +91,7 @@ async def test_hidden_money_in_log_and_stats(env: simcord.Env) -> None:
     st = await state_in(env, channel)
     table = _table(reply_of(await other.slash(channel, "petersburg stats")).embeds[0].description or "")
     s_other, s_owner = game.seat_of(other.id), scored["seat"]
+    assert s_other is not None
     assert table["Spent ₽"][s_owner] == "?" and table["Rubles"][s_owner] == "?"
     assert table["Spent ₽"][s_other] == str(st.stats[s_other].get("spent", 0))
     assert table["Rubles"][s_other] == str(st.rubles[s_other])
@@ -156,9 +157,9 @@ async def _play_through_service(svc: GameService, guild_id: int | None, channel_
         moves = legal_moves(st)
         buys = [m for m in moves if m.action.kind in ("buy", "play")]
         move = rng.choice(buys) if buys and rng.random() < 0.9 else rng.choice(moves)
-        uid = game.user_at(st.decider)
-        assert uid is not None
-        await svc.act(game.id, uid, move.action)
+        decider = game.user_at(st.decider)
+        assert decider is not None
+        await svc.act(game.id, decider, move.action)
 
 
 async def test_history_and_leaderboard_after_several_games(env: simcord.Env) -> None:

@@ -3,9 +3,12 @@ board's menu and the slash command. Games are rigged into a later workers phase 
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import simcord
 from simcord.actors import MemberActor
 
+from bot.store import ActionRow
 from rules import GameState
 from rules.autopass import only_pass
 
@@ -25,7 +28,8 @@ from .helpers import (
 )
 
 
-async def _rigged(env: simcord.Env, n: int, change: object = None) -> tuple[simcord.ChannelHandle, list[MemberActor]]:
+async def _rigged(env: simcord.Env, n: int, change: Callable[[GameState], None] | None = None
+                  ) -> tuple[simcord.ChannelHandle, list[MemberActor]]:
     """A game in round 2's workers phase, seat 0 to move, four Lumberjacks on display; players in seat order."""
     channel = env.create_guild().create_text_channel("petersburg")
     members = setup_members(env, n)
@@ -36,7 +40,7 @@ async def _rigged(env: simcord.Env, n: int, change: object = None) -> tuple[simc
         st.discard.extend(st.upper + st.lower)
         st.upper, st.lower = [take_card(st, "lumberjack") for _ in range(4)], []
         st.rubles = [30] * st.n
-        if callable(change):
+        if change is not None:
             change(st)
 
     await rig(env, channel, members, later)
@@ -47,7 +51,7 @@ async def _rigged(env: simcord.Env, n: int, change: object = None) -> tuple[simc
     return channel, seated
 
 
-async def _rows(env: simcord.Env, channel: simcord.ChannelHandle) -> list:
+async def _rows(env: simcord.Env, channel: simcord.ChannelHandle) -> list[ActionRow]:
     store = bot_of(env).store
     assert store is not None
     return await store.actions((await game_in(env, channel)).id)

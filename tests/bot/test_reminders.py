@@ -184,6 +184,9 @@ async def test_settings_validation_and_server_defaults(env: simcord.Env) -> None
     assert reply_of(r).ephemeral and "Only the host" in reply_of(r).content
     r = await players[1].slash(channel, "petersburg settings")
     assert reply_of(r).ephemeral and "15 min" in reply_of(r).content
+    for option in ("reminder", "interval", "autopass"):
+        choices = await players[0].autocomplete(channel, "petersburg settings", option, "")
+        assert choices[0] == {"name": "off", "value": "off"} and {"name": "1 h", "value": "60"} in choices
 
 
 async def test_kicked_seat_is_played_for_and_its_new_holder_reminded(env: simcord.Env) -> None:

@@ -65,7 +65,7 @@ def test_event_lines_are_rules_describe_with_hidden_rubles_and_reasons() -> None
     score_vp = {"type": "score", "phase": "buildings", "seat": 1, "rubles": 2, "vp": 3}
     lines = event_lines([buy, score, score_vp], NAMES, 2, "en")
     assert lines[0] == describe(buy, NAMES, 2, "en") == "Ann bought Lumberjack for 3."
-    assert lines[1] == "💰 " + describe(score, NAMES, 2, "en")
+    assert lines[1] == f"💰 {describe(score, NAMES, 2, 'en')}" == "💰 Workers scoring: Bob +6 rubles, +0 VP."
     hidden = event_lines([buy, score, score_vp], NAMES, 2, "en", hidden={1})
     assert hidden == [lines[0], "💰 Buildings scoring: Bob +3 VP."]  # no rubles; nothing at all for 0 VP
     auto = event_lines([{"type": "pass", "seat": 1, "auto": True}], NAMES, 2, "de", auto="forced")
