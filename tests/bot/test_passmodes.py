@@ -4,6 +4,7 @@ board's menu and the slash command. Games are rigged into a later workers phase 
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
 import simcord
 from simcord.actors import MemberActor
@@ -12,6 +13,7 @@ from bot.store import ActionRow
 from rules import GameState
 from rules.autopass import only_pass
 
+from .conftest import make_bot
 from .helpers import (
     act_by_buttons,
     board_message,
@@ -160,3 +162,30 @@ async def test_pass_mode_refusals(env: simcord.Env) -> None:
     r = await outsider.slash(channel, "petersburg pass", mode="phase")
     assert reply_of(r).ephemeral and "not playing" in reply_of(r).content
     assert await _modes(env, channel) == {} and await _rows(env, channel) == []
+
+
+async def test_everyone_passing_automatically_ends_the_phase_and_the_chain(env: simcord.Env) -> None:
+    channel, (a, b, c) = await _rigged(env, 3)
+    await b.slash(channel, "petersburg pass", mode="phase")
+    await c.slash(channel, "petersburg pass", mode="phase")
+    r = await a.slash(channel, "petersburg pass", mode="phase")  # a is to decide: a passes now, then b and c
+    assert "you passed" in reply_of(r).content
+    rows = await _rows(env, channel)
+    assert [(x.seat, x.auto) for x in rows] == [(0, "mode_phase"), (1, "mode_phase"), (2, "mode_phase")]
+    st = await state_in(env, channel)
+    assert (st.round, st.phase) == (2, 1) and not st.finished  # the next phase: nobody passes for anyone
+    assert await _modes(env, channel) == {}
+    board = board_message(channel)
+    assert board.embeds[0].description.count("pass mode: rest of this phase") == 3  # type: ignore[union-attr]
+
+
+async def test_pass_mode_survives_a_restart(env: simcord.Env, db_path: Path) -> None:
+    channel, (a, b) = await _rigged(env, 2)
+    await b.slash(channel, "petersburg pass", mode="phase")
+    old = bot_of(env)
+    await env.restart_bot(make_bot(db_path, sync=False))
+    assert old.store is not None
+    await old.store.close()
+    await act_by_buttons(env, channel, [a, b])
+    assert [x.auto for x in await _rows(env, channel)] == [None, "mode_phase"]
+    assert decider_of(board_message(channel), [a, b]) is a
