@@ -739,7 +739,7 @@ class Petersburg(commands.GroupCog, group_name="petersburg", group_description=_
     @app_commands.describe(count=_("opt.count"))
     async def log_(self, interaction: Interaction, count: app_commands.Range[int, 1, 100] = 15) -> None:
         """The last actions of this channel's game in words (privately)."""
-        lang = await self._channel_lang(interaction)
+        lang = await self._channel_lang(interaction, latest=True)
 
         async def work() -> None:
             game = await self.service.latest_in_channel(self._cid(interaction))
@@ -760,7 +760,7 @@ class Petersburg(commands.GroupCog, group_name="petersburg", group_description=_
     @app_commands.command(name="stats", description=_("cmd.stats"))
     async def stats(self, interaction: Interaction) -> None:
         """Income per phase kind, spending, cards and VP by source, as the asking player may see them."""
-        lang = await self._channel_lang(interaction)
+        lang = await self._channel_lang(interaction, latest=True)
 
         async def work() -> None:
             game = await self.service.latest_in_channel(self._cid(interaction))
@@ -773,7 +773,7 @@ class Petersburg(commands.GroupCog, group_name="petersburg", group_description=_
     @app_commands.command(name="export", description=_("cmd.export"))
     async def export(self, interaction: Interaction) -> None:
         """The finished game's record as a file (``python -m rules replay FILE`` replays it)."""
-        lang = await self._channel_lang(interaction)
+        lang = await self._channel_lang(interaction, latest=True)
 
         async def work() -> None:
             game = await self.service.latest_in_channel(self._cid(interaction))
@@ -790,7 +790,7 @@ class Petersburg(commands.GroupCog, group_name="petersburg", group_description=_
     @app_commands.describe(count=_("opt.count"))
     async def history(self, interaction: Interaction, count: app_commands.Range[int, 1, 25] = 10) -> None:
         """The server's recently finished games with winners and scores."""
-        lang = await self._channel_lang(interaction)
+        lang = await self._channel_lang(interaction, latest=True)
 
         async def work() -> None:
             games = await self.bot.store.finished_games(interaction.guild_id, count)  # type: ignore[union-attr]
@@ -801,7 +801,7 @@ class Petersburg(commands.GroupCog, group_name="petersburg", group_description=_
     @app_commands.command(name="leaderboard", description=_("cmd.leaderboard"))
     async def leaderboard(self, interaction: Interaction) -> None:
         """The server's players by wins, then average score."""
-        lang = await self._channel_lang(interaction)
+        lang = await self._channel_lang(interaction, latest=True)
 
         async def work() -> None:
             rows = await self.bot.store.leaderboard(interaction.guild_id)  # type: ignore[union-attr]
@@ -931,8 +931,12 @@ class Petersburg(commands.GroupCog, group_name="petersburg", group_description=_
         assert interaction.channel_id is not None
         return interaction.channel_id
 
-    async def _channel_lang(self, interaction: Interaction) -> str:
-        game = await self.bot.store.open_game_in_channel(self._cid(interaction))  # type: ignore[union-attr]
+    async def _channel_lang(self, interaction: Interaction, *, latest: bool = False) -> str:
+        """The language of the channel's open game (``latest``: else of its newest game), else the user's."""
+        store = self.bot.store
+        assert store is not None
+        cid = self._cid(interaction)
+        game = await (store.latest_game_in_channel(cid) if latest else store.open_game_in_channel(cid))
         return _lang_of(interaction, game, self.bot.config.language)
 
     async def cog_app_command_error(self, interaction: discord.Interaction[Any],

@@ -207,7 +207,7 @@ async def test_history_and_leaderboard_after_several_games(env: simcord.Env) -> 
     assert [int(re.search(r"<@(\d+)>", x).group(1)) for x in rows] == order  # type: ignore[union-attr]
     for rank, uid in enumerate(order, 1):
         vps = expected[uid]
-        assert rows[rank - 1] == (f"{rank}. <@{uid}> — {wins[uid]} wins in {len(vps)} games · "
+        assert rows[rank - 1] == (f"{rank}. <@{uid}> — won {wins[uid]} of {len(vps)} · "
                                   f"average {sum(vps) / len(vps):.1f} VP · best {max(vps)}")
 
 
