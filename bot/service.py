@@ -2,7 +2,10 @@
 
 It holds no rules: legality comes only from ``rules.apply``/``rules.check``. It loads the game from
 the database on every call, serializes the actions of one game with a per-game asyncio lock, checks
-the board version a button carries, and commits each accepted action atomically.
+the board version a button carries, and commits each accepted action atomically together with the
+next turn's timers. Under the same lock it then passes automatically for whoever is to decide while
+their pass mode applies or passing is their only legal move (``rules.autopass``), one transaction per
+pass, and plays ``rules.autopass.default_action`` for a player whose time ran out.
 """
 
 from __future__ import annotations

@@ -4,6 +4,12 @@ Every write that changes a game bumps ``games.version`` in an ``UPDATE ... WHERE
 (optimistic check) inside one transaction, so an accepted action is stored exactly once together
 with the new state, its action row and the changed hands, or not at all.
 
+Besides games, seats, actions (``auto``: why the bot took one) and hands: ``reminders`` holds the
+current turn's reminder and time-out (keyed by game and version, so any action voids them; a due one is
+claimed with an UPDATE before it is sent), ``pass_modes`` the players' ``rules.autopass.AutoPass``,
+``results`` each finished game's scores (history, leaderboard) and ``guild_settings`` a server's timer
+defaults.
+
 Adding a migration: append ``Migration(<next number>, "<name>", "<SQL>")`` (or a coroutine function
 taking the connection) to ``MIGRATIONS``; ``Store.open`` applies the missing ones in order.
 """
