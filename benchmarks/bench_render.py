@@ -18,8 +18,9 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import TypeVar
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
@@ -27,6 +28,8 @@ if str(ROOT) not in sys.path:
 
 from render import draw_board, render_board, render_card, render_final, render_hand  # noqa: E402
 from rules import GameState, Ruleset, apply, legal_moves, new_game, view  # noqa: E402
+
+T = TypeVar("T")
 
 NAMES = ["Anna", "Boris", "Katharina", "Dmitri"]
 LAST_ACTION = "Katharina bought St Isaac's Cathedral (lower row) over Market for 12 rubles"
@@ -43,7 +46,7 @@ def play(edition: int, players: int, seed: int) -> list[GameState]:
     return states
 
 
-def timed(fn: Callable[[], Any], runs: int) -> tuple[float, list[float], Any]:
+def timed(fn: Callable[[], T], runs: int) -> tuple[float, list[float], T]:
     """The first call's time, then ``runs`` more call times (ms), and the last result."""
     t = time.perf_counter()
     out = fn()
@@ -77,19 +80,19 @@ def main() -> None:
         states = play(args.edition, players, args.seed)
         st = states[int(len(states) * 0.85)]
         v = view(st, st.decider)
-        first, times, png = timed(lambda v=v: render_board(v, "en", LAST_ACTION), args.runs)
+        first, times, png = timed(partial(render_board, v, "en", LAST_ACTION), args.runs)
         report(f"board, {players} players, round {st.round}", first, times, len(png))
-        _, draw_times, cv = timed(lambda v=v: draw_board(v, "en", LAST_ACTION), args.runs)
+        _, draw_times, cv = timed(partial(draw_board, v, "en", LAST_ACTION), args.runs)
         draw_p50 = statistics.median(draw_times)
         print(f"{'':<34} draw p50 {draw_p50:5.1f} ms, PNG encoding p50 {statistics.median(times) - draw_p50:5.1f} ms, "
               f"{cv.width}x{cv.height} px")
         if players == 4:
             hv = next((view(s, s.decider) for s in states[len(states) // 2 :] if not s.finished and s.hands[s.decider]),
                       v)
-            first, times, png = timed(lambda hv=hv: render_hand(hv, "en"), args.runs)
+            first, times, png = timed(partial(render_hand, hv, "en"), args.runs)
             report("hand", first, times, len(png))
             fv = view(states[-1], 0)
-            first, times, png = timed(lambda fv=fv: render_final(fv, "en"), args.runs)
+            first, times, png = timed(partial(render_final, fv, "en"), args.runs)
             report("final scores, 4 players", first, times, len(png))
             first, times, png = timed(lambda: render_card("czar_and_carpenter", args.edition, "de"), args.runs)
             report("card lookup", first, times, len(png))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 import discord
 import simcord
@@ -116,7 +116,8 @@ async def act_by_buttons(env: simcord.Env, channel: simcord.ChannelHandle,
     if value.startswith("?"):  # a trading card with several targets: choose one privately
         shown = result.followups[-1] if result.followups else result.response
         assert shown is not None and shown.ephemeral
-        target = next(c for row in shown.message.components for c in row.children)
+        target = next(c for row in shown.message.components for c in cast(discord.ActionRow, row).children)
+        assert isinstance(target, discord.SelectMenu)
         result = await actor.select(shown, [target.options[0].value], custom_id=target.custom_id)
     return result
 

@@ -88,7 +88,7 @@ def test_every_text_exists_in_english_and_german() -> None:
 async def test_translator_gives_german_descriptions() -> None:
     tr = Translator()
     s = locale_str("cmd.create")
-    ctx = app_commands.TranslationContext(app_commands.TranslationContextLocation.command_description, None)
+    ctx = app_commands.TranslationContext(app_commands.TranslationContextLocation.command_description, None)  # type: ignore[call-overload]
     assert s.message.startswith("Open a new game")
     assert (await tr.translate(s, discord.Locale.german, ctx) or "").startswith("Ein neues Spiel")
     assert await tr.translate(s, discord.Locale.japanese, ctx) is None

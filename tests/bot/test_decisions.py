@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from typing import Any, cast
 
+import discord
 import simcord
 
 from rules import GameState, catalogue
@@ -47,7 +49,7 @@ async def _rig(env: simcord.Env, channel: simcord.ChannelHandle, players: list,
     await players[0].slash(channel, "petersburg board")
 
 
-def _select(board: object, kind: str) -> object:
+def _select(board: discord.Message, kind: str) -> Any:
     return next(c for c in controls(board) if (c.custom_id or "").split(":")[-1].rstrip("0123456789") == kind)
 
 
@@ -72,7 +74,8 @@ async def test_trading_card_target_chosen_privately(env: simcord.Env) -> None:
     r = await actor.select(board, [group[0].value], custom_id=buy.custom_id)
     shown = r.response
     assert shown is not None and shown.ephemeral
-    target = next(c for row in shown.message.components for c in row.children)
+    target = next(c for row in shown.message.components for c in cast(discord.ActionRow, row).children)
+    assert isinstance(target, discord.SelectMenu)
     labels = [o.label for o in target.options]
     assert len(labels) == 2 and all("over" in x and "rubles" in x for x in labels)  # Market, Customs House
     before = await game_in(env, channel)
@@ -111,7 +114,7 @@ async def test_observatory_draw_and_discard(env: simcord.Env) -> None:
     assert st.pending is not None and st.pending.kind == "observatory"
     drawn = st.cards[st.pending.card]
     board = board_message(channel)
-    assert cat.by_id[drawn.id].name_en in board.embeds[0].description  # shown to everyone
+    assert cat.by_id[drawn.id].name_en in (board.embeds[0].description or "")  # shown to everyone
     discard = next(c for c in controls(board) if (c.custom_id or "").split(":")[-1].startswith("discard|"))
     r = await other.click(board, custom_id=discard.custom_id)
     assert "not your turn" in (r.followups[-1].content if r.followups else "")

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any, NoReturn
 
+import discord
 import simcord
 from simcord import interactions as sc_interactions
 from simcord.actors import _find_component, _visible_message
@@ -82,7 +84,7 @@ async def test_illegal_commands_answered_privately(env: simcord.Env) -> None:
     before = await game_in(env, channel)
     st = await state_in(env, channel)
     card = st.cards[st.upper[0]].name_en
-    cases = [
+    cases: list[tuple[simcord.MemberActor, str, dict[str, Any], str]] = [
         (actor, "petersburg take", {"card": card}, "must buy a worker"),  # first worker phase
         (actor, "petersburg buy", {"card": "Czar"}, "not available"),
         (actor, "petersburg buy", {"card": "no such thing"}, "Cannot read"),
@@ -136,7 +138,8 @@ async def test_stale_board_click(env: simcord.Env) -> None:
     assert after.version == before.version and after.state == before.state
 
 
-async def _emit_select_twice(env: simcord.Env, actor: simcord.MemberActor, message: object, custom_id: str,
+async def _emit_select_twice(env: simcord.Env, actor: simcord.MemberActor,
+                             message: discord.Message | simcord.ResponseMessage, custom_id: str,
                              value: str) -> None:
     """Two clicks of the same option that reach the bot before it answers either (no settle between)."""
     backend = env.backend
@@ -229,7 +232,7 @@ async def test_two_games_at_once_in_channel_and_thread(env: simcord.Env) -> None
         if all(done.values()):
             break
     assert all(done.values())
-    assert "Schlusswertung" in thread.history()[-1].embeds[0].title
+    assert "Schlusswertung" in (thread.history()[-1].embeds[0].title or "")
 
 
 async def test_lobby_flow_and_host_tools(env: simcord.Env) -> None:
@@ -259,7 +262,7 @@ async def test_lobby_flow_and_host_tools(env: simcord.Env) -> None:
     await host.slash(channel, "petersburg start")
     game = await game_in(env, channel)
     assert game.status == "active" and game.ruleset["open_money"] is False
-    assert "?" in board_message(channel).embeds[0].fields[0].value  # money hidden from the channel
+    assert "?" in (board_message(channel).embeds[0].fields[0].value or "")  # money hidden from the channel
     # replace an absent player: the newcomer plays the seat with its hand
     r = await host.slash(channel, "petersburg replace", player=b, new_player=e)
     assert not r.ephemeral
@@ -307,7 +310,7 @@ async def test_no_bug_reaches_users_as_traceback(env: simcord.Env) -> None:
     board = board_message(channel)
     actor = decider_of(board, players)
 
-    async def boom(*args: object, **kwargs: object) -> None:
+    async def boom(*args: object, **kwargs: object) -> NoReturn:
         raise RuntimeError("simulated bug")
 
     store = bot.store

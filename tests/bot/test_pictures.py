@@ -31,7 +31,7 @@ async def test_board_hand_and_card_pictures(env: simcord.Env) -> None:
     assert "Upper row" in (board.embeds[0].description or "")  # the text stays for screen readers
     hand_id = next(c.custom_id for c in controls(board) if c.custom_id.startswith("pb:h:"))
     r = await players[0].click(board, custom_id=hand_id)
-    reply = (r.followups or [r.response])[-1]
+    reply = r.followups[-1] if r.followups else r.response
     assert reply is not None and reply.ephemeral and [a.filename for a in reply.attachments] == ["hand.png"]
     r = await players[0].slash(channel, "petersburg card", name="bank")
     assert r.response is not None and [a.filename for a in r.response.attachments] == ["card.png"]

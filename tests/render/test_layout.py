@@ -163,8 +163,8 @@ def test_board_shows_phase_round_stacks_tokens_and_mover() -> None:
     for deck, n in v["stacks"].items():
         assert _one(cv, f"phase.{deck}.stack").shown == f"{n} left"
     for tok, seat in v["tokens"].items():
-        phase = {"hammer": "workers", "cathedral": "buildings", "bust": "aristocrats", "hand": "trading"}[tok]
-        assert v["players"][seat]["name"] in _one(cv, f"phase.{phase}.token").shown
+        tok_phase = {"hammer": "workers", "cathedral": "buildings", "bust": "aristocrats", "hand": "trading"}[tok]
+        assert v["players"][seat]["name"] in _one(cv, f"phase.{tok_phase}.token").shown
     decider = v["players"][v["decider"]]["name"]
     assert decider in _one(cv, "header.status").shown
     assert _one(cv, "last_action").shown == "Last: Boris passed"

@@ -3,9 +3,18 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TypedDict, Unpack
 
 from rules import GameState, Ruleset, apply, catalogue, new_game, parse_for
 from rules.state import LOWER, UPPER
+
+
+class RulesetOptions(TypedDict, total=False):
+    """The on/off options of a ``Ruleset`` that ``position`` passes through."""
+
+    mandatory_first_workers: bool
+    open_money: bool
+    open_hands: bool
 
 
 def play(st: GameState, *texts: str) -> list[dict]:
@@ -45,7 +54,7 @@ def position(
     phase: int = 1,
     round_: int = 2,
     seed: int = 1,
-    **options: bool,
+    **options: Unpack[RulesetOptions],
 ) -> GameState:
     """A game in ``phase`` of ``round_`` with seat 0 to move and the given cards placed."""
     st = new_game(Ruleset(edition=edition, players=players, **options), [f"P{i}" for i in range(players)], seed=seed)
