@@ -4,8 +4,6 @@ The games are set up by writing a prepared state into the database (as if play h
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable
 from typing import Any, cast
 
 import discord
@@ -15,38 +13,15 @@ from rules import GameState, catalogue
 
 from .helpers import (
     board_message,
-    bot_of,
     controls,
     decider_of,
     game_in,
+    rig,
     setup_members,
     start_game,
     state_in,
+    take_card,
 )
-
-
-def _take(st: GameState, type_id: str) -> int:
-    """A physical card of ``type_id`` pulled out of its stack."""
-    for deck in st.decks.values():
-        for c in deck:
-            if st.cards[c].id == type_id:
-                deck.remove(c)
-                return c
-    raise AssertionError(type_id)
-
-
-async def _rig(env: simcord.Env, channel: simcord.ChannelHandle, players: list,
-               change: Callable[[GameState], None]) -> None:
-    """Rewrite the stored state, then show the board again (its controls follow the new state)."""
-    game = await game_in(env, channel)
-    st = await state_in(env, channel)
-    change(st)
-    store = bot_of(env).store
-    assert store is not None
-    async with store.transaction() as conn:
-        await conn.execute("UPDATE games SET state = ?, version = version + 1 WHERE id = ?",
-                           (json.dumps(st.to_json()), game.id))
-    await players[0].slash(channel, "petersburg board")
 
 
 def _select(board: discord.Message, kind: str) -> Any:
@@ -61,11 +36,11 @@ async def test_trading_card_target_chosen_privately(env: simcord.Env) -> None:
     def trading(st: GameState) -> None:
         seat = st.to_move
         st.round, st.phase, st.passes = 2, 3, 0
-        st.upper, st.lower = [_take(st, "bank")], []
-        st.tableaux[seat] = [_take(st, "market"), _take(st, "customs_house"), _take(st, "lumberjack")]
+        st.upper, st.lower = [take_card(st, "bank")], []
+        st.tableaux[seat] = [take_card(st, "market"), take_card(st, "customs_house"), take_card(st, "lumberjack")]
         st.rubles[seat] = 40
 
-    await _rig(env, channel, players, trading)
+    await rig(env, channel, players, trading)
     board = board_message(channel)
     actor = decider_of(board, players)
     buy = _select(board, "buy")
@@ -98,11 +73,11 @@ async def test_observatory_draw_and_discard(env: simcord.Env) -> None:
     def buildings(st: GameState) -> None:
         seat = st.to_move
         st.round, st.phase, st.passes = 2, 1, 0
-        st.tableaux[seat] = [_take(st, "observatory")]
-        st.upper = [_take(st, "market")]
+        st.tableaux[seat] = [take_card(st, "observatory")]
+        st.upper = [take_card(st, "market")]
         st.lower = []
 
-    await _rig(env, channel, players, buildings)
+    await rig(env, channel, players, buildings)
     board = board_message(channel)
     actor = decider_of(board, players)
     other = next(p for p in players if p is not actor)
@@ -131,12 +106,12 @@ async def test_pub_after_building_scoring(env: simcord.Env) -> None:
 
     def pubs(st: GameState) -> None:
         st.round, st.phase, st.passes = 2, 1, 0
-        st.upper, st.lower = [_take(st, "market")], []
+        st.upper, st.lower = [take_card(st, "market")], []
         for s in range(st.n):
-            st.tableaux[s] = [_take(st, "pub")]
+            st.tableaux[s] = [take_card(st, "pub")]
             st.rubles[s] = 30
 
-    await _rig(env, channel, players, pubs)
+    await rig(env, channel, players, pubs)
     for _ in range(2):  # both pass: building scoring, then the Pub decisions
         board = board_message(channel)
         pas = next(c for c in controls(board) if (c.custom_id or "").split(":")[-1].startswith("pass|"))
