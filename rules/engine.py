@@ -100,58 +100,70 @@ def new_game(
 # --- derived facts about a player --------------------------------------------------------------
 def hand_limit(st: GameState, seat: int) -> int:
     """3, plus 1 per Warehouse in the tableau (rules-notes 6)."""
-    cards = st.cards
-    return st.ruleset.base_hand_limit + sum(cards[c].hand_limit_bonus for c in st.tableaux[seat])
+    return seat_context(st, seat).hand_limit
 
 
 class SeatContext:
-    """What a player's prices and hand limit depend on, from one pass over the tableau: cards owned per
-    type, discount cards per colour, the distinct card types a trading card could displace (never a
-    trading card or a face-down Observatory), and the hand limit."""
+    """Everything a player's prices, hand limit and Observatory depend on, from one pass over the
+    tableau: cards owned per type, discount cards per colour, the distinct card types a trading card
+    could displace (never a trading card or a face-down Observatory), the hand limit and a face-up
+    Observatory. ``key`` is the tableau (and the face-down cards) it was built from: a context is a
+    pure function of its key, so a cached one is valid exactly while the key is unchanged.
+    """
 
-    __slots__ = ("owned", "discounts", "targets", "hand_limit")
+    __slots__ = ("key", "owned", "discounts", "targets", "hand_limit", "observatory")
 
-    def __init__(self, st: GameState, seat: int) -> None:
+    def __init__(self, st: GameState, seat: int, key: object) -> None:
         cards = st.cards
         fd = st.face_down
         owned: dict[CardType, int] = {}
         discounts: dict[str, int] = {}
         target_types: list[CardType] = []
         limit = st.ruleset.base_hand_limit
+        observatory = -1
         for c in st.tableaux[seat]:
             t = cards[c]
             owned[t] = owned.get(t, 0) + 1
             if t.discount is not None:
                 discounts[t.discount] = discounts.get(t.discount, 0) + 1
-            if not t.trading and c not in fd and t not in target_types:
+            face_up = c not in fd
+            if not t.trading and face_up and t not in target_types:
                 target_types.append(t)
+            if observatory < 0 and face_up and t.ability == "observatory":
+                observatory = c
             limit += t.hand_limit_bonus
+        self.key = key
         self.owned = owned
         self.discounts = discounts
         self.targets = target_types
         self.hand_limit = limit
+        self.observatory = observatory
+
+    def price(self, ctype: CardType, lower: bool, displaced: CardType | None = None) -> int:
+        """rules-notes 4, 5; seed 000 "Kostensenkungen": printed cost (minus the displaced card's value
+        for a trading card), minus 1 per card of the same name owned, 1 from the lower row, 1 per
+        discount card of its colour; never below 1."""
+        p = ctype.cost - self.owned.get(ctype, 0) - self.discounts.get(ctype.colour, 0)
+        if lower:
+            p -= 1
+        if displaced is not None:
+            p -= displaced.displace_value
+        return p if p > 1 else 1
+
+
+def seat_context(st: GameState, seat: int) -> SeatContext:
+    """The SeatContext of ``seat``, rebuilt only when its tableau or the face-down cards changed."""
+    fd = st.face_down
+    key: object = tuple(st.tableaux[seat]) if not fd else (tuple(st.tableaux[seat]), frozenset(fd))
+    ctx = st.contexts[seat]
+    if ctx is None or ctx.key != key:
+        ctx = st.contexts[seat] = SeatContext(st, seat, key)
+    return ctx
 
 
 def price(st: GameState, seat: int, ctype: CardType, lower: bool, displaced: CardType | None = None) -> int:
-    """Price of a card for ``seat`` (rules-notes 4, 5; seed 000 "Kostensenkungen").
-
-    printed cost (minus the displaced card's value for a trading card), minus 1 per card of the same
-    name owned, 1 from the lower row, 1 per discount card of its colour; never below 1.
-    """
-    cards = st.cards
-    p = ctype.cost
-    if displaced is not None:
-        p -= displaced.displace_value
-    if lower:
-        p -= 1
-    colour = ctype.colour
-    for c in st.tableaux[seat]:
-        t = cards[c]
-        if t is ctype:
-            p -= 1
-        if t.discount == colour:
-            p -= 1
-    return p if p > 1 else 1
+    """Price of a card for ``seat`` (rules-notes 4, 5; seed 000 "Kostensenkungen"); see SeatContext.price."""
+    return seat_context(st, seat).price(ctype, lower, displaced)
 
 
 def can_displace(trading: CardType, target: CardType) -> bool:
@@ -179,7 +191,8 @@ def targets(st: GameState, seat: int, trading: CardType) -> list[int]:
     """Physical cards in ``seat``'s tableau that ``trading`` may displace (face-down Observatories never)."""
     cards = st.cards
     fd = st.face_down
-    return [c for c in st.tableaux[seat] if c not in fd and can_displace(trading, cards[c])]
+    disp = _displaceable(trading)
+    return [c for c in st.tableaux[seat] if cards[c] in disp and c not in fd]
 
 
 def _first_worker_turn(st: GameState) -> bool:
@@ -188,13 +201,73 @@ def _first_worker_turn(st: GameState) -> bool:
 
 
 # --- legal moves -------------------------------------------------------------------------------
-_new = tuple.__new__  # builds the NamedTuples below without their keyword-handling __new__
+# Moves are immutable values, so each is built once and shared: per row, card type (and for a
+# trading card the displaced type) a table indexed by price. legal_moves allocates only its list.
+_TAKES: tuple[dict[CardType, Move], ...] = ({}, {}, {}, {})
+_OFFERS: tuple[dict[CardType, list[Move]], ...] = ({}, {}, {}, {})
+_TRADES: tuple[dict[tuple[CardType, CardType], list[Move]], ...] = ({}, {}, {}, {})
+_PASS_MOVE = Move(Action(PASS), 0)
+
+
+def _take(t: CardType, row: int) -> Move:
+    found = _TAKES[row].get(t)
+    if found is None:
+        found = _TAKES[row][t] = Move(Action(TAKE, t.id, row), 0)
+    return found
+
+
+def _offer_table(t: CardType, row: int, target: CardType | None = None) -> list[Move]:
+    """The moves placing ``t`` from ``row`` (over ``target``), indexed by price 0..cost."""
+    action = Action(PLAY if row == HAND else BUY, t.id, row, target.id if target is not None else "")
+    table = [Move(action, pr) for pr in range(max(t.cost, 1) + 1)]
+    if target is None:
+        _OFFERS[row][t] = table
+    else:
+        _TRADES[row][t, target] = table
+    return table
+
+
+def _offers(
+    ctx: SeatContext, cards: Sequence[CardType], line: Iterable[int], row: int, money: int, take: bool, out: list[Move]
+) -> None:
+    """Append the moves for the cards of ``line`` in ``row``: each affordable placement (buy, or play
+    from the hand; a trading card once per displaceable target type) and, if ``take``, taking it.
+    Cards of the same name are one choice. The price arithmetic is SeatContext.price's, inlined:
+    this is the hottest loop of random playouts (the property tests hold the two to agreement)."""
+    owned = ctx.owned
+    discounts = ctx.discounts
+    offers = _OFFERS[row]
+    takes = _TAKES[row]
+    lower = 1 if row == LOWER else 0
+    seen: list[CardType] = []
+    for c in line:
+        t = cards[c]
+        if t in seen:
+            continue
+        seen.append(t)
+        base = t.cost - owned.get(t, 0) - discounts.get(t.colour, 0) - lower
+        if not t.trading:
+            if base < 1:
+                base = 1
+            if base <= money:
+                out.append((offers.get(t) or _offer_table(t, row))[base])
+        elif money > 0:
+            disp = _displaceable(t)
+            trades = _TRADES[row]
+            for tt in ctx.targets:
+                if tt in disp:
+                    pr = base - tt.displace_value
+                    if pr < 1:
+                        pr = 1
+                    if pr <= money:
+                        out.append((trades.get((t, tt)) or _offer_table(t, row, tt))[pr])
+        if take:
+            out.append(takes.get(t) or _take(t, row))
 
 
 def legal_moves(st: GameState) -> list[Move]:
-    """Every action the deciding player may take now, each with its price.
-
-    Cards of the same name in the same row are one choice (they are interchangeable)."""
+    """Every action the deciding player may take now, each with its price (seed 000 "Die Aktionen";
+    rules-notes 2, 3, 8, 9). Cards of the same name in the same row are one choice."""
     if st.finished:
         return []
     p = st.pending
@@ -203,33 +276,18 @@ def legal_moves(st: GameState) -> list[Move]:
     seat = st.to_move
     cards = st.cards
     money = st.rubles[seat]
+    ctx = seat_context(st, seat)
     moves: list[Move] = []
-    forced = _first_worker_turn(st)
-    ctx = SeatContext(st, seat)
-    hand_room = not forced and len(st.hands[seat]) < ctx.hand_limit
-    for row, line in ((UPPER, st.upper), (LOWER, st.lower)):
-        seen: list[CardType] = []
-        for c in line:
-            t = cards[c]
-            if t in seen:
-                continue
-            seen.append(t)
-            if forced and t.deck != "workers":
-                continue
-            if money > 0:  # every price is at least 1 ruble
-                _placements(ctx, t, BUY, row, money, moves)
-            if hand_room:
-                moves.append(_new(Move, (_new(Action, (TAKE, t.id, row, "", 0)), 0)))
-    if forced:
-        return moves if moves else [Move(Action(PASS), 0)]
-    seen = []
+    if _first_worker_turn(st):  # rules-notes 2: buy a worker; pass only if none is affordable
+        for row, line in ((UPPER, st.upper), (LOWER, st.lower)):
+            _offers(ctx, cards, [c for c in line if cards[c].deck == "workers"], row, money, False, moves)
+        return moves if moves else [_PASS_MOVE]
+    take = len(st.hands[seat]) < ctx.hand_limit
+    _offers(ctx, cards, st.upper, UPPER, money, take, moves)
+    _offers(ctx, cards, st.lower, LOWER, money, take, moves)
     if money > 0:
-        for c in st.hands[seat]:
-            t = cards[c]
-            if t not in seen:
-                seen.append(t)
-                _placements(ctx, t, PLAY, HAND, money, moves)
-    if _usable_observatory(st, seat) >= 0:
+        _offers(ctx, cards, st.hands[seat], HAND, money, False, moves)
+    if ctx.observatory >= 0 and _observing_phase(st):
         for deck in DECKS:
             if len(st.decks[deck]) >= 2:
                 moves.append(Move(Action(OBSERVE, deck), 0))
@@ -237,39 +295,15 @@ def legal_moves(st: GameState) -> list[Move]:
     return moves
 
 
-_PASS_MOVE = Move(Action(PASS), 0)
-
-
-def _placements(ctx: SeatContext, t: CardType, kind: str, row: int, money: int, out: list[Move]) -> None:
-    """Buying or playing ``t`` from ``row``: one move per displaceable target type for a trading card.
-    The price arithmetic is ``_price``'s, inlined: this is the hottest loop of random playouts."""
-    base = t.cost - ctx.owned.get(t, 0) - ctx.discounts.get(t.colour, 0) - (row == LOWER)
-    if not t.trading:
-        pr = base if base > 1 else 1
-        if pr <= money:
-            out.append(_new(Move, (_new(Action, (kind, t.id, row, "", 0)), pr)))
-        return
-    disp = _displaceable(t)
-    for tt in ctx.targets:
-        if tt in disp:
-            pr = base - tt.displace_value
-            if pr < 1:
-                pr = 1
-            if pr <= money:
-                out.append(_new(Move, (_new(Action, (kind, t.id, row, tt.id, 0)), pr)))
-
-
 def _pending_moves(st: GameState, p: Pending) -> list[Move]:
+    """The Pub decision (rules-notes 9) or the Observatory's drawn card (rules-notes 8)."""
     seat = p.seat
     if p.kind == "pub":
         return [Move(Action(PUB, amount=k), PUB_PRICE * k) for k in range(_pub_max(st, seat) + 1)]
-    t = st.cards[p.card]
+    ctx = seat_context(st, seat)
     moves: list[Move] = []
-    ctx = SeatContext(st, seat)
-    _placements(ctx, t, BUY, DRAWN, st.rubles[seat], moves)
-    if len(st.hands[seat]) < ctx.hand_limit:
-        moves.append(Move(Action(TAKE, t.id, DRAWN), 0))
-    moves.append(Move(Action(DISCARD, t.id, DRAWN), 0))
+    _offers(ctx, st.cards, (p.card,), DRAWN, st.rubles[seat], len(st.hands[seat]) < ctx.hand_limit, moves)
+    moves.append(Move(Action(DISCARD, st.cards[p.card].id, DRAWN), 0))
     return moves
 
 
@@ -279,15 +313,14 @@ def _pub_max(st: GameState, seat: int) -> int:
     return min(PUB_VP_PER_CARD * pubs, st.rubles[seat] // PUB_PRICE)
 
 
+def _observing_phase(st: GameState) -> bool:
+    """An Observatory is used in the building phase only (rules-notes 8)."""
+    return st.ruleset.phases[st.phase].key == "buildings"
+
+
 def _usable_observatory(st: GameState, seat: int) -> int:
     """A face-up Observatory of ``seat`` usable now (building phase only, rules-notes 8), or -1."""
-    if st.ruleset.phases[st.phase].key != "buildings":
-        return -1
-    cards = st.cards
-    for c in st.tableaux[seat]:
-        if cards[c].ability == "observatory" and c not in st.face_down:
-            return c
-    return -1
+    return seat_context(st, seat).observatory if _observing_phase(st) else -1
 
 
 # --- validation ----------------------------------------------------------------------------------
@@ -396,7 +429,7 @@ def _find(st: GameState, line: Iterable[int], type_id: str) -> int:
 
 
 def _check_hand_room(st: GameState, seat: int) -> None:
-    limit = hand_limit(st, seat)
+    limit = seat_context(st, seat).hand_limit
     if len(st.hands[seat]) >= limit:
         raise RuleError("hand_full", limit=limit)
 
@@ -406,19 +439,25 @@ def _check_placement(st: GameState, seat: int, card: int, action: Action, lower:
     t = cards[card]
     target = -1
     displaced = None
+    ctx = seat_context(st, seat)
     if t.trading:
-        options = targets(st, seat, t)
-        if not options:
+        disp = _displaceable(t)
+        if not any(tt in disp for tt in ctx.targets):
             raise RuleError("no_target", **_card_params(st, t.id))
         if not action.target:
             raise RuleError("needs_target", **_card_params(st, t.id))
-        target = next((c for c in options if cards[c].id == action.target), -1)
-        if target < 0:
+        fd = st.face_down
+        for c in st.tableaux[seat]:
+            tt = cards[c]
+            if tt.id == action.target and tt in disp and c not in fd:
+                target = c
+                displaced = tt
+                break
+        else:
             raise RuleError("bad_target", **_card_params(st, t.id, action.target))
-        displaced = cards[target]
     elif action.target:
         raise RuleError("not_trading", **_card_params(st, t.id))
-    pr = price(st, seat, t, lower, displaced)
+    pr = ctx.price(t, lower, displaced)
     if pr > st.rubles[seat]:
         raise RuleError("too_few_rubles", price=pr, rubles=st.rubles[seat], **_card_params(st, t.id))
     return card, target, pr

@@ -8,7 +8,7 @@ modules plug in by adding phases, tokens and card data.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
 
 from .cards import BLUE, GREEN, RED, Catalogue, catalogue
@@ -44,6 +44,19 @@ class Ruleset:
     expansions: tuple[str, ...] = field(default=())  # reserved: "new_society", "market"
     modules: tuple[int, ...] = field(default=())  # reserved: 2nd-edition modules 1-6
 
+    # Derived data (computed once in __post_init__; not part of the value: not compared or serialized).
+    catalogue: Catalogue = field(init=False, repr=False, compare=False)
+    phases: tuple[Phase, ...] = field(init=False, repr=False, compare=False)
+    display_size: int = field(init=False, repr=False, compare=False)  # rules-notes 11: 8 in the base game
+    first_workers: int = field(init=False, repr=False, compare=False)  # rules-notes 1: 2 per player
+    base_hand_limit: int = field(init=False, repr=False, compare=False)  # rules-notes 6
+    starting_rubles: int = field(init=False, repr=False, compare=False)
+    token_step: int = field(init=False, repr=False, compare=False)  # rules-notes 12: seats a token moves left
+    # rules-notes 3: actions end when the display is empty (2nd edition; Yucata for both).
+    display_empty_ends_phase: bool = field(init=False, repr=False, compare=False)
+    # 'phase' (1st edition) or 'round' (2nd edition): when a used Observatory turns face up.
+    observatory_reset: str = field(init=False, repr=False, compare=False)
+
     def __post_init__(self) -> None:
         if self.edition not in (1, 2):
             raise ValueError("edition must be 1 or 2")
@@ -51,54 +64,28 @@ class Ruleset:
             raise ValueError("the base game is for 2 to 4 players")
         if self.expansions or self.modules:
             raise ValueError("expansions and modules are not available yet")
-
-    # --- derived data -------------------------------------------------------------------------
-    @property
-    def catalogue(self) -> Catalogue:
-        return catalogue(self.edition)
-
-    @property
-    def phases(self) -> tuple[Phase, ...]:
-        return BASE_PHASES
-
-    @property
-    def display_size(self) -> int:
-        """Cards on display after each refill: always 8 in the base game (rules-notes 11)."""
-        return 8
-
-    @property
-    def first_workers(self) -> int:
-        """Workers dealt for the very first worker phase: 2 per player (rules-notes 1)."""
-        return 2 * self.players
-
-    @property
-    def base_hand_limit(self) -> int:
-        return 3
-
-    @property
-    def starting_rubles(self) -> int:
-        return 25
-
-    @property
-    def token_step(self) -> int:
-        """Seats each start-player token moves left at the end of a round (rules-notes 12)."""
-        return 1
-
-    @property
-    def display_empty_ends_phase(self) -> bool:
-        """rules-notes 3: actions end when the display is empty (2nd edition; Yucata for both)."""
-        return True
-
-    @property
-    def observatory_reset(self) -> str:
-        """'phase' (1st edition) or 'round' (2nd edition): when a used Observatory turns face up."""
-        return self.catalogue.observatory_reset
+        derive = object.__setattr__  # frozen: the derived fields are set once, here
+        cat = catalogue(self.edition)
+        derive(self, "catalogue", cat)
+        derive(self, "phases", BASE_PHASES)
+        derive(self, "display_size", 8)
+        derive(self, "first_workers", 2 * self.players)
+        derive(self, "base_hand_limit", 3)
+        derive(self, "starting_rubles", 25)
+        derive(self, "token_step", 1)
+        derive(self, "display_empty_ends_phase", True)
+        derive(self, "observatory_reset", cat.observatory_reset)
 
     def to_json(self) -> dict[str, Any]:
-        d = asdict(self)
-        d["expansions"] = list(self.expansions)
-        d["modules"] = list(self.modules)
-        return d
+        return {
+            "edition": self.edition,
+            "players": self.players,
+            "mandatory_first_workers": self.mandatory_first_workers,
+            "open_money": self.open_money,
+            "open_hands": self.open_hands,
+            "expansions": list(self.expansions),
+            "modules": list(self.modules),
+        }
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> Ruleset:

@@ -6,10 +6,13 @@ Physical cards are ints indexing ``Catalogue.cards``; seats are ints 0..n-1 in c
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .cards import CardType
 from .ruleset import Ruleset
+
+if TYPE_CHECKING:
+    from .engine import SeatContext
 
 UPPER, LOWER, HAND, DRAWN = 0, 1, 2, 3
 ROW_NAMES = {UPPER: "upper", LOWER: "lower", HAND: "hand", DRAWN: "drawn"}
@@ -61,9 +64,13 @@ class GameState:
     final: list[dict[str, int]] | None = None
     winners: list[int] = field(default_factory=list)
     cards: tuple[CardType, ...] = field(init=False, repr=False, compare=False)  # physical id -> type
+    # Per seat, the engine's last SeatContext: derived from the tableau, checked against it on every
+    # use, so it is never stale; not part of the game's value (not copied, compared or serialized).
+    contexts: list[SeatContext | None] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         self.cards = self.ruleset.catalogue.cards
+        self.contexts = [None] * len(self.seats)
 
     @property
     def n(self) -> int:
