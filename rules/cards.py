@@ -80,11 +80,17 @@ class Catalogue:
         return _name_index(self.edition).get(_norm(name))
 
     def deck_cards(self, deck: str) -> list[int]:
-        return [i for i, t in enumerate(self.cards) if t.deck == deck]
+        """The physical cards of one stack, in catalogue order (a new list each call)."""
+        return list(_deck_cards(self.edition, deck))
 
 
 def _norm(s: str) -> str:
     return "".join(ch for ch in s.casefold() if ch.isalnum())
+
+
+@cache
+def _deck_cards(edition: int, deck: str) -> tuple[int, ...]:
+    return tuple(i for i, t in enumerate(catalogue(edition).cards) if t.deck == deck)
 
 
 @cache

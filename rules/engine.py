@@ -15,7 +15,7 @@ from .actions import BUY, DISCARD, OBSERVE, PASS, PLAY, PUB, TAKE, Action, Move
 from .cards import DECKS, EDITIONS, GREEN, CardType, catalogue
 from .errors import RuleError
 from .ruleset import Ruleset
-from .state import DRAWN, HAND, LOWER, TOKENS, UPPER, GameState, Pending
+from .state import DRAWN, HAND, LOWER, ROW_NAMES, TOKENS, UPPER, GameState, Pending
 
 Event = dict[str, Any]
 
@@ -197,72 +197,105 @@ def targets(st: GameState, seat: int, trading: CardType) -> list[int]:
 
 def _first_worker_turn(st: GameState) -> bool:
     """rules-notes 2: in the very first worker phase each turn must buy a worker."""
-    return st.ruleset.mandatory_first_workers and st.round == 1 and st.phase == 0
+    return st.round == 1 and st.phase == 0 and st.ruleset.mandatory_first_workers
 
 
 # --- legal moves -------------------------------------------------------------------------------
-# Moves are immutable values, so each is built once and shared: per row, card type (and for a
-# trading card the displaced type) a table indexed by price. legal_moves allocates only its list.
-_TAKES: tuple[dict[CardType, Move], ...] = ({}, {}, {}, {})
-_OFFERS: tuple[dict[CardType, list[Move]], ...] = ({}, {}, {}, {})
-_TRADES: tuple[dict[tuple[CardType, CardType], list[Move]], ...] = ({}, {}, {}, {})
-_PASS_MOVE = Move(Action(PASS), 0)
+# Moves are immutable values, so each is built once per edition and shared: per row and card type
+# the take move and a table of placements indexed by price (for a trading card, one such table per
+# type it may displace). legal_moves then allocates nothing but its list.
+class MoveTables:
+    """Every take and placement move of one edition's cards, per row (UPPER, LOWER, HAND, DRAWN)."""
+
+    __slots__ = ("take", "place", "trade")
+
+    def __init__(self, types: Iterable[CardType]) -> None:
+        rows = (UPPER, LOWER, HAND, DRAWN)
+        self.take: tuple[dict[CardType, Move], ...] = tuple({} for _ in rows)
+        self.place: tuple[dict[CardType, list[Move]], ...] = tuple({} for _ in rows)
+        self.trade: tuple[dict[CardType, dict[CardType, list[Move]]], ...] = tuple({} for _ in rows)
+        types = tuple(types)
+        for row in rows:
+            kind = PLAY if row == HAND else BUY
+            for t in types:
+                self.take[row][t] = Move(Action(TAKE, t.id, row), 0)
+                if not t.trading:
+                    self.place[row][t] = _by_price(Action(kind, t.id, row), t.cost)
+                else:
+                    self.trade[row][t] = {
+                        tt: _by_price(Action(kind, t.id, row, tt.id), t.cost - tt.displace_value)
+                        for tt in types
+                        if can_displace(t, tt)
+                    }
 
 
-def _take(t: CardType, row: int) -> Move:
-    found = _TAKES[row].get(t)
+def _by_price(action: Action, highest: int) -> list[Move]:
+    """``action`` at every price from 0 to ``highest`` (at least 1), indexed by price."""
+    return [Move(action, pr) for pr in range(max(highest, 1) + 1)]
+
+
+_TABLES: dict[int, MoveTables] = {}
+
+
+def _move_tables(st: GameState) -> MoveTables:
+    edition = st.ruleset.edition
+    found = _TABLES.get(edition)
     if found is None:
-        found = _TAKES[row][t] = Move(Action(TAKE, t.id, row), 0)
+        found = _TABLES[edition] = MoveTables(st.ruleset.catalogue.types)
     return found
 
 
-def _offer_table(t: CardType, row: int, target: CardType | None = None) -> list[Move]:
-    """The moves placing ``t`` from ``row`` (over ``target``), indexed by price 0..cost."""
-    action = Action(PLAY if row == HAND else BUY, t.id, row, target.id if target is not None else "")
-    table = [Move(action, pr) for pr in range(max(t.cost, 1) + 1)]
-    if target is None:
-        _OFFERS[row][t] = table
-    else:
-        _TRADES[row][t, target] = table
-    return table
+_PASS_MOVE = Move(Action(PASS), 0)
 
 
 def _offers(
-    ctx: SeatContext, cards: Sequence[CardType], line: Iterable[int], row: int, money: int, take: bool, out: list[Move]
+    ctx: SeatContext,
+    st: GameState,
+    rows: Iterable[tuple[int, Sequence[int]]],
+    money: int,
+    take: bool,
+    out: list[Move],
 ) -> None:
-    """Append the moves for the cards of ``line`` in ``row``: each affordable placement (buy, or play
-    from the hand; a trading card once per displaceable target type) and, if ``take``, taking it.
-    Cards of the same name are one choice. The price arithmetic is SeatContext.price's, inlined:
-    this is the hottest loop of random playouts (the property tests hold the two to agreement)."""
+    """Append the moves for the cards of each (row, cards) in ``rows``: each affordable placement (buy,
+    or play from the hand; a trading card once per displaceable target type) and, if ``take``, taking
+    it (never from the hand). Cards of the same name in a row are one choice. The price arithmetic is
+    SeatContext.price's, inlined: this is the hottest loop of random playouts (the property tests
+    hold the two to agreement)."""
     owned = ctx.owned
     discounts = ctx.discounts
-    offers = _OFFERS[row]
-    takes = _TAKES[row]
-    lower = 1 if row == LOWER else 0
-    seen: list[CardType] = []
-    for c in line:
-        t = cards[c]
-        if t in seen:
+    cards = st.cards
+    tables = _move_tables(st)
+    append = out.append
+    for row, line in rows:
+        if not line:
             continue
-        seen.append(t)
-        base = t.cost - owned.get(t, 0) - discounts.get(t.colour, 0) - lower
-        if not t.trading:
+        place = tables.place[row]
+        takes = tables.take[row] if take and row != HAND else None
+        lower = row == LOWER
+        seen: list[CardType] = []
+        for c in line:
+            t = cards[c]
+            if t in seen:
+                continue
+            seen.append(t)
+            base = t.cost - owned.get(t, 0) - discounts.get(t.colour, 0) - lower
             if base < 1:
                 base = 1
-            if base <= money:
-                out.append((offers.get(t) or _offer_table(t, row))[base])
-        elif money > 0:
-            disp = _displaceable(t)
-            trades = _TRADES[row]
-            for tt in ctx.targets:
-                if tt in disp:
-                    pr = base - tt.displace_value
-                    if pr < 1:
-                        pr = 1
-                    if pr <= money:
-                        out.append((trades.get((t, tt)) or _offer_table(t, row, tt))[pr])
-        if take:
-            out.append(takes.get(t) or _take(t, row))
+            if not t.trading:
+                if base <= money:
+                    append(place[t][base])
+            elif money > 0:
+                trades = tables.trade[row][t]
+                for tt in ctx.targets:
+                    table = trades.get(tt)
+                    if table is not None:
+                        pr = base - tt.displace_value
+                        if pr < 1:
+                            pr = 1
+                        if pr <= money:
+                            append(table[pr])
+            if takes is not None:
+                append(takes[t])
 
 
 def legal_moves(st: GameState) -> list[Move]:
@@ -279,20 +312,21 @@ def legal_moves(st: GameState) -> list[Move]:
     ctx = seat_context(st, seat)
     moves: list[Move] = []
     if _first_worker_turn(st):  # rules-notes 2: buy a worker; pass only if none is affordable
-        for row, line in ((UPPER, st.upper), (LOWER, st.lower)):
-            _offers(ctx, cards, [c for c in line if cards[c].deck == "workers"], row, money, False, moves)
+        workers = [(row, [c for c in line if cards[c].deck == "workers"]) for row, line in _rows(st)]
+        _offers(ctx, st, workers, money, False, moves)
         return moves if moves else [_PASS_MOVE]
     take = len(st.hands[seat]) < ctx.hand_limit
-    _offers(ctx, cards, st.upper, UPPER, money, take, moves)
-    _offers(ctx, cards, st.lower, LOWER, money, take, moves)
-    if money > 0:
-        _offers(ctx, cards, st.hands[seat], HAND, money, False, moves)
+    _offers(ctx, st, ((UPPER, st.upper), (LOWER, st.lower), (HAND, st.hands[seat])), money, take, moves)
     if ctx.observatory >= 0 and _observing_phase(st):
         for deck in DECKS:
             if len(st.decks[deck]) >= 2:
                 moves.append(Move(Action(OBSERVE, deck), 0))
     moves.append(_PASS_MOVE)
     return moves
+
+
+def _rows(st: GameState) -> tuple[tuple[int, list[int]], ...]:
+    return ((UPPER, st.upper), (LOWER, st.lower))
 
 
 def _pending_moves(st: GameState, p: Pending) -> list[Move]:
@@ -302,7 +336,7 @@ def _pending_moves(st: GameState, p: Pending) -> list[Move]:
         return [Move(Action(PUB, amount=k), PUB_PRICE * k) for k in range(_pub_max(st, seat) + 1)]
     ctx = seat_context(st, seat)
     moves: list[Move] = []
-    _offers(ctx, st.cards, (p.card,), DRAWN, st.rubles[seat], len(st.hands[seat]) < ctx.hand_limit, moves)
+    _offers(ctx, st, ((DRAWN, (p.card,)),), st.rubles[seat], len(st.hands[seat]) < ctx.hand_limit, moves)
     moves.append(Move(Action(DISCARD, st.cards[p.card].id, DRAWN), 0))
     return moves
 
@@ -326,70 +360,84 @@ def _usable_observatory(st: GameState, seat: int) -> int:
 # --- validation ----------------------------------------------------------------------------------
 def check(st: GameState, action: Action, seat: int | None = None) -> tuple[int, int, int]:
     """Validate ``action`` for the deciding player (or raise RuleError). Returns (card, target, price),
-    where card and target are physical card ids (-1 where none)."""
+    where card and target are physical card ids (-1 where none). Agrees with ``legal_moves``."""
     if st.finished:
         raise RuleError("game_over")
-    decider = st.decider
+    p = st.pending
+    decider = st.to_move if p is None else p.seat
     if seat is not None and seat != decider:
-        if st.pending is not None and st.pending.seat != seat and seat == st.to_move:
+        if p is not None and p.seat != seat and seat == st.to_move:
             raise RuleError("decision_pending", player=st.seats[decider])
         raise RuleError("not_your_turn", to_move=st.seats[decider])
-    cat = st.ruleset.catalogue
-    p = st.pending
-    kind = action.kind
-    if not _well_formed(action):
-        raise RuleError("malformed_action")
+    kind, card_id, row, target_id, amount = action
     if p is not None:
-        if p.kind == "pub":
-            if kind != PUB:
-                raise RuleError("wrong_decision", pending="pub")
-            mx = _pub_max(st, decider)
-            if not 0 <= action.amount <= mx:
-                raise RuleError("pub_amount", max=mx)
-            return -1, -1, PUB_PRICE * action.amount
-        drawn_t = cat.cards[p.card]
-        if kind not in (BUY, TAKE, DISCARD) or action.card != drawn_t.id or action.row != DRAWN:
-            raise RuleError("wrong_decision", pending="observatory", **_card_params(st, drawn_t.id))
-        if kind == DISCARD:
-            return p.card, -1, 0
-        if kind == TAKE:
-            _check_hand_room(st, decider)
-            return p.card, -1, 0
-        return _check_placement(st, decider, p.card, action, lower=False)
-    if kind in (PUB, DISCARD):
-        raise RuleError("no_decision")
+        return _check_pending(st, p, action)
     if kind == PASS:
+        if card_id or row != -1 or target_id or amount:
+            raise RuleError("malformed_action")
         if _first_worker_turn(st) and any(m.action.kind == BUY for m in legal_moves(st)):
             raise RuleError("must_buy_worker")
-        return -1, -1, 0
+        return _NOTHING
+    if kind == BUY or kind == TAKE:
+        if amount or (target_id and kind == TAKE):
+            raise RuleError("malformed_action")
+        line = st.upper if row == UPPER else st.lower if row == LOWER else None
+        card = _find(st, line, card_id) if line is not None else -1
+        if card < 0:
+            raise RuleError("no_such_card", **_card_params(st, card_id))
+        if _first_worker_turn(st) and (kind != BUY or st.cards[card].deck != "workers"):
+            raise RuleError("must_buy_worker")
+        if kind == TAKE:
+            _check_hand_room(st, decider)
+            return card, -1, 0
+        return _check_placement(st, decider, card, action, lower=row == LOWER)
+    if not _well_formed(action):
+        raise RuleError("malformed_action")
+    if kind == PUB or kind == DISCARD:
+        raise RuleError("no_decision")
     if kind == OBSERVE:
         if _first_worker_turn(st):
             raise RuleError("must_buy_worker")
         obs = _usable_observatory(st, decider)
         if obs < 0:
             raise RuleError("observatory_unavailable")
-        if action.card not in st.decks or len(st.decks[action.card]) < 2:
-            raise RuleError("stack_too_small", deck=action.card)
+        if card_id not in st.decks or len(st.decks[card_id]) < 2:
+            raise RuleError("stack_too_small", deck=card_id)
         return obs, -1, 0
-    if kind in (BUY, TAKE):
-        line = st.upper if action.row == UPPER else st.lower if action.row == LOWER else None
-        card = _find(st, line, action.card) if line is not None else -1
-        if card < 0:
-            raise RuleError("no_such_card", **_card_params(st, action.card))
-        if _first_worker_turn(st) and (kind != BUY or cat.cards[card].deck != "workers"):
-            raise RuleError("must_buy_worker")
-        if kind == TAKE:
-            _check_hand_room(st, decider)
-            return card, -1, 0
-        return _check_placement(st, decider, card, action, lower=action.row == LOWER)
     if kind == PLAY:
         if _first_worker_turn(st):
             raise RuleError("must_buy_worker")
-        card = _find(st, st.hands[decider], action.card) if action.row == HAND else -1
+        card = _find(st, st.hands[decider], card_id) if row == HAND else -1
         if card < 0:
-            raise RuleError("no_such_card", **_card_params(st, action.card))
+            raise RuleError("no_such_card", **_card_params(st, card_id))
         return _check_placement(st, decider, card, action, lower=False)
     raise RuleError("malformed_action")
+
+
+_NOTHING = (-1, -1, 0)
+
+
+def _check_pending(st: GameState, p: Pending, action: Action) -> tuple[int, int, int]:
+    """The Pub decision (rules-notes 9) or the Observatory's drawn card (rules-notes 8)."""
+    if not _well_formed(action):
+        raise RuleError("malformed_action")
+    kind = action.kind
+    if p.kind == "pub":
+        if kind != PUB:
+            raise RuleError("wrong_decision", pending="pub")
+        mx = _pub_max(st, p.seat)
+        if not 0 <= action.amount <= mx:
+            raise RuleError("pub_amount", max=mx)
+        return -1, -1, PUB_PRICE * action.amount
+    drawn_t = st.cards[p.card]
+    if kind not in (BUY, TAKE, DISCARD) or action.card != drawn_t.id or action.row != DRAWN:
+        raise RuleError("wrong_decision", pending="observatory", **_card_params(st, drawn_t.id))
+    if kind == DISCARD:
+        return p.card, -1, 0
+    if kind == TAKE:
+        _check_hand_room(st, p.seat)
+        return p.card, -1, 0
+    return _check_placement(st, p.seat, p.card, action, lower=False)
 
 
 def _well_formed(a: Action) -> bool:
@@ -470,63 +518,60 @@ def apply(st: GameState, action: Action, seat: int | None = None) -> list[Event]
     On a RuleError nothing has changed.
     """
     card, target, pr = check(st, action, seat)
-    decider = st.decider
-    events: list[Event] = []
-    cat = st.ruleset.catalogue
     kind = action.kind
-    stats = st.stats[decider]
-    st.action_count += 1
     p = st.pending
-    if p is not None and p.kind == "pub":
-        if action.amount:
-            st.rubles[decider] -= pr
-            _gain_vp(st, decider, action.amount, "pub")
-            stats["spent"] = stats.get("spent", 0) + pr
-        events.append({"type": "pub", "seat": decider, "vp": action.amount, "rubles": pr})
-        _next_pub(st, p.queue, events)
-        return events
-    if p is not None:  # Observatory follow-up
-        st.pending = None
-        t = cat.cards[card]
-        if kind == BUY:
-            _place(st, decider, card, target, pr)
-            events.append(_placed_event("buy", decider, t, pr, DRAWN, target, cat.cards))
-        elif kind == TAKE:
+    st.action_count += 1
+    if p is None:
+        decider = st.to_move
+        if kind == PASS:
+            st.passes += 1
+            events: list[Event] = [{"type": "pass", "seat": decider}]
+            _next_turn(st, events)
+            return events
+        if kind == OBSERVE:
+            st.face_down.add(card)
+            drawn = st.decks[action.card].pop()
+            st.pending = Pending("observatory", decider, drawn, card)
+            return [{"type": "observe", "seat": decider, "deck": action.card, "card": st.cards[drawn].id}]
+        t = st.cards[card]
+        row = action.row
+        if kind == TAKE:
+            (st.upper if row == UPPER else st.lower).remove(card)
             st.hands[decider].append(card)
+            stats = st.stats[decider]
             stats["taken"] = stats.get("taken", 0) + 1
-            events.append({"type": "take", "seat": decider, "card": t.id, "row": "drawn"})
+            events = [{"type": "take", "seat": decider, "card": t.id, "row": ROW_NAMES[row]}]
         else:
-            st.discard.append(card)
-            events.append({"type": "discard", "seat": decider, "card": t.id})
+            (st.hands[decider] if kind == PLAY else st.upper if row == UPPER else st.lower).remove(card)
+            _place(st, decider, card, target, pr)
+            events = [_placed_event(kind, decider, t, pr, row, target, st.cards)]
         st.passes = 0
         _next_turn(st, events)
         return events
-    if kind == PASS:
-        st.passes += 1
-        events.append({"type": "pass", "seat": decider})
-        _next_turn(st, events)
+    decider = p.seat
+    if p.kind == "pub":
+        if action.amount:
+            st.rubles[decider] -= pr
+            _gain_vp(st, decider, action.amount, "pub")
+            stats = st.stats[decider]
+            stats["spent"] = stats.get("spent", 0) + pr
+        events = [{"type": "pub", "seat": decider, "vp": action.amount, "rubles": pr}]
+        _next_pub(st, p.queue, events)
         return events
-    if kind == OBSERVE:
-        st.face_down.add(card)
-        drawn = st.decks[action.card].pop()
-        st.pending = Pending("observatory", decider, drawn, card)
-        events.append({"type": "observe", "seat": decider, "deck": action.card, "card": cat.cards[drawn].id})
-        return events
-    t = cat.cards[card]
-    if kind == TAKE:
-        (st.upper if action.row == UPPER else st.lower).remove(card)
-        st.hands[decider].append(card)
-        stats["taken"] = stats.get("taken", 0) + 1
-        events.append(
-            {"type": "take", "seat": decider, "card": t.id, "row": "upper" if action.row == UPPER else "lower"}
-        )
-    else:
-        if kind == BUY:
-            (st.upper if action.row == UPPER else st.lower).remove(card)
-        else:
-            st.hands[decider].remove(card)
+    # The Observatory's drawn card.
+    st.pending = None
+    t = st.cards[card]
+    if kind == BUY:
         _place(st, decider, card, target, pr)
-        events.append(_placed_event(kind, decider, t, pr, action.row, target, cat.cards))
+        events = [_placed_event(BUY, decider, t, pr, DRAWN, target, st.cards)]
+    elif kind == TAKE:
+        st.hands[decider].append(card)
+        stats = st.stats[decider]
+        stats["taken"] = stats.get("taken", 0) + 1
+        events = [{"type": "take", "seat": decider, "card": t.id, "row": "drawn"}]
+    else:
+        st.discard.append(card)
+        events = [{"type": "discard", "seat": decider, "card": t.id}]
     st.passes = 0
     _next_turn(st, events)
     return events
@@ -540,7 +585,7 @@ def _placed_event(
         "seat": seat,
         "card": t.id,
         "price": pr,
-        "row": {UPPER: "upper", LOWER: "lower", HAND: "hand", DRAWN: "drawn"}[row],
+        "row": ROW_NAMES[row],
     }
     if target >= 0:
         ev["displaced"] = cards[target].id
@@ -571,7 +616,7 @@ def _gain_vp(st: GameState, seat: int, vp: int, source: str) -> None:
 # --- flow ----------------------------------------------------------------------------------------
 def _next_turn(st: GameState, events: list[Event]) -> None:
     """After a turn: the phase ends when all passed in succession or the display is empty (rules-notes 3)."""
-    if st.passes >= st.n or (st.ruleset.display_empty_ends_phase and not st.upper and not st.lower):
+    if st.passes >= len(st.seats) or (not st.upper and not st.lower and st.ruleset.display_empty_ends_phase):
         _end_phase(st, events)
     else:
         st.to_move = (st.to_move + 1) % st.n
@@ -628,6 +673,7 @@ def _score(st: GameState, colour: str, key: str, events: list[Event]) -> None:
     """Scoring of one colour (rules-notes 7, 10): income of every card of that colour, plus bonuses."""
     cards = st.cards
     start = st.tokens[st.ruleset.phases[st.phase].token]
+    rubles_key, vp_key = f"{key}_rubles", f"{key}_vp"
     for i in range(st.n):
         seat = (start + i) % st.n
         rub = vp = 0
@@ -646,8 +692,8 @@ def _score(st: GameState, colour: str, key: str, events: list[Event]) -> None:
         if vp:
             _gain_vp(st, seat, vp, key)
         s = st.stats[seat]
-        s[f"{key}_rubles"] = s.get(f"{key}_rubles", 0) + rub
-        s[f"{key}_vp"] = s.get(f"{key}_vp", 0) + vp
+        s[rubles_key] = s.get(rubles_key, 0) + rub
+        s[vp_key] = s.get(vp_key, 0) + vp
         events.append({"type": "score", "phase": key, "seat": seat, "rubles": rub, "vp": vp})
 
 
