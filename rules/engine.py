@@ -107,13 +107,13 @@ class SeatContext:
     """Everything a player's prices, hand limit and Observatory depend on, from one pass over the
     tableau: cards owned per type, discount cards per colour, the distinct card types a trading card
     could displace (never a trading card or a face-down Observatory), the hand limit and a face-up
-    Observatory. ``key`` is the tableau (and the face-down cards) it was built from: a context is a
-    pure function of its key, so a cached one is valid exactly while the key is unchanged.
+    Observatory. ``tableau`` and ``face_down`` are copies of what it was built from: a context is a
+    pure function of them, so a cached one is valid exactly while they are unchanged.
     """
 
-    __slots__ = ("key", "owned", "discounts", "targets", "hand_limit", "observatory")
+    __slots__ = ("tableau", "face_down", "owned", "discounts", "targets", "hand_limit", "observatory")
 
-    def __init__(self, st: GameState, seat: int, key: object) -> None:
+    def __init__(self, st: GameState, seat: int) -> None:
         cards = st.cards
         fd = st.face_down
         owned: dict[CardType, int] = {}
@@ -132,12 +132,36 @@ class SeatContext:
             if observatory < 0 and face_up and t.ability == "observatory":
                 observatory = c
             limit += t.hand_limit_bonus
-        self.key = key
+        self.tableau = list(st.tableaux[seat])
+        self.face_down = set(fd)
         self.owned = owned
         self.discounts = discounts
         self.targets = target_types
         self.hand_limit = limit
         self.observatory = observatory
+
+    def extended(self, st: GameState, c: int) -> SeatContext:
+        """The context of this tableau plus card ``c`` at its end: what a fresh one would be, built
+        without a pass over the whole tableau (placing a card is the common change)."""
+        t = st.cards[c]
+        new = SeatContext.__new__(SeatContext)
+        new.tableau = self.tableau + [c]
+        new.face_down = self.face_down
+        new.owned = owned = dict(self.owned)
+        owned[t] = owned.get(t, 0) + 1
+        new.discounts = self.discounts
+        if t.discount is not None:
+            new.discounts = discounts = dict(self.discounts)
+            discounts[t.discount] = discounts.get(t.discount, 0) + 1
+        face_up = c not in self.face_down
+        new.targets = self.targets
+        if not t.trading and face_up and t not in self.targets:
+            new.targets = self.targets + [t]
+        new.observatory = self.observatory
+        if self.observatory < 0 and face_up and t.ability == "observatory":
+            new.observatory = c
+        new.hand_limit = self.hand_limit + t.hand_limit_bonus
+        return new
 
     def price(self, ctype: CardType, lower: bool, displaced: CardType | None = None) -> int:
         """rules-notes 4, 5; seed 000 "Kostensenkungen": printed cost (minus the displaced card's value
@@ -152,12 +176,17 @@ class SeatContext:
 
 
 def seat_context(st: GameState, seat: int) -> SeatContext:
-    """The SeatContext of ``seat``, rebuilt only when its tableau or the face-down cards changed."""
-    fd = st.face_down
-    key: object = tuple(st.tableaux[seat]) if not fd else (tuple(st.tableaux[seat]), frozenset(fd))
+    """The SeatContext of ``seat``, rebuilt only when its tableau or the face-down cards changed
+    (extended when a card was added at the end of the tableau)."""
     ctx = st.contexts[seat]
-    if ctx is None or ctx.key != key:
-        ctx = st.contexts[seat] = SeatContext(st, seat, key)
+    tableau = st.tableaux[seat]
+    if ctx is not None and ctx.face_down == st.face_down:
+        if ctx.tableau == tableau:
+            return ctx
+        if len(tableau) == len(ctx.tableau) + 1 and tableau[:-1] == ctx.tableau:
+            ctx = st.contexts[seat] = ctx.extended(st, tableau[-1])
+            return ctx
+    ctx = st.contexts[seat] = SeatContext(st, seat)
     return ctx
 
 
@@ -311,7 +340,8 @@ def legal_moves(st: GameState) -> list[Move]:
     money = st.rubles[seat]
     ctx = seat_context(st, seat)
     moves: list[Move] = []
-    if _first_worker_turn(st):  # rules-notes 2: buy a worker; pass only if none is affordable
+    if st.round == 1 and st.phase == 0 and st.ruleset.mandatory_first_workers:
+        # rules-notes 2 (_first_worker_turn): buy a worker; pass only if none is affordable.
         workers = [(row, [c for c in line if cards[c].deck == "workers"]) for row, line in _rows(st)]
         _offers(ctx, st, workers, money, False, moves)
         return moves if moves else [_PASS_MOVE]
@@ -619,7 +649,7 @@ def _next_turn(st: GameState, events: list[Event]) -> None:
     if st.passes >= len(st.seats) or (not st.upper and not st.lower and st.ruleset.display_empty_ends_phase):
         _end_phase(st, events)
     else:
-        st.to_move = (st.to_move + 1) % st.n
+        st.to_move = (st.to_move + 1) % len(st.seats)
 
 
 def _begin_actions(st: GameState) -> None:
@@ -674,8 +704,9 @@ def _score(st: GameState, colour: str, key: str, events: list[Event]) -> None:
     cards = st.cards
     start = st.tokens[st.ruleset.phases[st.phase].token]
     rubles_key, vp_key = f"{key}_rubles", f"{key}_vp"
-    for i in range(st.n):
-        seat = (start + i) % st.n
+    n = len(st.seats)
+    for i in range(n):
+        seat = (start + i) % n
         rub = vp = 0
         for c in st.tableaux[seat]:
             t = cards[c]

@@ -47,6 +47,7 @@ from rules import (
     view,
 )
 from rules.cards import DECKS
+from rules.engine import SeatContext, seat_context
 
 KINDS = (BUY, TAKE, PLAY, OBSERVE, DISCARD, PUB, PASS)
 MAX_ACTIONS = 5000  # a random game has ~150-250 actions; this bound only catches endless games
@@ -285,6 +286,22 @@ def test_rubles_and_vp_change_only_as_events_say(game: Game) -> None:
                     exp_r[f["seat"]] -= 10 * f["rubles_vp"]
         assert probe.rubles == exp_r, events
         assert probe.vp == exp_v, events
+
+
+def context_facts(ctx: SeatContext) -> tuple[object, ...]:
+    return (ctx.tableau, ctx.face_down, ctx.owned, ctx.discounts, ctx.targets, ctx.hand_limit, ctx.observatory)
+
+
+@SETTINGS
+@given(games())
+def test_cached_seat_contexts_equal_fresh_ones(game: Game) -> None:
+    """The engine keeps each seat's SeatContext between decisions and extends it when a card is added:
+    at every step, what it hands out equals a context built from scratch."""
+    g = RandomGame(game)
+    st = g.state
+    for _ in g:
+        for seat in range(st.n):
+            assert context_facts(seat_context(st, seat)) == context_facts(SeatContext(st, seat))
 
 
 # --- legal moves agree with check ----------------------------------------------------------------
