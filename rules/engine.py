@@ -408,7 +408,7 @@ def check(st: GameState, action: Action, seat: int | None = None) -> tuple[int, 
         if _first_worker_turn(st) and any(m.action.kind == BUY for m in legal_moves(st)):
             raise RuleError("must_buy_worker")
         return _NOTHING
-    if kind == BUY or kind == TAKE:
+    if kind in (BUY, TAKE):
         if amount or (target_id and kind == TAKE):
             raise RuleError("malformed_action")
         line = st.upper if row == UPPER else st.lower if row == LOWER else None
@@ -423,7 +423,7 @@ def check(st: GameState, action: Action, seat: int | None = None) -> tuple[int, 
         return _check_placement(st, decider, card, action, lower=row == LOWER)
     if not _well_formed(action):
         raise RuleError("malformed_action")
-    if kind == PUB or kind == DISCARD:
+    if kind in (PUB, DISCARD):
         raise RuleError("no_decision")
     if kind == OBSERVE:
         if _first_worker_turn(st):
