@@ -304,6 +304,27 @@ def test_cached_seat_contexts_equal_fresh_ones(game: Game) -> None:
             assert context_facts(seat_context(st, seat)) == context_facts(SeatContext(st, seat))
 
 
+@pytest.mark.parametrize("edition", [1, 2])
+def test_extended_context_equals_fresh_for_every_card(edition: int) -> None:
+    """Adding any card (discounts, Warehouses, Observatories, trading cards...) to a tableau by hand:
+    the extended context equals a fresh one, with and without a face-down Observatory."""
+    st = new_game(Ruleset(edition=edition, players=2), ["A", "B"], seed=edition)
+    cards = st.cards
+    firsts = {t: next(c for c, tt in enumerate(cards) if tt is t) for t in st.ruleset.catalogue.types}
+    observatory = next(c for c, t in enumerate(cards) if t.ability == "observatory")
+    workers = [c for c in range(len(cards)) if cards[c].deck == "workers"][:4]
+    for t, c in firsts.items():
+        # no Observatory yet / a face-down one before it / the added card itself face down
+        for base, face_down in ((workers, set()), (workers + [observatory], {observatory}), (workers, {c})):
+            if c in base:
+                continue
+            st.face_down = set(face_down)
+            st.tableaux[0] = list(base)
+            seat_context(st, 0)
+            st.tableaux[0].append(c)
+            assert context_facts(seat_context(st, 0)) == context_facts(SeatContext(st, 0)), t.id
+
+
 # --- legal moves agree with check ----------------------------------------------------------------
 @HEAVY
 @given(games())
