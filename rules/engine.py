@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from .actions import BUY, DISCARD, OBSERVE, PASS, PLAY, PUB, TAKE, Action, Move
-from .cards import DECKS, EDITIONS, GREEN, CardType, catalogue
+from .cards import DECKS, EDITIONS, GREEN, CardType, Catalogue, catalogue
 from .errors import RuleError
 from .ruleset import Ruleset
 from .state import DRAWN, HAND, LOWER, ROW_NAMES, TOKENS, UPPER, GameState, Pending
@@ -105,13 +105,14 @@ def hand_limit(st: GameState, seat: int) -> int:
 
 class SeatContext:
     """Everything a player's prices, hand limit and Observatory depend on, from one pass over the
-    tableau: cards owned per type, discount cards per colour, the distinct card types a trading card
-    could displace (never a trading card or a face-down Observatory), the hand limit and a face-up
+    tableau: cards owned per type, discount cards per colour, what these take off each card type's
+    price (``off``: only types with a reduction), the distinct card types a trading card could
+    displace (never a trading card or a face-down Observatory), the hand limit and a face-up
     Observatory. ``tableau`` and ``face_down`` are copies of what it was built from: a context is a
     pure function of them, so a cached one is valid exactly while they are unchanged.
     """
 
-    __slots__ = ("tableau", "face_down", "owned", "discounts", "targets", "hand_limit", "observatory")
+    __slots__ = ("tableau", "face_down", "owned", "discounts", "off", "targets", "hand_limit", "observatory")
 
     def __init__(self, st: GameState, seat: int) -> None:
         cards = st.cards
@@ -136,6 +137,10 @@ class SeatContext:
         self.face_down = set(fd)
         self.owned = owned
         self.discounts = discounts
+        self.off = off = dict(owned)
+        for colour, k in discounts.items():
+            for t in _types_of_colour(st.ruleset.catalogue, colour):
+                off[t] = off.get(t, 0) + k
         self.targets = target_types
         self.hand_limit = limit
         self.observatory = observatory
@@ -149,10 +154,14 @@ class SeatContext:
         new.face_down = self.face_down
         new.owned = owned = dict(self.owned)
         owned[t] = owned.get(t, 0) + 1
+        new.off = off = dict(self.off)
+        off[t] = off.get(t, 0) + 1
         new.discounts = self.discounts
         if t.discount is not None:
             new.discounts = discounts = dict(self.discounts)
             discounts[t.discount] = discounts.get(t.discount, 0) + 1
+            for d in _types_of_colour(st.ruleset.catalogue, t.discount):
+                off[d] = off.get(d, 0) + 1
         face_up = c not in self.face_down
         new.targets = self.targets
         if not t.trading and face_up and t not in self.targets:
@@ -167,12 +176,22 @@ class SeatContext:
         """rules-notes 4, 5; seed 000 "Kostensenkungen": printed cost (minus the displaced card's value
         for a trading card), minus 1 per card of the same name owned, 1 from the lower row, 1 per
         discount card of its colour; never below 1."""
-        p = ctype.cost - self.owned.get(ctype, 0) - self.discounts.get(ctype.colour, 0)
+        p = ctype.cost - self.off.get(ctype, 0)
         if lower:
             p -= 1
         if displaced is not None:
             p -= displaced.displace_value
         return p if p > 1 else 1
+
+
+_COLOUR_TYPES: dict[tuple[int, str], tuple[CardType, ...]] = {}
+
+
+def _types_of_colour(cat: Catalogue, colour: str) -> tuple[CardType, ...]:
+    found = _COLOUR_TYPES.get((cat.edition, colour))
+    if found is None:
+        found = _COLOUR_TYPES[cat.edition, colour] = tuple(t for t in cat.types if t.colour == colour)
+    return found
 
 
 def seat_context(st: GameState, seat: int) -> SeatContext:
@@ -290,8 +309,7 @@ def _offers(
     it (never from the hand). Cards of the same name in a row are one choice. The price arithmetic is
     SeatContext.price's, inlined: this is the hottest loop of random playouts (the property tests
     hold the two to agreement)."""
-    owned = ctx.owned
-    discounts = ctx.discounts
+    off = ctx.off
     cards = st.cards
     tables = _move_tables(st)
     append = out.append
@@ -307,7 +325,7 @@ def _offers(
             if t in seen:
                 continue
             seen.append(t)
-            base = t.cost - owned.get(t, 0) - discounts.get(t.colour, 0) - lower
+            base = t.cost - off.get(t, 0) - lower
             if base < 1:
                 base = 1
             if not t.trading:
