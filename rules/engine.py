@@ -114,12 +114,34 @@ class SeatContext:
 
     __slots__ = ("tableau", "face_down", "owned", "discounts", "off", "targets", "hand_limit", "observatory")
 
-    def __init__(self, st: GameState, seat: int) -> None:
+    def __init__(
+        self,
+        tableau: list[int],
+        face_down: set[int],
+        owned: dict[CardType, int],
+        discounts: dict[str, int],
+        off: dict[CardType, int],
+        targets: list[CardType],
+        hand_limit: int,
+        observatory: int,
+    ) -> None:
+        self.tableau = tableau
+        self.face_down = face_down
+        self.owned = owned
+        self.discounts = discounts
+        self.off = off
+        self.targets = targets
+        self.hand_limit = hand_limit
+        self.observatory = observatory
+
+    @staticmethod
+    def fresh(st: GameState, seat: int) -> SeatContext:
+        """The context of ``seat``, from one pass over its tableau."""
         cards = st.cards
         fd = st.face_down
         owned: dict[CardType, int] = {}
         discounts: dict[str, int] = {}
-        target_types: list[CardType] = []
+        targets: list[CardType] = []
         limit = st.ruleset.base_hand_limit
         observatory = -1
         for c in st.tableaux[seat]:
@@ -128,49 +150,48 @@ class SeatContext:
             if t.discount is not None:
                 discounts[t.discount] = discounts.get(t.discount, 0) + 1
             face_up = c not in fd
-            if not t.trading and face_up and t not in target_types:
-                target_types.append(t)
+            if not t.trading and face_up and t not in targets:
+                targets.append(t)
             if observatory < 0 and face_up and t.ability == "observatory":
                 observatory = c
             limit += t.hand_limit_bonus
-        self.tableau = list(st.tableaux[seat])
-        self.face_down = set(fd)
-        self.owned = owned
-        self.discounts = discounts
-        self.off = off = dict(owned)
+        off = dict(owned)
         for colour, k in discounts.items():
             for t in _types_of_colour(st.ruleset.catalogue, colour):
                 off[t] = off.get(t, 0) + k
-        self.targets = target_types
-        self.hand_limit = limit
-        self.observatory = observatory
+        return SeatContext(list(st.tableaux[seat]), set(fd), owned, discounts, off, targets, limit, observatory)
 
     def extended(self, st: GameState, c: int) -> SeatContext:
         """The context of this tableau plus card ``c`` at its end: what a fresh one would be, built
         without a pass over the whole tableau (placing a card is the common change)."""
         t = st.cards[c]
-        new = SeatContext.__new__(SeatContext)
-        new.tableau = self.tableau + [c]
-        new.face_down = self.face_down
-        new.owned = owned = dict(self.owned)
+        owned = dict(self.owned)
         owned[t] = owned.get(t, 0) + 1
-        new.off = off = dict(self.off)
+        off = dict(self.off)
         off[t] = off.get(t, 0) + 1
-        new.discounts = self.discounts
+        discounts = self.discounts
         if t.discount is not None:
-            new.discounts = discounts = dict(self.discounts)
+            discounts = dict(self.discounts)
             discounts[t.discount] = discounts.get(t.discount, 0) + 1
             for d in _types_of_colour(st.ruleset.catalogue, t.discount):
                 off[d] = off.get(d, 0) + 1
         face_up = c not in self.face_down
-        new.targets = self.targets
-        if not t.trading and face_up and t not in self.targets:
-            new.targets = self.targets + [t]
-        new.observatory = self.observatory
-        if self.observatory < 0 and face_up and t.ability == "observatory":
-            new.observatory = c
-        new.hand_limit = self.hand_limit + t.hand_limit_bonus
-        return new
+        targets = self.targets
+        if not t.trading and face_up and t not in targets:
+            targets = targets + [t]
+        observatory = self.observatory
+        if observatory < 0 and face_up and t.ability == "observatory":
+            observatory = c
+        return SeatContext(
+            self.tableau + [c],
+            self.face_down,
+            owned,
+            discounts,
+            off,
+            targets,
+            self.hand_limit + t.hand_limit_bonus,
+            observatory,
+        )
 
     def price(self, ctype: CardType, lower: bool, displaced: CardType | None = None) -> int:
         """rules-notes 4, 5; seed 000 "Kostensenkungen": printed cost (minus the displaced card's value
@@ -205,7 +226,7 @@ def seat_context(st: GameState, seat: int) -> SeatContext:
         if len(tableau) == len(ctx.tableau) + 1 and tableau[:-1] == ctx.tableau:
             ctx = st.contexts[seat] = ctx.extended(st, tableau[-1])
             return ctx
-    ctx = st.contexts[seat] = SeatContext(st, seat)
+    ctx = st.contexts[seat] = SeatContext.fresh(st, seat)
     return ctx
 
 

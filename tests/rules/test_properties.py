@@ -301,7 +301,7 @@ def test_cached_seat_contexts_equal_fresh_ones(game: Game) -> None:
     st = g.state
     for _ in g:
         for seat in range(st.n):
-            assert context_facts(seat_context(st, seat)) == context_facts(SeatContext(st, seat))
+            assert context_facts(seat_context(st, seat)) == context_facts(SeatContext.fresh(st, seat))
 
 
 @pytest.mark.parametrize("edition", [1, 2])
@@ -322,7 +322,7 @@ def test_extended_context_equals_fresh_for_every_card(edition: int) -> None:
             st.tableaux[0] = list(base)
             seat_context(st, 0)
             st.tableaux[0].append(c)
-            assert context_facts(seat_context(st, 0)) == context_facts(SeatContext(st, 0)), t.id
+            assert context_facts(seat_context(st, 0)) == context_facts(SeatContext.fresh(st, 0)), t.id
 
 
 # --- legal moves agree with check ----------------------------------------------------------------
