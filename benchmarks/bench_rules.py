@@ -30,8 +30,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
+if "--compiled" in sys.argv[1:]:  # before rules is imported: take it from the mypyc build
+    from benchmarks.compile_rules import build
 
+    sys.path.insert(0, str(build()))
+
+import rules.engine  # noqa: E402
 from rules import Ruleset, apply, legal_moves, new_game  # noqa: E402
+
+IMPLEMENTATION = "compiled with mypyc" if rules.engine.__file__.endswith((".so", ".pyd")) else "pure Python"
 
 MAX_ACTIONS = 5000
 
@@ -144,9 +151,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cpu", type=int, default=None, help="CPU to pin to (default: the first allowed)")
     ap.add_argument("--profile", action="store_true", help="also profile a batch of 4-player games")
     ap.add_argument("--top", type=int, default=25, help="hotspots to list when profiling")
+    ap.add_argument(
+        "--compiled",
+        action="store_true",
+        help="run the rules core compiled with mypyc (built or reused by benchmarks/compile_rules.py)",
+    )
     args = ap.parse_args(argv)
     print(
-        f"Python {sys.version.split()[0]}, {pin_to_one_cpu(args.cpu)}, random player over legal_moves, seed {args.seed}"
+        f"Python {sys.version.split()[0]}, rules core {IMPLEMENTATION}, {pin_to_one_cpu(args.cpu)}, "
+        f"random player over legal_moves, seed {args.seed}"
     )
     bench(args.games, args.seed, max(1, args.repeat))
     if args.profile:

@@ -1,0 +1,64 @@
+"""The rules core compiled with mypyc (benchmarks/compile_rules.py, used for speed) plays exactly the
+games pure Python plays: same legal moves, prices, events, errors and final scores.
+
+Builds (or reuses) ``build/mypyc``; skipped only where a compiled build cannot be made (no mypyc,
+C compiler or Python headers), with the reason.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from benchmarks.compile_rules import ROOT, build, missing_prerequisites
+
+PLAY = r"""
+import json, random, sys
+import rules.engine
+from rules import Action, Ruleset, RuleError, apply, legal_moves, new_game
+
+out = {"compiled": rules.engine.__file__.endswith(".so"), "games": []}
+for edition in (1, 2):
+    for players in (2, 3, 4):
+        for seed in range(6):
+            st = new_game(Ruleset(edition=edition, players=players), [f"P{i}" for i in range(players)], seed=seed)
+            rng = random.Random(seed * 31 + players)
+            trace = []
+            while not st.finished:
+                moves = legal_moves(st)
+                trace.append([[list(m.action), m.price] for m in moves])
+                if rng.random() < 0.1:  # something illegal: the error code, and nothing changes
+                    before = st.to_json()
+                    try:
+                        apply(st, Action("buy", "no_such_card", 0))
+                    except RuleError as e:
+                        trace.append(e.code)
+                    assert st.to_json() == before
+                trace.append(apply(st, rng.choice(moves).action))
+            out["games"].append({"trace": trace, "final": st.to_json()})
+print(json.dumps(out))
+"""
+
+
+def play(path: Path) -> dict[str, object]:
+    env = {**os.environ, "PYTHONPATH": str(path)}
+    run = subprocess.run([sys.executable, "-c", PLAY], cwd=path, env=env, capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr[-3000:]
+    result: dict[str, object] = json.loads(run.stdout)
+    return result
+
+
+def test_compiled_core_plays_the_same_games() -> None:
+    why = missing_prerequisites()
+    if why is not None:
+        pytest.skip(f"no compiled build possible here: {why}")
+    compiled = play(build())
+    pure = play(ROOT)
+    assert compiled["compiled"] is True, "the compiled modules were not the ones imported"
+    assert pure["compiled"] is False
+    assert compiled["games"] == pure["games"]
