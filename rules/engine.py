@@ -381,7 +381,8 @@ def legal_moves(st: GameState) -> list[Move]:
     moves: list[Move] = []
     if st.round == 1 and st.phase == 0 and st.ruleset.mandatory_first_workers:
         # rules-notes 2 (_first_worker_turn): buy a worker; pass only if none is affordable.
-        workers = [(row, [c for c in line if cards[c].deck == "workers"]) for row, line in _rows(st)]
+        rows = ((UPPER, st.upper), (LOWER, st.lower))
+        workers = [(row, [c for c in line if cards[c].deck == "workers"]) for row, line in rows]
         _offers(ctx, st, workers, money, False, moves)
         return moves if moves else [_PASS_MOVE]
     take = len(st.hands[seat]) < ctx.hand_limit
@@ -392,10 +393,6 @@ def legal_moves(st: GameState) -> list[Move]:
                 moves.append(Move(Action(OBSERVE, deck), 0))
     moves.append(_PASS_MOVE)
     return moves
-
-
-def _rows(st: GameState) -> tuple[tuple[int, list[int]], ...]:
-    return ((UPPER, st.upper), (LOWER, st.lower))
 
 
 def _pending_moves(st: GameState, p: Pending) -> list[Move]:
