@@ -74,6 +74,7 @@ class Catalogue:
     markets: tuple[str | None, ...]
     aristocrat_table: tuple[int, ...]
     observatory_reset: str
+    display_empty_ends_phase: bool
 
     def lookup(self, name: str) -> CardType | None:
         """Find a card type by id, English or German name (case-insensitive, ignoring punctuation)."""
@@ -166,4 +167,5 @@ def catalogue(edition: int) -> Catalogue:
         markets=tuple(markets),
         aristocrat_table=tuple(raw["aristocrat_table"]),
         observatory_reset=raw["editions"][str(edition)]["observatory_reset"],
+        display_empty_ends_phase=raw["editions"][str(edition)]["display_empty_ends_phase"],
     )

@@ -52,7 +52,7 @@ class Ruleset:
     base_hand_limit: int = field(init=False, repr=False, compare=False)  # rules-notes 6
     starting_rubles: int = field(init=False, repr=False, compare=False)
     token_step: int = field(init=False, repr=False, compare=False)  # rules-notes 12: seats a token moves left
-    # rules-notes 3: actions end when the display is empty (2nd edition; Yucata for both).
+    # rules-notes 3: actions also end when the display is empty (2nd edition and Yucata; not seed 000).
     display_empty_ends_phase: bool = field(init=False, repr=False, compare=False)
     # 'phase' (1st edition) or 'round' (2nd edition): when a used Observatory turns face up.
     observatory_reset: str = field(init=False, repr=False, compare=False)
@@ -73,7 +73,7 @@ class Ruleset:
         derive(self, "base_hand_limit", 3)
         derive(self, "starting_rubles", 25)
         derive(self, "token_step", 1)
-        derive(self, "display_empty_ends_phase", True)
+        derive(self, "display_empty_ends_phase", cat.display_empty_ends_phase)
         derive(self, "observatory_reset", cat.observatory_reset)
 
     def to_json(self) -> dict[str, Any]:

@@ -72,6 +72,20 @@ def test_pass_counts_for_one_turn_and_display_empty_ends_phase() -> None:
     assert st.phase_key == "aristocrats"
 
 
+def test_first_edition_actions_go_on_after_the_display_empties() -> None:
+    """Seed 000 ends the actions only when all have passed in succession: with the display empty a
+    player may still play from the hand."""
+    st = position(edition=1, players=2, upper=["Market"], lower=[])
+    st.hands[1] = take_cards(st, ["Hospital"])
+    play(st, "pass", "buy Market")  # P1 buys the last card: the display is empty
+    assert st.phase_key == "buildings" and st.to_move == 0
+    assert [m.action.kind for m in legal_moves(st)] == ["pass"]
+    play(st, "pass", "play Hospital")  # P1 plays from the hand: the passes start again
+    assert st.phase_key == "buildings"
+    play(st, "pass", "pass")
+    assert st.phase_key == "aristocrats"
+
+
 def test_all_pass_in_succession_ends_phase() -> None:
     st = position(players=3, upper=["Market", "Hospital"])
     play(st, "pass", "pass", "take Market", "pass", "pass")
