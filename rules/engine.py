@@ -105,21 +105,19 @@ def hand_limit(st: GameState, seat: int) -> int:
 
 class SeatContext:
     """Everything a player's prices, hand limit and Observatory depend on, from one pass over the
-    tableau: cards owned per type, discount cards per colour, what these take off each card type's
-    price (``off``: only types with a reduction), the distinct card types a trading card could
-    displace (never a trading card or a face-down Observatory), the hand limit and a face-up
-    Observatory. ``tableau`` and ``face_down`` are copies of what it was built from: a context is a
-    pure function of them, so a cached one is valid exactly while they are unchanged.
+    tableau: what owned cards of the same name and discount cards take off each card type's price
+    (``off``: only types with a reduction), the distinct card types a trading card could displace
+    (never a trading card or a face-down Observatory), the hand limit and a face-up Observatory.
+    ``tableau`` and ``face_down`` are copies of what it was built from: a context is a pure function
+    of them, so a cached one is valid exactly while they are unchanged.
     """
 
-    __slots__ = ("tableau", "face_down", "owned", "discounts", "off", "targets", "hand_limit", "observatory")
+    __slots__ = ("tableau", "face_down", "off", "targets", "hand_limit", "observatory")
 
     def __init__(
         self,
         tableau: list[int],
         face_down: set[int],
-        owned: dict[CardType, int],
-        discounts: dict[str, int],
         off: dict[CardType, int],
         targets: list[CardType],
         hand_limit: int,
@@ -127,8 +125,6 @@ class SeatContext:
     ) -> None:
         self.tableau = tableau
         self.face_down = face_down
-        self.owned = owned
-        self.discounts = discounts
         self.off = off
         self.targets = targets
         self.hand_limit = hand_limit
@@ -139,40 +135,34 @@ class SeatContext:
         """The context of ``seat``, from one pass over its tableau."""
         cards = st.cards
         fd = st.face_down
-        owned: dict[CardType, int] = {}
-        discounts: dict[str, int] = {}
+        off: dict[CardType, int] = {}
+        discounts: list[str] = []
         targets: list[CardType] = []
         limit = st.ruleset.base_hand_limit
         observatory = -1
         for c in st.tableaux[seat]:
             t = cards[c]
-            owned[t] = owned.get(t, 0) + 1
+            off[t] = off.get(t, 0) + 1
             if t.discount is not None:
-                discounts[t.discount] = discounts.get(t.discount, 0) + 1
+                discounts.append(t.discount)
             face_up = c not in fd
             if not t.trading and face_up and t not in targets:
                 targets.append(t)
             if observatory < 0 and face_up and t.ability == "observatory":
                 observatory = c
             limit += t.hand_limit_bonus
-        off = dict(owned)
-        for colour, k in discounts.items():
+        for colour in discounts:
             for t in _types_of_colour(st.ruleset.catalogue, colour):
-                off[t] = off.get(t, 0) + k
-        return SeatContext(list(st.tableaux[seat]), set(fd), owned, discounts, off, targets, limit, observatory)
+                off[t] = off.get(t, 0) + 1
+        return SeatContext(list(st.tableaux[seat]), set(fd), off, targets, limit, observatory)
 
     def extended(self, st: GameState, c: int) -> SeatContext:
         """The context of this tableau plus card ``c`` at its end: what a fresh one would be, built
         without a pass over the whole tableau (placing a card is the common change)."""
         t = st.cards[c]
-        owned = dict(self.owned)
-        owned[t] = owned.get(t, 0) + 1
         off = dict(self.off)
         off[t] = off.get(t, 0) + 1
-        discounts = self.discounts
         if t.discount is not None:
-            discounts = dict(self.discounts)
-            discounts[t.discount] = discounts.get(t.discount, 0) + 1
             for d in _types_of_colour(st.ruleset.catalogue, t.discount):
                 off[d] = off.get(d, 0) + 1
         face_up = c not in self.face_down
@@ -183,14 +173,7 @@ class SeatContext:
         if observatory < 0 and face_up and t.ability == "observatory":
             observatory = c
         return SeatContext(
-            self.tableau + [c],
-            self.face_down,
-            owned,
-            discounts,
-            off,
-            targets,
-            self.hand_limit + t.hand_limit_bonus,
-            observatory,
+            self.tableau + [c], self.face_down, off, targets, self.hand_limit + t.hand_limit_bonus, observatory
         )
 
     def price(self, ctype: CardType, lower: bool, displaced: CardType | None = None) -> int:

@@ -289,7 +289,7 @@ def test_rubles_and_vp_change_only_as_events_say(game: Game) -> None:
 
 
 def context_facts(ctx: SeatContext) -> tuple[object, ...]:
-    return (ctx.tableau, ctx.face_down, ctx.owned, ctx.discounts, ctx.off, ctx.targets, ctx.hand_limit, ctx.observatory)
+    return (ctx.tableau, ctx.face_down, ctx.off, ctx.targets, ctx.hand_limit, ctx.observatory)
 
 
 @SETTINGS
