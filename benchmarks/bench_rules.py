@@ -11,7 +11,14 @@ legal_moves / apply split comes from a separate run with a wall clock around eac
 some timer overhead.
 
 ``--profile`` also runs one batch of 4-player games (both editions) under cProfile and prints the
-hotspots inside ``rules/``.
+hotspots inside ``rules/``. ``--compiled`` runs the mypyc build of the same source (see
+``compile_rules.py``).
+
+Wall-clock figures on a shared machine swing by a third; instruction counts do not. To compare two
+versions of the rules, count the instructions of N games and subtract a 1-game run (start-up)::
+
+    valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null \
+        .venv/bin/python benchmarks/bench_rules.py --edition 2 --players 4 --games 61 --repeat 1 --no-split
 """
 
 from __future__ import annotations
@@ -107,24 +114,35 @@ def fastest(edition: int, players: int, games: int, seed: int, repeat: int, time
     return min(runs, key=lambda r: r.seconds)
 
 
-def bench(games: int, seed: int, repeat: int) -> list[Result]:
+def bench(
+    games: int,
+    seed: int,
+    repeat: int,
+    editions: tuple[int, ...] = (1, 2),
+    players_counts: tuple[int, ...] = (2, 4),
+    split: bool = True,
+) -> list[Result]:
     play_games(2, 4, 5, seed)  # warm up: catalogue caches, imports
     results = []
     print(
         f"{'edition':>7} {'players':>7} {'games':>6} {'actions/game':>12} {'games/s':>9} "
         f"{'us/action':>9} {'(legal_moves':>12} {'apply)':>7}"
     )
-    for edition in (1, 2):
-        for players in (2, 4):
+    for edition in editions:
+        for players in players_counts:
             plain = fastest(edition, players, games, seed, repeat, timed=False)
-            timed = fastest(edition, players, games, seed, repeat, timed=True)
             results.append(plain)
-            print(
+            row = (
                 f"{edition:>7} {players:>7} {games:>6} {plain.actions / games:>12.1f} "
-                f"{plain.games_per_second:>9.1f} {plain.us_per_action:>9.2f} "
-                f"{1e6 * timed.moves_seconds / timed.actions:>12.2f} "
-                f"{1e6 * timed.apply_seconds / timed.actions:>7.2f}"
+                f"{plain.games_per_second:>9.1f} {plain.us_per_action:>9.2f}"
             )
+            if split:
+                timed = fastest(edition, players, games, seed, repeat, timed=True)
+                row += (
+                    f" {1e6 * timed.moves_seconds / timed.actions:>12.2f}"
+                    f" {1e6 * timed.apply_seconds / timed.actions:>7.2f}"
+                )
+            print(row)
     return results
 
 
@@ -151,6 +169,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cpu", type=int, default=None, help="CPU to pin to (default: the first allowed)")
     ap.add_argument("--profile", action="store_true", help="also profile a batch of 4-player games")
     ap.add_argument("--top", type=int, default=25, help="hotspots to list when profiling")
+    ap.add_argument("--edition", type=int, choices=(1, 2), help="only this edition (default: both)")
+    ap.add_argument("--players", type=int, choices=(2, 3, 4), help="only this player count (default: 2 and 4)")
+    ap.add_argument(
+        "--no-split",
+        action="store_true",
+        help="skip the timed run that splits legal_moves from apply (e.g. when counting instructions)",
+    )
     ap.add_argument(
         "--compiled",
         action="store_true",
@@ -161,7 +186,14 @@ def main(argv: list[str] | None = None) -> int:
         f"Python {sys.version.split()[0]}, rules core {IMPLEMENTATION}, {pin_to_one_cpu(args.cpu)}, "
         f"random player over legal_moves, seed {args.seed}"
     )
-    bench(args.games, args.seed, max(1, args.repeat))
+    bench(
+        args.games,
+        args.seed,
+        max(1, args.repeat),
+        editions=(args.edition,) if args.edition else (1, 2),
+        players_counts=(args.players,) if args.players else (2, 4),
+        split=not args.no_split,
+    )
     if args.profile:
         profile(max(1, args.games // 2), args.seed, args.top)
     return 0
