@@ -362,8 +362,7 @@ def legal_moves(st: GameState) -> list[Move]:
     money = st.rubles[seat]
     ctx = seat_context(st, seat)
     moves: list[Move] = []
-    if st.round == 1 and st.phase == 0 and st.ruleset.mandatory_first_workers:
-        # rules-notes 2 (_first_worker_turn): buy a worker; pass only if none is affordable.
+    if _first_worker_turn(st):  # rules-notes 2: buy a worker; pass only if none is affordable
         rows = ((UPPER, st.upper), (LOWER, st.lower))
         workers = [(row, [c for c in line if cards[c].deck == "workers"]) for row, line in rows]
         _offers(ctx, st, workers, money, False, moves)
