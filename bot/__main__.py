@@ -36,12 +36,23 @@ def setup_logging(level: str, token: str) -> None:
     root.setLevel(getattr(logging, level, logging.INFO))
 
 
-async def _run(config: Config, sync: bool) -> None:
-    from .client import PetersburgBot
+async def _run(config: Config, sync: bool) -> int:
+    """Open (and check) the database, then run the bot; 3 when the database cannot be used."""
+    from .client import PetersburgBot, wall_clock
+    from .store import Store, Unusable
 
-    bot = PetersburgBot(config, sync_commands=sync)
-    async with bot:
-        await bot.start(config.token)
+    try:
+        store = await Store.open(config.database_path, clock=wall_clock)
+    except Unusable as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 3
+    try:
+        bot = PetersburgBot(config, sync_commands=sync, store=store)
+        async with bot:
+            await bot.start(config.token)
+    finally:
+        await store.close()
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -66,7 +77,7 @@ def main(argv: list[str] | None = None) -> int:
     apply_proxies(config)
     logging.getLogger(__name__).info("starting with %s", config)
     with contextlib.suppress(KeyboardInterrupt):
-        asyncio.run(_run(config, args.sync))
+        return asyncio.run(_run(config, args.sync))
     return 0
 
 

@@ -10,6 +10,7 @@ from typing import Any, Protocol, cast
 import discord
 from discord.ext import commands, tasks
 
+from . import images
 from .config import Config
 from .service import GameService
 from .store import Store
@@ -101,6 +102,7 @@ class PetersburgBot(commands.Bot):
     async def close(self) -> None:
         self.timer_loop.cancel()
         await super().close()
+        images.shutdown()
         if self.store is not None and self._given_store is None:
             await self.store.close()
             self.store = None

@@ -334,7 +334,11 @@ class GameService:
             empty = next((s.seat for s in game.seats if s.user_id is None), None)
             if empty is None:
                 raise UserError("already_started")
-            await self._give_seat(game, empty, user_id, name)
+            host = user_id if game.user_at(_seat_of_host(game)) is None else None  # nobody held the role
+            notices = [("bot.seat_taken", {"player": user_id, "seat": empty + 1})]
+            if host is not None:
+                notices.append(("bot.host_now", {"player": host}))
+            await self._give_seat(game, empty, user_id, name, host_id=host, notices=notices)
             return await self.game(game.id), empty
 
     async def leave(self, channel_id: int, user_id: int) -> Game:
@@ -354,10 +358,14 @@ class GameService:
                     host = game.host_id if game.host_id != user_id else rest[0][0]
                     await self.store.update_lobby(game.id, game.version, rest, host_id=host)
             else:
-                await self._give_seat(game, seat, None, game.seats[seat].name)
+                new_host = _next_human(game, seat) if user_id == game.host_id else None
+                notices = [("bot.seat_left", {"player": user_id, "seat": seat + 1})]
+                if new_host is not None:
+                    notices.append(("bot.host_now", {"player": new_host}))
+                await self._give_seat(game, seat, None, game.seats[seat].name, host_id=new_host, notices=notices)
                 game = await self.game(game.id)
                 if all(s.user_id is None for s in game.seats):
-                    await self.store.set_status(game.id, game.version, ABORTED)
+                    await self.store.set_status(game.id, game.version, ABORTED, [("bot.aborted", {})])
                     self._modes.pop(game.id, None)
             return await self.game(game.id)
 
@@ -377,8 +385,9 @@ class GameService:
                               open_money=bool(game.ruleset.get("open_money", True)))
             st = new_game(ruleset, [s.name for s in game.seats], seed=game.seed)
             timers = self._plan(game, st, await self.timing(game), self.store.clock())
+            order = ", ".join(f"{i + 1}. <@{s.user_id}>" for i, s in enumerate(game.seats))
             await self.store.start_game(game.id, game.version, ruleset=ruleset.to_json(), state=st.to_json(),
-                                        hands=hands_of(st), timers=timers)
+                                        hands=hands_of(st), timers=timers, notices=[("bot.started", {"order": order})])
             return await self.game(game.id), st
 
     # --- playing ----------------------------------------------------------------------------------
@@ -386,7 +395,10 @@ class GameService:
                   after: Callable[[Outcome], Awaitable[None]] | None = None) -> Outcome:
         """Apply one action of ``user_id`` (an Action or its notation) and commit it.
 
-        ``version``: the board version a button carried; a different current version is a stale click.
+        ``version``: the game version the action was chosen against (a button's, an autocomplete value's);
+        None: the version of the board the channel shows. An action against an older version is refused: as
+        ``already_done`` when this very action was applied at that version (a repeated command or a click
+        racing a command), else as ``stale_board``.
         ``after`` runs under the game's lock once the action is committed (to update Discord in order).
         Raises UserError or rules.RuleError; then nothing has changed.
         """
@@ -394,20 +406,34 @@ class GameService:
             game = await self.game(game_id)
             if game.status != ACTIVE:
                 raise UserError("not_active")
-            if version is not None and version != game.version:
-                raise UserError("stale_board")
             seat = game.seat_of(user_id)
             if seat is None:
                 raise UserError("not_in_game")
             st = self.state(game)
             if isinstance(action, str):
                 action = parse_for(st, action)
+            await self._check_version(game, st, user_id, action, version)
             timing = await self.timing(game)
             out = await self._commit(game, st, seat, action, user_id=user_id, auto=None, timing=timing)
             out.followups = await self._follow_up(game, st, timing)
             if after is not None:
                 await after(out)
             return out
+
+    async def _check_version(self, game: Game, st: GameState, user_id: int, action: Action,
+                             version: int | None) -> None:
+        """Refuse an action chosen against an older version than the game's (see ``act``)."""
+        if version is None:
+            # typed without a version: against the board the channel shows (while a board is failing to
+            # post, the player cannot see any newer one, so the game's own version stands in)
+            version = game.version if game.board_problem or game.shown_version < 0 else game.shown_version
+        if version == game.version:
+            return
+        done = await self.store.action_at(game.id, version) if version < game.version else None
+        if done is not None and done.user_id == user_id and done.notation == format_action(
+                action, st.ruleset.catalogue):
+            raise UserError("already_done")
+        raise UserError("stale_board")
 
     async def _commit(self, game: Game, st: GameState, seat: int, action: Action, *, user_id: int | None,
                       auto: str | None, timing: Timing, clear_pass: Sequence[int] = ()) -> Outcome:
@@ -448,7 +474,8 @@ class GameService:
             game = await self.game(game.id)
             if user_id != game.host_id and not may_manage:
                 raise UserError("not_host_or_mod")
-            await self.store.set_status(game.id, game.version, ABORTED)
+            notices = [("bot.aborted_by", {"player": user_id})] if game.status == ACTIVE else []
+            await self.store.set_status(game.id, game.version, ABORTED, notices)
             self._modes.pop(game.id, None)
             return await self.game(game.id)
 
@@ -468,7 +495,8 @@ class GameService:
                 rest = [(s.user_id or 0, s.name) for s in game.seats if s.user_id != target_id]
                 await self.store.update_lobby(game.id, game.version, rest)
             else:
-                await self._give_seat(game, seat, None, game.seats[seat].name)
+                await self._give_seat(game, seat, None, game.seats[seat].name,
+                                      notices=[("bot.kicked", {"player": target_id, "seat": seat + 1})])
             return await self.game(game.id), seat
 
     async def replace(self, channel_id: int, host_id: int, target_id: int, new_id: int,
@@ -486,11 +514,14 @@ class GameService:
                 raise UserError("not_a_player")
             if game.seat_of(new_id) is not None:
                 raise UserError("already_seated")
-            await self._give_seat(game, seat, new_id, new_name)
+            await self._give_seat(game, seat, new_id, new_name, notices=[
+                ("bot.replaced", {"old": target_id, "new": new_id, "seat": seat + 1})])
             return await self.game(game.id), seat
 
-    async def _give_seat(self, game: Game, seat: int, user_id: int | None, name: str) -> None:
-        """Store the seat's new holder and show the new name in the state (caller holds the lock)."""
+    async def _give_seat(self, game: Game, seat: int, user_id: int | None, name: str, *, host_id: int | None = None,
+                         notices: Sequence[tuple[str, dict[str, Any]]] = ()) -> None:
+        """Store the seat's new holder and show the new name in the state, with a new host and channel notices
+        when given (caller holds the lock)."""
         state = game.state
         timers: list[Timer] | None = None
         if state is not None:
@@ -502,8 +533,25 @@ class GameService:
                 has_user = (user_id if st.decider == seat else game.user_at(st.decider)) is not None
                 timers = [] if st.finished else plan(st.decider, has_user, await self.timing(game),
                                                       self.store.clock())
-        await self.store.set_seat(game.id, game.version, seat, user_id, name, state=state, timers=timers)
+        await self.store.set_seat(game.id, game.version, seat, user_id, name, state=state, timers=timers,
+                                  host_id=host_id, notices=notices)
         self._modes.get(game.id, {}).pop(seat, None)  # the store cleared the seat's pass mode
+
+
+def _next_human(game: Game, seat: int) -> int | None:
+    """The user of the next seat clockwise after ``seat`` that a person holds (the new host), if any."""
+    n = len(game.seats)
+    for k in range(1, n):
+        uid = game.user_at((seat + k) % n)
+        if uid is not None:
+            return uid
+    return None
+
+
+def _seat_of_host(game: Game) -> int:
+    """The host's seat, or -1 when the host holds none (left the game)."""
+    seat = game.seat_of(game.host_id)
+    return -1 if seat is None else seat
 
 
 def _paid(before: GameState, after: GameState, seat: int) -> int:

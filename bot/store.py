@@ -19,8 +19,9 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import sqlite3
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,120 +29,13 @@ from typing import Any
 
 import aiosqlite
 
+from .schema import MIGRATIONS, Migration, dumps, run, run_many, split_sql, write_results
 from .timers import Timer
 
 log = logging.getLogger(__name__)
 
 LOBBY, ACTIVE, FINISHED, ABORTED = "lobby", "active", "finished", "aborted"
 OPEN_STATUSES = (LOBBY, ACTIVE)
-
-
-# --- migrations ---------------------------------------------------------------------------------
-@dataclass(frozen=True, slots=True)
-class Migration:
-    """One schema step: SQL (several statements allowed) or a coroutine function on the connection."""
-
-    version: int
-    name: str
-    apply: str | Callable[[aiosqlite.Connection], Awaitable[None]]
-
-
-INITIAL_SCHEMA = """
-CREATE TABLE games (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
-    guild_id INTEGER,
-    channel_id INTEGER NOT NULL,
-    host_id INTEGER NOT NULL,
-    ruleset TEXT NOT NULL,
-    seed INTEGER NOT NULL,
-    lang TEXT NOT NULL DEFAULT 'en',
-    status TEXT NOT NULL CHECK (status IN ('lobby', 'active', 'finished', 'aborted')),
-    version INTEGER NOT NULL DEFAULT 0,
-    state TEXT,
-    board_message_id INTEGER,
-    created_at REAL NOT NULL,
-    updated_at REAL NOT NULL
-);
-CREATE UNIQUE INDEX games_one_open_per_channel ON games (channel_id) WHERE status IN ('lobby', 'active');
-CREATE INDEX games_status ON games (status, updated_at);
-CREATE TABLE seats (
-    game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
-    seat INTEGER NOT NULL,
-    user_id INTEGER,
-    name TEXT NOT NULL,
-    PRIMARY KEY (game_id, seat)
-);
-CREATE INDEX seats_user ON seats (user_id);
-CREATE TABLE actions (
-    game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
-    idx INTEGER NOT NULL,
-    seat INTEGER NOT NULL,
-    user_id INTEGER,
-    notation TEXT NOT NULL,
-    events TEXT NOT NULL,
-    created_at REAL NOT NULL,
-    PRIMARY KEY (game_id, idx)
-);
-CREATE TABLE hands (
-    game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
-    seat INTEGER NOT NULL,
-    cards TEXT NOT NULL,
-    PRIMARY KEY (game_id, seat)
-);
-"""
-
-TIMERS_SCHEMA = """
-ALTER TABLE games ADD COLUMN settings TEXT;
-ALTER TABLE actions ADD COLUMN auto TEXT;
-CREATE TABLE guild_settings (
-    guild_id INTEGER PRIMARY KEY,
-    settings TEXT NOT NULL,
-    updated_at REAL NOT NULL
-);
-CREATE TABLE reminders (
-    game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
-    kind TEXT NOT NULL CHECK (kind IN ('remind', 'autopass')),
-    version INTEGER NOT NULL,
-    seat INTEGER NOT NULL,
-    due_at REAL NOT NULL,
-    sent INTEGER NOT NULL DEFAULT 0,
-    PRIMARY KEY (game_id, kind)
-);
-CREATE INDEX reminders_due ON reminders (due_at);
-CREATE TABLE pass_modes (
-    game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
-    seat INTEGER NOT NULL,
-    autopass TEXT NOT NULL,
-    PRIMARY KEY (game_id, seat)
-);
-CREATE TABLE results (
-    game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
-    seat INTEGER NOT NULL,
-    user_id INTEGER,
-    name TEXT NOT NULL,
-    vp INTEGER NOT NULL,
-    rubles INTEGER NOT NULL,
-    winner INTEGER NOT NULL,
-    PRIMARY KEY (game_id, seat)
-);
-CREATE INDEX results_user ON results (user_id);
-"""
-
-
-async def _migrate_timers_and_results(conn: aiosqlite.Connection) -> None:
-    """Settings, reminders, pass modes, automatic actions and results (back-filled for finished games)."""
-    for stmt in _split_sql(TIMERS_SCHEMA):
-        await run(conn, stmt)
-    async with conn.execute("SELECT id, state FROM games WHERE status = 'finished' AND state IS NOT NULL") as cur:
-        finished = [tuple(r) for r in await cur.fetchall()]
-    for game_id, state in finished:
-        await _write_results(conn, game_id, json.loads(state))
-
-
-MIGRATIONS: list[Migration] = [
-    Migration(1, "initial: games, seats, actions, hands", INITIAL_SCHEMA),
-    Migration(2, "settings, reminders, pass modes, automatic actions, results", _migrate_timers_and_results),
-]
 
 
 # --- rows ---------------------------------------------------------------------------------------
@@ -171,6 +65,15 @@ class Game:
     updated_at: float
     seats: list[Seat] = field(default_factory=list)
     settings: dict[str, Any] = field(default_factory=dict)  # the host's timer settings (minutes)
+    shown_version: int = -1  # the version the channel's board shows (-1: no board yet)
+    turn_message_id: int | None = None  # the message that pings the player to decide
+    turn_user_id: int | None = None  # whom it pings
+    final_posted: bool = False
+    board_problem: str | None = None  # the posting problem last told to the channel or host
+
+    def needs_board(self) -> bool:
+        """Whether the channel must be brought up to date (a board, the final scores, a stripped board)."""
+        return self.status != LOBBY and self.shown_version < self.version
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat number of ``user_id`` or None."""
@@ -258,8 +161,23 @@ class NotFound(StoreError):
     """No such game (or seat)."""
 
 
+class Unusable(StoreError):
+    """The database cannot be used (unreadable, damaged, read-only): the bot must not start."""
+
+
+@dataclass(slots=True)
+class Notice:
+    """A channel message stored with a commit (text key and parameters), posted until it succeeds."""
+
+    id: int
+    game_id: int
+    key: str
+    params: dict[str, Any]
+
+
 _GAME_COLS = ("id, guild_id, channel_id, host_id, ruleset, seed, lang, status, version, state, "
-              "board_message_id, created_at, updated_at, settings")
+              "board_message_id, created_at, updated_at, settings, shown_version, turn_message_id, turn_user_id, "
+              "final_posted, board_problem")
 
 
 def _game(row: Sequence[Any], seats: list[Seat]) -> Game:
@@ -268,20 +186,9 @@ def _game(row: Sequence[Any], seats: list[Seat]) -> Game:
         seed=row[5], lang=row[6], status=row[7], version=row[8],
         state=json.loads(row[9]) if row[9] is not None else None,
         board_message_id=row[10], created_at=row[11], updated_at=row[12], seats=seats,
-        settings=json.loads(row[13]) if row[13] else {},
+        settings=json.loads(row[13]) if row[13] else {}, shown_version=row[14], turn_message_id=row[15],
+        turn_user_id=row[16], final_posted=bool(row[17]), board_problem=row[18],
     )
-
-
-async def _write_results(conn: aiosqlite.Connection, game_id: int, state: dict[str, Any]) -> None:
-    """The final VP and rubles of each seat (with who held it at the end) from a finished state."""
-    async with conn.execute("SELECT seat, user_id, name FROM seats WHERE game_id = ?", (game_id,)) as cur:
-        seats = {r[0]: (r[1], r[2]) for r in await cur.fetchall()}
-    winners = set(state.get("winners") or [])
-    rows = []
-    for seat, (vp, rubles) in enumerate(zip(state["vp"], state["rubles"], strict=True)):
-        user_id, name = seats.get(seat, (None, state["seats"][seat]))
-        rows.append((game_id, seat, user_id, name, vp, rubles, int(seat in winners)))
-    await run_many(conn, "INSERT OR REPLACE INTO results VALUES (?, ?, ?, ?, ?, ?, ?)", rows)
 
 
 async def _write_timers(conn: aiosqlite.Connection, game_id: int, version: int, timers: Sequence[Timer]) -> None:
@@ -291,32 +198,37 @@ async def _write_timers(conn: aiosqlite.Connection, game_id: int, version: int, 
                    [(game_id, tm.kind, version, tm.seat, tm.due_at, tm.sent) for tm in timers])
 
 
-async def run(conn: aiosqlite.Connection, sql: str, params: Sequence[Any] = ()) -> tuple[int, int]:
-    """Execute one statement and close its cursor; returns (rowcount, lastrowid)."""
-    async with conn.execute(sql, params) as cur:
-        return cur.rowcount, int(cur.lastrowid or 0)
-
-
-async def run_many(conn: aiosqlite.Connection, sql: str, rows: Sequence[Sequence[Any]]) -> None:
-    """executemany with its cursor closed."""
-    async with conn.executemany(sql, rows):
-        pass
-
-
-def _dumps(obj: Any) -> str:
-    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
+async def _check(conn: aiosqlite.Connection, path: str | Path) -> None:
+    """The database answers, passes ``PRAGMA quick_check`` and takes a write lock (so it is not read-only)."""
+    async with conn.execute("PRAGMA quick_check") as cur:
+        rows = [str(r[0]) for r in await cur.fetchall()]
+    if rows != ["ok"]:
+        raise Unusable(f"the database {path} is damaged (PRAGMA quick_check: {'; '.join(rows[:3])}); restore a "
+                       "backup or move the file away to start with an empty one")
+    try:
+        await run(conn, "BEGIN IMMEDIATE")
+        await run(conn, "CREATE TABLE IF NOT EXISTS _write_probe (x INTEGER)")
+        await run(conn, "ROLLBACK")
+    except sqlite3.OperationalError as e:
+        raise Unusable(f"the database {path} cannot be written ({e}); check the permissions of the file and "
+                       "its folder") from None
 
 
 class Store:
-    """The bot's database. One connection; an asyncio lock serializes statements and transactions.
+    """The bot's database. Writes go through one connection (an asyncio lock serializes its transactions);
+    reads through a second one, so that in WAL mode they never queue behind a write (``:memory:``
+    databases share one connection).
 
     ``fault_hook`` (tests only) is called with a checkpoint name inside write transactions; raising
     there simulates a crash before commit.
     """
 
-    def __init__(self, conn: aiosqlite.Connection, clock: Callable[[], float] = time.time) -> None:
+    def __init__(self, conn: aiosqlite.Connection, clock: Callable[[], float] = time.time,
+                 reader: aiosqlite.Connection | None = None) -> None:
         self._conn = conn
         self._lock = asyncio.Lock()
+        self._reader = reader or conn
+        self._read_lock = asyncio.Lock() if reader is not None else self._lock
         self.clock = clock
         self.fault_hook: Callable[[str], None] | None = None
         self._next_due: float | None = None
@@ -326,20 +238,50 @@ class Store:
     @classmethod
     async def open(cls, path: str | Path, *, synchronous: str = "FULL",
                    clock: Callable[[], float] = time.time) -> Store:
-        """Open (creating folders and file) and migrate the database at ``path``."""
-        if str(path) != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        """Open (creating folders and file), check and migrate the database at ``path``.
+
+        Raises ``Unusable`` with a message for a person when the file cannot be opened or written, is not a
+        database, or fails ``PRAGMA quick_check``: the bot must stop then, not limp on."""
+        memory = str(path) == ":memory:"
+        if not memory:
+            try:
+                Path(path).parent.mkdir(parents=True, exist_ok=True)
+            except OSError as e:
+                raise Unusable(f"cannot create the folder of the database {path}: {e.strerror or e}") from None
+        conns: list[aiosqlite.Connection] = []
+        try:
+            conn = await cls._connect(path, conns)
+            await run(conn, "PRAGMA journal_mode=WAL")
+            await run(conn, f"PRAGMA synchronous={synchronous}")
+            await run(conn, "PRAGMA foreign_keys=ON")
+            await run(conn, "PRAGMA busy_timeout=5000")
+            await _check(conn, path)
+            reader = None if memory else await cls._connect(path, conns)
+            if reader is not None:
+                await run(reader, "PRAGMA busy_timeout=5000")
+                await run(reader, "PRAGMA query_only=ON")
+            store = cls(conn, clock, reader)
+            await store.migrate()
+            return store
+        except (sqlite3.Error, OSError) as e:
+            for c in conns:
+                await c.close()
+            raise Unusable(f"the database {path} cannot be used: {e}") from None
+        except BaseException:
+            for c in conns:
+                await c.close()  # an open connection's thread would keep the process alive
+            raise
+
+    @staticmethod
+    async def _connect(path: str | Path, conns: list[aiosqlite.Connection]) -> aiosqlite.Connection:
         conn = await aiosqlite.connect(str(path), isolation_level=None)
-        await run(conn, "PRAGMA journal_mode=WAL")
-        await run(conn, f"PRAGMA synchronous={synchronous}")
-        await run(conn, "PRAGMA foreign_keys=ON")
-        await run(conn, "PRAGMA busy_timeout=5000")
-        store = cls(conn, clock)
-        await store.migrate()
-        return store
+        conns.append(conn)
+        return conn
 
     async def close(self) -> None:
         async with self._lock:
+            if self._reader is not self._conn:
+                await self._reader.close()
             await self._conn.close()
 
     async def migrate(self, migrations: Sequence[Migration] | None = None) -> int:
@@ -357,7 +299,7 @@ class Store:
                 await run(self._conn, "BEGIN IMMEDIATE")
                 try:
                     if isinstance(m.apply, str):
-                        for stmt in _split_sql(m.apply):
+                        for stmt in split_sql(m.apply):
                             await run(self._conn, stmt)
                     else:
                         await m.apply(self._conn)
@@ -395,11 +337,11 @@ class Store:
 
     async def fetch_all(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         """Run a read query (for features built on top of the store)."""
-        async with self._lock, self._conn.execute(sql, params) as cur:
+        async with self._read_lock, self._reader.execute(sql, params) as cur:
             return [tuple(r) for r in await cur.fetchall()]
 
     async def _one(self, sql: str, params: Sequence[Any] = ()) -> tuple[Any, ...] | None:
-        async with self._lock, self._conn.execute(sql, params) as cur:
+        async with self._read_lock, self._reader.execute(sql, params) as cur:
             row = await cur.fetchone()
         return tuple(row) if row is not None else None
 
@@ -422,12 +364,12 @@ class Store:
     # --- reads ----------------------------------------------------------------------------------
     async def get_game(self, game_id: int) -> Game | None:
         """The game with its seats, or None."""
-        async with self._lock:
-            async with self._conn.execute(f"SELECT {_GAME_COLS} FROM games WHERE id = ?", (game_id,)) as cur:
+        async with self._read_lock:
+            async with self._reader.execute(f"SELECT {_GAME_COLS} FROM games WHERE id = ?", (game_id,)) as cur:
                 row = await cur.fetchone()
             if row is None:
                 return None
-            async with self._conn.execute(
+            async with self._reader.execute(
                     "SELECT seat, user_id, name FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)) as cur:
                 seats = [Seat(*r) for r in await cur.fetchall()]
         return _game(tuple(row), seats)
@@ -477,6 +419,16 @@ class Store:
             "WHERE game_id = ? AND idx >= ? ORDER BY idx", (game_id, since))
         return [ActionRow(r[0], r[1], r[2], r[3], r[4], json.loads(r[5]), r[6], r[7]) for r in rows]
 
+    async def action_at(self, game_id: int, version: int) -> ActionRow | None:
+        """The action applied to the game at ``version``, if one was."""
+        rows = await self.fetch_all(
+            "SELECT game_id, idx, seat, user_id, notation, events, created_at, auto FROM actions "
+            "WHERE game_id = ? AND version = ?", (game_id, version))
+        if not rows:
+            return None
+        r = rows[0]
+        return ActionRow(r[0], r[1], r[2], r[3], r[4], json.loads(r[5]), r[6], r[7])
+
     async def recent_actions(self, game_id: int, limit: int) -> list[ActionRow]:
         """The game's last ``limit`` actions, oldest first."""
         rows = await self.fetch_all("SELECT COUNT(*) FROM actions WHERE game_id = ?", (game_id,))
@@ -499,12 +451,12 @@ class Store:
         async with self.transaction() as conn:
             await run(conn, "INSERT INTO guild_settings VALUES (?, ?, ?) ON CONFLICT (guild_id) DO UPDATE "
                       "SET settings = excluded.settings, updated_at = excluded.updated_at",
-                      (guild_id, _dumps(settings), self.clock()))
+                      (guild_id, dumps(settings), self.clock()))
 
     async def set_game_settings(self, game_id: int, settings: dict[str, Any]) -> None:
         """The game's own timer settings (no version change: the board's buttons stay valid)."""
         async with self.transaction() as conn:
-            await run(conn, "UPDATE games SET settings = ? WHERE id = ?", (_dumps(settings), game_id))
+            await run(conn, "UPDATE games SET settings = ? WHERE id = ?", (dumps(settings), game_id))
 
     async def timers(self, game_id: int) -> list[TimerRow]:
         rows = await self.fetch_all("SELECT game_id, kind, version, seat, due_at, sent FROM reminders "
@@ -566,7 +518,7 @@ class Store:
                 await run(conn, "DELETE FROM pass_modes WHERE game_id = ? AND seat = ?", (game_id, seat))
             else:
                 await run(conn, "INSERT OR REPLACE INTO pass_modes VALUES (?, ?, ?)",
-                          (game_id, seat, _dumps(autopass)))
+                          (game_id, seat, dumps(autopass)))
 
     # --- history ----------------------------------------------------------------------------------
     async def results(self, game_id: int) -> list[Result]:
@@ -607,7 +559,7 @@ class Store:
                 _, game_id = await run(
                     conn, "INSERT INTO games (guild_id, channel_id, host_id, ruleset, seed, lang, status, version, "
                     "created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, 'lobby', 0, ?, ?)",
-                    (guild_id, channel_id, host_id, _dumps(ruleset), seed, lang, now, now))
+                    (guild_id, channel_id, host_id, dumps(ruleset), seed, lang, now, now))
                 await run(conn, "INSERT INTO seats VALUES (?, 0, ?, ?)", (game_id, host_id, host_name))
         except aiosqlite.IntegrityError:
             raise ChannelBusy(f"channel {channel_id} already has an open game") from None
@@ -622,7 +574,7 @@ class Store:
         if host_id is not None:
             fields["host_id"] = host_id
         if ruleset is not None:
-            fields["ruleset"] = _dumps(ruleset)
+            fields["ruleset"] = dumps(ruleset)
         async with self.transaction() as conn:
             version = await self._bump(conn, game_id, expected_version, self.clock(), **fields)
             await run(conn, "DELETE FROM seats WHERE game_id = ?", (game_id,))
@@ -631,37 +583,41 @@ class Store:
         return version
 
     async def start_game(self, game_id: int, expected_version: int, *, ruleset: dict[str, Any],
-                         state: dict[str, Any], hands: dict[int, list[str]], timers: Sequence[Timer] = ()) -> int:
-        """Lobby -> active with the initial state and the first turn's timers; returns the new version."""
+                         state: dict[str, Any], hands: dict[int, list[str]], timers: Sequence[Timer] = (),
+                         notices: Sequence[tuple[str, dict[str, Any]]] = ()) -> int:
+        """Lobby -> active with the initial state, the first turn's timers and channel notices; returns the new
+        version."""
         async with self.transaction() as conn:
             version = await self._bump(conn, game_id, expected_version, self.clock(), status=ACTIVE,
-                                       ruleset=_dumps(ruleset), state=_dumps(state))
+                                       ruleset=dumps(ruleset), state=dumps(state))
             await run_many(conn, "INSERT OR REPLACE INTO hands VALUES (?, ?, ?)",
-                                   [(game_id, s, _dumps(c)) for s, c in hands.items()])
+                                   [(game_id, s, dumps(c)) for s, c in hands.items()])
             await _write_timers(conn, game_id, version, timers)
+            await self._add_notices(conn, game_id, notices)
         return version
 
     async def record_action(self, game_id: int, expected_version: int, *, seat: int, user_id: int | None,
                             notation: str, events: list[dict[str, Any]], state: dict[str, Any],
                             hands: dict[int, list[str]], status: str = ACTIVE, auto: str | None = None,
-                            timers: Sequence[Timer] = (), clear_pass: Sequence[int] = ()) -> int:
+                            timers: Sequence[Timer] = (), clear_pass: Sequence[int] = (),
+                            notices: Sequence[tuple[str, dict[str, Any]]] = ()) -> int:
         """Store one accepted action atomically: new state and status, the action row (``auto``: why the bot
         took it), changed hands, the next turn's timers (replacing the old turn's), pass modes used up, and
-        the results when the game is over.
+        the results when the game is over, and channel ``notices`` (text key, parameters) to post.
 
         Raises VersionConflict (nothing written) if the game moved on since ``expected_version``.
         """
         now = self.clock()
         async with self.transaction() as conn:
-            version = await self._bump(conn, game_id, expected_version, now, state=_dumps(state), status=status)
+            version = await self._bump(conn, game_id, expected_version, now, state=dumps(state), status=status)
             await run(
-                conn, "INSERT INTO actions (game_id, idx, seat, user_id, notation, events, created_at, auto) "
-                "VALUES (?, (SELECT COUNT(*) FROM actions WHERE game_id = ?), ?, ?, ?, ?, ?, ?)",
-                (game_id, game_id, seat, user_id, notation, _dumps(events), now, auto))
+                conn, "INSERT INTO actions (game_id, idx, seat, user_id, notation, events, created_at, auto, version) "
+                "VALUES (?, (SELECT COUNT(*) FROM actions WHERE game_id = ?), ?, ?, ?, ?, ?, ?, ?)",
+                (game_id, game_id, seat, user_id, notation, dumps(events), now, auto, expected_version))
             self._fault("action_written")
             if hands:
                 await run_many(conn, "INSERT OR REPLACE INTO hands VALUES (?, ?, ?)",
-                                       [(game_id, s, _dumps(c)) for s, c in hands.items()])
+                                       [(game_id, s, dumps(c)) for s, c in hands.items()])
             self._fault("hands_written")
             await _write_timers(conn, game_id, version, timers if status == ACTIVE else ())
             if clear_pass:
@@ -669,14 +625,19 @@ class Store:
                                [(game_id, s) for s in clear_pass])
             if status == FINISHED:
                 await run(conn, "DELETE FROM pass_modes WHERE game_id = ?", (game_id,))
-                await _write_results(conn, game_id, state)
+                await write_results(conn, game_id, state)
+            await self._add_notices(conn, game_id, notices)
         return version
 
     async def set_seat(self, game_id: int, expected_version: int, seat: int, user_id: int | None, name: str,
-                       *, state: dict[str, Any] | None = None, timers: Sequence[Timer] | None = None) -> int:
-        """Give a seat to another user (None: empty it); optionally store the state with the new name and
-        the turn's new timers. The seat's pass mode is cleared (it was the previous holder's)."""
-        fields: dict[str, Any] = {} if state is None else {"state": _dumps(state)}
+                       *, state: dict[str, Any] | None = None, timers: Sequence[Timer] | None = None,
+                       host_id: int | None = None, notices: Sequence[tuple[str, dict[str, Any]]] = ()) -> int:
+        """Give a seat to another user (None: empty it); optionally store the state with the new name, the
+        turn's new timers, a new host and channel notices. The seat's pass mode is cleared (it was the
+        previous holder's)."""
+        fields: dict[str, Any] = {} if state is None else {"state": dumps(state)}
+        if host_id is not None:
+            fields["host_id"] = host_id
         async with self.transaction() as conn:
             version = await self._bump(conn, game_id, expected_version, self.clock(), **fields)
             count, _ = await run(conn, "UPDATE seats SET user_id = ?, name = ? WHERE game_id = ? AND seat = ?",
@@ -686,22 +647,77 @@ class Store:
             await run(conn, "DELETE FROM pass_modes WHERE game_id = ? AND seat = ?", (game_id, seat))
             if timers is not None:
                 await _write_timers(conn, game_id, version, timers)
+            await self._add_notices(conn, game_id, notices)
         return version
 
-    async def set_status(self, game_id: int, expected_version: int, status: str) -> int:
+    async def set_status(self, game_id: int, expected_version: int, status: str,
+                         notices: Sequence[tuple[str, dict[str, Any]]] = ()) -> int:
         """Change the status (e.g. to aborted; its timers and pass modes go); returns the new version."""
         async with self.transaction() as conn:
             version = await self._bump(conn, game_id, expected_version, self.clock(), status=status)
             if status not in OPEN_STATUSES:
                 await run(conn, "DELETE FROM reminders WHERE game_id = ?", (game_id,))
                 await run(conn, "DELETE FROM pass_modes WHERE game_id = ?", (game_id,))
+            await self._add_notices(conn, game_id, notices)
             return version
+
+    async def _add_notices(self, conn: aiosqlite.Connection, game_id: int,
+                           notices: Sequence[tuple[str, dict[str, Any]]]) -> None:
+        if notices:
+            now = self.clock()
+            await run_many(conn, "INSERT INTO notices (game_id, key, params, created_at) VALUES (?, ?, ?, ?)",
+                           [(game_id, key, dumps(params), now) for key, params in notices])
+
+    # --- the live board (what the channel must show; see bot.schema.LIVE_BOARD_SCHEMA) -----------
+    async def games_to_show(self, limit: int = 500) -> list[int]:
+        """Games whose channel is behind: a board or final scores to show, or notices to post."""
+        rows = await self.fetch_all(
+            "SELECT id FROM games WHERE (shown_version < version AND status != 'lobby') "
+            "OR id IN (SELECT DISTINCT game_id FROM notices) ORDER BY id LIMIT ?", (limit,))
+        return [r[0] for r in rows]
+
+    async def notices(self, game_id: int) -> list[Notice]:
+        rows = await self.fetch_all("SELECT id, game_id, key, params FROM notices WHERE game_id = ? ORDER BY id",
+                                    (game_id,))
+        return [Notice(r[0], r[1], r[2], json.loads(r[3])) for r in rows]
+
+    async def drop_notice(self, notice_id: int) -> None:
+        async with self.transaction() as conn:
+            await run(conn, "DELETE FROM notices WHERE id = ?", (notice_id,))
+
+    async def mark_shown(self, game_id: int, version: int, board_message_id: int | None) -> None:
+        """The channel shows the board of ``version`` in ``board_message_id`` (no version change)."""
+        async with self.transaction() as conn:
+            await run(conn, "UPDATE games SET shown_version = MAX(shown_version, ?), board_message_id = ?, "
+                      "board_problem = NULL WHERE id = ?", (version, board_message_id, game_id))
+
+    async def set_turn_message(self, game_id: int, message_id: int | None, user_id: int | None) -> None:
+        async with self.transaction() as conn:
+            await run(conn, "UPDATE games SET turn_message_id = ?, turn_user_id = ? WHERE id = ?",
+                      (message_id, user_id, game_id))
+
+    async def set_final_posted(self, game_id: int) -> None:
+        async with self.transaction() as conn:
+            await run(conn, "UPDATE games SET final_posted = 1 WHERE id = ?", (game_id,))
+
+    async def set_board_problem(self, game_id: int, problem: str | None) -> None:
+        async with self.transaction() as conn:
+            await run(conn, "UPDATE games SET board_problem = ? WHERE id = ?", (problem, game_id))
+
+    # --- direct messages ------------------------------------------------------------------------
+    async def dm_unreachable_since(self, user_id: int) -> float | None:
+        """When Discord last refused a DM to the user because their DMs are closed (50007), else None."""
+        row = await self._one("SELECT since FROM dm_unreachable WHERE user_id = ?", (user_id,))
+        return float(row[0]) if row else None
+
+    async def set_dm_unreachable(self, user_id: int, unreachable: bool) -> None:
+        async with self.transaction() as conn:
+            if unreachable:
+                await run(conn, "INSERT OR REPLACE INTO dm_unreachable VALUES (?, ?)", (user_id, self.clock()))
+            else:
+                await run(conn, "DELETE FROM dm_unreachable WHERE user_id = ?", (user_id,))
 
     async def set_board_message(self, game_id: int, message_id: int | None) -> None:
         """Remember the message that shows the current board (no version change)."""
         async with self.transaction() as conn:
             await run(conn, "UPDATE games SET board_message_id = ? WHERE id = ?", (message_id, game_id))
-
-
-def _split_sql(script: str) -> list[str]:
-    return [s.strip() for s in script.split(";") if s.strip()]

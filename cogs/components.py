@@ -87,6 +87,25 @@ class ActionButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         await _cog(interaction).on_choice(interaction, self.game_id, self.version, self.value)
 
 
+class YourMoveButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                     template=r"pb:y:(?P<game>\d+):(?P<ver>\d+)"):
+    """"Your move" on the public board: opens the mover's legal moves, prices and hand privately (nothing
+    secret is on the public message). The version says which board it belongs to."""
+
+    def __init__(self, game_id: int, version: int, label: str = "-") -> None:
+        self.game_id, self.version = game_id, version
+        super().__init__(discord.ui.Button(custom_id=f"pb:y:{game_id}:{version}", label=label, emoji="▶️",
+                                           style=discord.ButtonStyle.success))
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> YourMoveButton:
+        return cls(int(match["game"]), int(match["ver"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await _cog(interaction).on_your_move(interaction, self.game_id)
+
+
 class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"pb:h:(?P<game>\d+)"):
     """"My hand": shows the clicking player's hand privately, any time."""
 
@@ -144,7 +163,7 @@ class PassModeSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"
 
 
 PASS_MODE_OPTIONS = (("turn", "⏭️"), ("display", "🔁"), ("phase", "⏩"), ("off", "✖️"))
-DYNAMIC_ITEMS = (ActionSelect, ActionButton, HandButton, LobbyButton, PassModeSelect)
+DYNAMIC_ITEMS = (ActionSelect, ActionButton, YourMoveButton, HandButton, LobbyButton, PassModeSelect)
 
 
 # --- building the controls ------------------------------------------------------------------------
@@ -173,9 +192,22 @@ def grouped(moves: Iterable[Move]) -> dict[str, list[list[Move]]]:
     return {k: list(v.values()) for k, v in out.items()}
 
 
-def board_view(game_id: int, version: int, st: GameState, lang: str) -> discord.ui.View:
-    """The board's controls: for the player to decide one select per kind and pass/discard; for everyone
-    the pass modes (when a row is free) and My hand."""
+def board_view(game_id: int, version: int, lang: str, *, playing: bool) -> discord.ui.View:
+    """The public board's controls, the same for every seat: "Your move" (while the game is on), My hand, and
+    the pass modes. Nothing on them depends on a seat's secrets (its money or hand)."""
+    view = discord.ui.View(timeout=None)
+    if not playing:
+        return view
+    view.add_item(YourMoveButton(game_id, version, t("bot.button_your_move", lang)))
+    view.add_item(HandButton(game_id, t("bot.button_hand", lang)))
+    modes = PassModeSelect(game_id, lang)
+    modes.item.row = 1
+    view.add_item(modes)
+    return view
+
+
+def move_view(game_id: int, version: int, st: GameState, lang: str) -> discord.ui.View:
+    """The mover's private menu: one select per kind of legal move (with prices) and pass/discard buttons."""
     view = discord.ui.View(timeout=None)
     ed = st.ruleset.edition
     moves = legal_moves(st)
@@ -191,10 +223,6 @@ def board_view(game_id: int, version: int, st: GameState, lang: str) -> discord.
             item.item.row = rows
             view.add_item(item)
             rows += 1
-    if rows < MAX_SELECT_ROWS:  # pass modes for everyone at the table (the command offers them too)
-        modes = PassModeSelect(game_id, lang)
-        modes.item.row = rows
-        view.add_item(modes)
     for m in moves:
         if m.action.kind == "pass":
             b = ActionButton(game_id, version, encode(m.action), t("bot.button_pass", lang), emoji="⏭️")
@@ -205,9 +233,6 @@ def board_view(game_id: int, version: int, st: GameState, lang: str) -> discord.
             continue
         b.item.row = 4
         view.add_item(b)
-    hand = HandButton(game_id, t("bot.button_hand", lang))
-    hand.item.row = 4
-    view.add_item(hand)
     return view
 
 

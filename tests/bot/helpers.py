@@ -13,7 +13,7 @@ from simcord.actors import MemberActor
 
 from bot.client import PetersburgBot
 from bot.store import Game
-from rules import GameState
+from rules import GameState, legal_moves
 
 TURN_RE = re.compile(r"<@(\d+)>")
 PREFERENCE = ("buy", "pub", "take", "discard", "pass")  # finishes games quickly
@@ -53,7 +53,9 @@ async def start_game(env: simcord.Env, channel: simcord.ChannelHandle, players: 
                      **create: Any) -> None:
     """Create (first player hosts), join (the others) and start, all by slash command."""
     r = await players[0].slash(channel, "petersburg create", **create)
-    assert r.response is not None and not r.ephemeral, r
+    assert r.acknowledged and r.ephemeral, r
+    assert any(c.custom_id and c.custom_id.startswith("pb:l:") for m in channel.history()
+               for row in m.components for c in getattr(row, "children", [])), "no lobby message"
     for p in players[1:]:
         r = await p.slash(channel, "petersburg join")
         assert r.response is not None and r.ephemeral
@@ -61,33 +63,48 @@ async def start_game(env: simcord.Env, channel: simcord.ChannelHandle, players: 
     assert r.acknowledged
 
 
+def controls(message: discord.Message | simcord.ResponseMessage) -> list[Any]:
+    msg = message.message if isinstance(message, simcord.ResponseMessage) else message
+    return [c for row in msg.components for c in getattr(row, "children", [])]
+
+
+def your_move_id(board: discord.Message) -> str | None:
+    """The custom id of the board's "Your move" button (None: the game is over)."""
+    return next((c.custom_id for c in controls(board) if (c.custom_id or "").startswith("pb:y:")), None)
+
+
 def board_message(channel: simcord.ChannelHandle) -> discord.Message:
-    """The newest message with game controls."""
+    """The live board: the newest message with a "Your move" button."""
     for m in reversed(channel.history()):
-        if any(c.custom_id and c.custom_id.startswith(("pb:s:", "pb:b:"))
-               for row in m.components for c in getattr(row, "children", [])):
+        if your_move_id(m) is not None:
             return m
     raise AssertionError("no board with controls in the channel")
 
 
 def boards_with_controls(channel: simcord.ChannelHandle) -> list[discord.Message]:
-    return [m for m in channel.history()
-            if any(c.custom_id and c.custom_id.startswith(("pb:s:", "pb:b:"))
-                   for row in m.components for c in getattr(row, "children", []))]
+    return [m for m in channel.history() if your_move_id(m) is not None]
 
 
 def decider_of(board: discord.Message, players: list[MemberActor]) -> MemberActor:
-    m = TURN_RE.search(board.content)
-    assert m, board.content
-    uid = int(m.group(1))
+    """The player the board names as the one to decide."""
+    text = "\n".join(e.description or "" for e in board.embeds)
+    m = TURN_RE.findall(text)
+    assert m, text
+    uid = int(m[-1])
     return next(p for p in players if p.id == uid)
 
 
-def controls(board: discord.Message) -> list[Any]:
-    return [c for row in board.components for c in getattr(row, "children", [])]
+async def open_menu(actor: MemberActor, board: discord.Message) -> simcord.ResponseMessage:
+    """Click the board's "Your move": the private menu (or the private answer) the actor gets."""
+    cid = your_move_id(board)
+    assert cid is not None, "the board has no Your move button"
+    result = await actor.click(board, custom_id=cid)
+    shown = reply_of(result)
+    assert shown.ephemeral, shown
+    return shown
 
 
-def pick_control(board: discord.Message) -> tuple[str, str, str | None]:
+def pick_control(board: discord.Message | simcord.ResponseMessage) -> tuple[str, str, str | None]:
     """(kind, custom_id, value) by PREFERENCE: a select option value or a button (value None)."""
     items = controls(board)
     for kind in PREFERENCE:
@@ -109,10 +126,11 @@ async def act_by_buttons(env: simcord.Env, channel: simcord.ChannelHandle,
     """The player to decide takes the preferred legal move with the board's selects and buttons."""
     board = board_message(channel)
     actor = decider_of(board, players)
-    kind, cid, value = pick_control(board)
+    menu = await open_menu(actor, board)
+    kind, cid, value = pick_control(menu)
     if value is None:
-        return await actor.click(board, custom_id=cid)
-    result = await actor.select(board, [value], custom_id=cid)
+        return await actor.click(menu, custom_id=cid)
+    result = await actor.select(menu, [value], custom_id=cid)
     if value.startswith("?"):  # a trading card with several targets: choose one privately
         shown = result.followups[-1] if result.followups else result.response
         assert shown is not None and shown.ephemeral
@@ -129,9 +147,8 @@ async def act_by_commands(env: simcord.Env, channel: simcord.ChannelHandle,
     actor = decider_of(board, players)
     for kind in PREFERENCE:
         if kind == "pass":
-            moves = [{"value": "pass"}] if any((c.custom_id or "").endswith("pass||-1||0")
-                                               for c in controls(board)) else []
-            if moves:
+            st = await state_in(env, channel)
+            if any(m.action.kind == "pass" for m in legal_moves(st)):
                 return await actor.slash(channel, "petersburg pass")
             continue
         if kind == "pub":

@@ -1,0 +1,188 @@
+"""The database schema as versioned migrations (``Store.migrate`` applies the missing ones in order).
+
+Adding a migration: append ``Migration(<next number>, "<name>", "<SQL>")`` (or a coroutine function taking
+the connection) to ``MIGRATIONS``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import aiosqlite
+
+
+# --- migrations ---------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Migration:
+    """One schema step: SQL (several statements allowed) or a coroutine function on the connection."""
+
+    version: int
+    name: str
+    apply: str | Callable[[aiosqlite.Connection], Awaitable[None]]
+
+
+INITIAL_SCHEMA = """
+CREATE TABLE games (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    guild_id INTEGER,
+    channel_id INTEGER NOT NULL,
+    host_id INTEGER NOT NULL,
+    ruleset TEXT NOT NULL,
+    seed INTEGER NOT NULL,
+    lang TEXT NOT NULL DEFAULT 'en',
+    status TEXT NOT NULL CHECK (status IN ('lobby', 'active', 'finished', 'aborted')),
+    version INTEGER NOT NULL DEFAULT 0,
+    state TEXT,
+    board_message_id INTEGER,
+    created_at REAL NOT NULL,
+    updated_at REAL NOT NULL
+);
+CREATE UNIQUE INDEX games_one_open_per_channel ON games (channel_id) WHERE status IN ('lobby', 'active');
+CREATE INDEX games_status ON games (status, updated_at);
+CREATE TABLE seats (
+    game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    seat INTEGER NOT NULL,
+    user_id INTEGER,
+    name TEXT NOT NULL,
+    PRIMARY KEY (game_id, seat)
+);
+CREATE INDEX seats_user ON seats (user_id);
+CREATE TABLE actions (
+    game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    idx INTEGER NOT NULL,
+    seat INTEGER NOT NULL,
+    user_id INTEGER,
+    notation TEXT NOT NULL,
+    events TEXT NOT NULL,
+    created_at REAL NOT NULL,
+    PRIMARY KEY (game_id, idx)
+);
+CREATE TABLE hands (
+    game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    seat INTEGER NOT NULL,
+    cards TEXT NOT NULL,
+    PRIMARY KEY (game_id, seat)
+);
+"""
+
+TIMERS_SCHEMA = """
+ALTER TABLE games ADD COLUMN settings TEXT;
+ALTER TABLE actions ADD COLUMN auto TEXT;
+CREATE TABLE guild_settings (
+    guild_id INTEGER PRIMARY KEY,
+    settings TEXT NOT NULL,
+    updated_at REAL NOT NULL
+);
+CREATE TABLE reminders (
+    game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    kind TEXT NOT NULL CHECK (kind IN ('remind', 'autopass')),
+    version INTEGER NOT NULL,
+    seat INTEGER NOT NULL,
+    due_at REAL NOT NULL,
+    sent INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (game_id, kind)
+);
+CREATE INDEX reminders_due ON reminders (due_at);
+CREATE TABLE pass_modes (
+    game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    seat INTEGER NOT NULL,
+    autopass TEXT NOT NULL,
+    PRIMARY KEY (game_id, seat)
+);
+CREATE TABLE results (
+    game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    seat INTEGER NOT NULL,
+    user_id INTEGER,
+    name TEXT NOT NULL,
+    vp INTEGER NOT NULL,
+    rubles INTEGER NOT NULL,
+    winner INTEGER NOT NULL,
+    PRIMARY KEY (game_id, seat)
+);
+CREATE INDEX results_user ON results (user_id);
+"""
+
+
+async def _migrate_timers_and_results(conn: aiosqlite.Connection) -> None:
+    """Settings, reminders, pass modes, automatic actions and results (back-filled for finished games)."""
+    for stmt in split_sql(TIMERS_SCHEMA):
+        await run(conn, stmt)
+    async with conn.execute("SELECT id, state FROM games WHERE status = 'finished' AND state IS NOT NULL") as cur:
+        finished = [tuple(r) for r in await cur.fetchall()]
+    for game_id, state in finished:
+        await write_results(conn, game_id, json.loads(state))
+
+
+LIVE_BOARD_SCHEMA = """
+ALTER TABLE games ADD COLUMN shown_version INTEGER NOT NULL DEFAULT -1;
+ALTER TABLE games ADD COLUMN turn_message_id INTEGER;
+ALTER TABLE games ADD COLUMN turn_user_id INTEGER;
+ALTER TABLE games ADD COLUMN final_posted INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE games ADD COLUMN board_problem TEXT;
+ALTER TABLE actions ADD COLUMN version INTEGER;
+UPDATE games SET shown_version = version, final_posted = 1 WHERE status IN ('finished', 'aborted');
+CREATE INDEX games_unshown ON games (status) WHERE shown_version < version;
+CREATE TABLE notices (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    key TEXT NOT NULL,
+    params TEXT NOT NULL,
+    created_at REAL NOT NULL
+);
+CREATE INDEX notices_game ON notices (game_id, id);
+CREATE TABLE dm_unreachable (
+    user_id INTEGER PRIMARY KEY,
+    since REAL NOT NULL
+);
+"""
+"""The live board (issue 10): ``shown_version`` is the game version the channel's board shows (a game whose
+version is ahead needs its board shown: the poster catches up, also after a restart), the turn message that
+pings the player to decide, whether the final scores were posted, the last posting problem told; ``notices``
+are channel messages stored with a commit and posted until they succeed; ``dm_unreachable`` the users whose
+DMs are closed (Discord error 50007); ``actions.version`` the game version an action was chosen against (a
+repeated action is recognised by it). Games in play get a new board (the old kind carried the mover's menus)."""
+
+
+MIGRATIONS: list[Migration] = [
+    Migration(1, "initial: games, seats, actions, hands", INITIAL_SCHEMA),
+    Migration(2, "settings, reminders, pass modes, automatic actions, results", _migrate_timers_and_results),
+    Migration(3, "live board, notices, unreachable DMs", LIVE_BOARD_SCHEMA),
+]
+
+
+# --- helpers shared with the store ----------------------------------------------------------------
+async def run(conn: aiosqlite.Connection, sql: str, params: Sequence[Any] = ()) -> tuple[int, int]:
+    """Execute one statement and close its cursor; returns (rowcount, lastrowid)."""
+    async with conn.execute(sql, params) as cur:
+        return cur.rowcount, int(cur.lastrowid or 0)
+
+
+async def run_many(conn: aiosqlite.Connection, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+    """executemany with its cursor closed."""
+    async with conn.executemany(sql, rows):
+        pass
+
+
+def dumps(obj: Any) -> str:
+    """Compact JSON for a TEXT column."""
+    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
+
+
+async def write_results(conn: aiosqlite.Connection, game_id: int, state: dict[str, Any]) -> None:
+    """The final VP and rubles of each seat (with who held it at the end) from a finished state."""
+    async with conn.execute("SELECT seat, user_id, name FROM seats WHERE game_id = ?", (game_id,)) as cur:
+        seats = {r[0]: (r[1], r[2]) for r in await cur.fetchall()}
+    winners = set(state.get("winners") or [])
+    rows = []
+    for seat, (vp, rubles) in enumerate(zip(state["vp"], state["rubles"], strict=True)):
+        user_id, name = seats.get(seat, (None, state["seats"][seat]))
+        rows.append((game_id, seat, user_id, name, vp, rubles, int(seat in winners)))
+    await run_many(conn, "INSERT OR REPLACE INTO results VALUES (?, ?, ?, ?, ?, ?, ?)", rows)
+
+
+def split_sql(script: str) -> list[str]:
+    """The statements of a SQL script (no semicolons inside literals in our migrations)."""
+    return [s.strip() for s in script.split(";") if s.strip()]

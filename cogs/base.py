@@ -1,0 +1,163 @@
+"""What every part of the ``/petersburg`` cog shares: acknowledging, private answers, the error guard.
+
+Acknowledge first: every handler defers before it reads the database or draws anything, so Discord's
+3-second deadline holds under load. User mistakes (``UserError``, ``RuleError``) are answered privately in
+the game's language; bugs are logged and never shown as tracebacks. Once an action is committed, no answer
+may say that nothing changed (``after_commit``).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord.ext import commands
+
+from bot import images
+from bot.service import GameService, UserError
+from bot.store import LOBBY, Game, Store
+from bot.texts import hand_text
+from rules import GameState, RuleError, view
+from rules.i18n import error_text, t
+
+from .components import lobby_view
+
+if TYPE_CHECKING:
+    from bot.client import PetersburgBot
+
+    from .board import BoardPoster
+    from .dms import DirectMessages
+
+log = logging.getLogger(__name__)
+
+Interaction = discord.Interaction["PetersburgBot"]
+NO_PINGS = discord.AllowedMentions.none()
+
+
+def lang_of(interaction: Interaction, game: Game | None = None, default: str = "en") -> str:
+    if game is not None:
+        return game.lang
+    loc = str(interaction.locale or "")
+    return "de" if loc.startswith("de") else default
+
+
+class CogBase(commands.Cog):
+    """Shared helpers of the cog's parts (``cogs.petersburg.Petersburg`` is made of them)."""
+
+    bot: PetersburgBot
+    poster: BoardPoster
+    dms: DirectMessages
+
+    @property
+    def service(self) -> GameService:
+        assert self.bot.service is not None
+        return self.bot.service
+
+    @property
+    def store(self) -> Store:
+        assert self.bot.store is not None
+        return self.bot.store
+
+    @staticmethod
+    def cid(interaction: Interaction) -> int:
+        assert interaction.channel_id is not None
+        return interaction.channel_id
+
+    async def defer(self, interaction: Interaction, *, ephemeral: bool = True) -> None:
+        """Acknowledge at once. A component on a private message is updated in place; a component on a public
+        message and every command answer privately (``ephemeral``)."""
+        if interaction.response.is_done():
+            return
+        try:
+            if interaction.type == discord.InteractionType.component and not ephemeral:
+                await interaction.response.defer()
+            else:
+                await interaction.response.defer(ephemeral=True, thinking=True)
+        except discord.HTTPException as e:  # expired (10062) or already answered: go on, answers may fail
+            log.info("could not acknowledge interaction %s: %s", interaction.id, e)
+
+    async def private(self, interaction: Interaction, text: str, *, embed: discord.Embed | None = None,
+                      file: discord.File | None = None, view: discord.ui.View | None = None) -> None:
+        """A private answer, whether or not the interaction was acknowledged (a deferred one is edited)."""
+        kw: dict[str, Any] = {"content": text[:2000]}
+        if embed is not None:
+            kw["embed"] = embed
+        if view is not None:
+            kw["view"] = view
+        if not interaction.response.is_done():
+            if file is not None:
+                kw["file"] = file
+            await interaction.response.send_message(ephemeral=True, allowed_mentions=NO_PINGS, **kw)
+            return
+        kw["attachments"] = [file] if file is not None else []
+        if view is None:
+            kw["view"] = None
+        await interaction.edit_original_response(allowed_mentions=NO_PINGS, **kw)
+
+    async def safe_private(self, interaction: Interaction, text: str) -> None:
+        try:
+            await self.private(interaction, text)
+        except discord.HTTPException:
+            log.warning("could not answer interaction %s", interaction.id)
+
+    async def guard(self, interaction: Interaction, lang: str, work: Callable[[], Awaitable[None]]) -> None:
+        """Run ``work``; user mistakes become a private message, bugs are logged (never shown)."""
+        try:
+            await work()
+        except (UserError, RuleError) as e:
+            await self.safe_private(interaction, error_text(e.code, lang, **e.params))
+        except Exception as e:
+            log.exception("error handling %s by user %s", interaction.data, interaction.user.id)
+            self.bot.record_bug(e)
+            await self.safe_private(interaction, t("bot.bug", lang))
+
+    async def after_commit(self, interaction: Interaction, text: str, view: discord.ui.View | None = None) -> None:
+        """The answer after a committed action: failures are logged, and never turn into "nothing changed"."""
+        try:
+            await self.private(interaction, text, view=view)
+        except discord.HTTPException as e:
+            log.info("could not confirm interaction %s (the action is stored): %s", interaction.id, e)
+        except Exception as e:
+            log.exception("confirming interaction %s failed (the action is stored)", interaction.id)
+            self.bot.record_bug(e)
+
+    async def channel_lang(self, interaction: Interaction, *, latest: bool = False) -> str:
+        """The language of the channel's open game (``latest``: else of its newest game), else the user's."""
+        cid = self.cid(interaction)
+        game = await (self.store.latest_game_in_channel(cid) if latest else self.store.open_game_in_channel(cid))
+        return lang_of(interaction, game, self.bot.config.language)
+
+    def channel(self, game: Game) -> discord.PartialMessageable:
+        return self.bot.get_partial_messageable(game.channel_id, guild_id=game.guild_id)
+
+    async def lobby_text(self, game: Game) -> str:
+        lang = game.lang
+        players = ", ".join(f"<@{s.user_id}>" for s in game.seats)
+        money = t("bot.money_open" if game.ruleset.get("open_money", True) else "bot.money_hidden", lang)
+        return t("bot.lobby", lang, host=f"<@{game.host_id}>", edition=game.ruleset.get("edition", 2),
+                 money=money, players=players, n=len(game.seats))
+
+    async def refresh_lobby(self, game: Game) -> None:
+        if game.board_message_id is None or game.shown_version >= 0:
+            return
+        try:
+            msg = self.channel(game).get_partial_message(game.board_message_id)
+            if game.status == LOBBY:
+                await msg.edit(content=await self.lobby_text(game), view=lobby_view(game.id, game.lang))
+            else:
+                await msg.edit(view=None)
+        except discord.HTTPException as e:
+            log.info("could not update lobby message of game %s: %s", game.id, e)
+
+    async def push_hand(self, game: Game, st: GameState, seat: int) -> None:
+        """DM a seat its hand (text, and the picture when drawn); never stalls the game."""
+        uid = game.user_at(seat)
+        if uid is None:
+            return
+        v = view(st, seat)
+        text = t("bot.dm_hand", game.lang, channel=f"<#{game.channel_id}>", game=game.id) + "\n" + hand_text(
+            v, game.lang)
+        png = await images.hand_png(v, game.lang) if self.bot.config.render_images else None
+        self.dms.push(uid, text, ("hand.png", png) if png is not None else None)

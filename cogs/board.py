@@ -1,0 +1,427 @@
+"""The live board: one message per game, kept current, and what else must reach the channel after a commit.
+
+The store says what the channel must show (``Game.needs_board``: the game's version is ahead of the board
+shown; stored notices; final scores not yet posted), in the same transaction as each commit. The poster
+brings a channel up to date, one game at a time (a lock per game), from the newest state:
+- the board is edited in place while it is still among the channel's last few messages, else posted anew
+  and the old one deleted; the old board keeps its buttons until the new one is there;
+- the player to decide is pinged by one short turn message, replaced when the turn passes to someone else;
+- failures are retried with backoff (also after a restart: ``catch_up``), and what is wrong (a missing
+  permission, the channel gone) is told once to the channel, or to the host by DM when the channel itself
+  is unusable.
+Public messages are built from the spectator's view only (``rules.view(st, None)``): nothing secret.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot import images
+from bot.store import ABORTED, ACTIVE, FINISHED, Game, Notice
+from bot.texts import BoardText, action_headline, board_text, event_lines, final_text
+from rules import GameState, view
+from rules.autopass import AutoPass, expired
+from rules.i18n import t
+
+from .components import board_view
+
+if TYPE_CHECKING:
+    from bot.client import PetersburgBot
+
+log = logging.getLogger(__name__)
+
+NEAR = 4  # the board is edited in place while at most this many messages came after it
+RECENT_ACTIONS = 6  # actions whose events the board lists (the rest: /petersburg log)
+MAX_BOARD_LINES = 12
+RETRY_FIRST, RETRY_MAX = 2.0, 300.0  # seconds between tries of a failing post (doubling)
+PINGS = discord.AllowedMentions(users=True, roles=False, everyone=False)
+NO_PINGS = discord.AllowedMentions.none()
+MISSING_ACCESS, MISSING_PERMISSIONS, UNKNOWN_CHANNEL, UNKNOWN_MESSAGE = 50001, 50013, 10003, 10008
+NEEDED = ("view_channel", "send_messages", "embed_links", "attach_files", "read_message_history")
+
+
+def embed_of(bt: BoardText, colour: int = 0x2B6CB0) -> discord.Embed:
+    e = discord.Embed(title=bt.title[:256], description=bt.description or None, colour=colour)
+    for name, value in bt.fields[:25]:
+        e.add_field(name=name, value=value or "—", inline=True)
+    if bt.footer:
+        e.set_footer(text=bt.footer[:2048])
+    return e
+
+
+def names_of(game: Game) -> list[str]:
+    return [s.name for s in game.seats]
+
+
+def mentions_of(game: Game) -> list[str]:
+    return [f"<@{s.user_id}>" if s.user_id else f"{s.name} ({t('bot.seat_empty', game.lang)})" for s in game.seats]
+
+
+@dataclass(slots=True)
+class PublicBoard:
+    """Everything of one board message except its picture: what every seat may see."""
+
+    embed: discord.Embed
+    view: discord.ui.View
+    spectator: dict[str, Any]  # the view the picture is drawn from
+    last_action: str | None
+
+
+def public_board(game: Game, st: GameState, recent: Sequence[tuple[Sequence[dict[str, Any]], str | None]],
+                 modes: dict[int, AutoPass]) -> PublicBoard:
+    """The board message of ``game`` at ``st``: the spectator's view, the recent actions in words (money
+    hidden where the ruleset hides it) and controls that are the same for every seat."""
+    lang, ed = game.lang, st.ruleset.edition
+    spectator = view(st, None)
+    hidden = range(st.n) if not st.ruleset.open_money and not st.finished else ()
+    lines: list[str] = []
+    for events, auto in recent:
+        lines.extend(event_lines(events, names_of(game), ed, lang, auto=auto, hidden=hidden))
+    if len(lines) > MAX_BOARD_LINES:
+        lines = [t("bot.more_in_log", lang, n=len(lines) - MAX_BOARD_LINES + 1), *lines[-(MAX_BOARD_LINES - 1):]]
+    bt = board_text(spectator, lang, names=names_of(game), mentions=mentions_of(game), last=lines)
+    on = [f"{game.seats[seat].name} ({t(f'bot.mode_{ap.mode}', lang)})"
+          for seat, ap in sorted(modes.items()) if not st.finished and not expired(st, ap)]
+    if on:
+        bt.description = (bt.description + "\n" + t("bot.pass_modes_line", lang, players=", ".join(on)))[:4000]
+    last = action_headline(recent[-1][0], names_of(game), ed, lang) if recent else None
+    playing = game.status == ACTIVE and not st.finished
+    return PublicBoard(embed_of(bt), board_view(game.id, game.version, lang, playing=playing), spectator, last)
+
+
+def turn_text(game: Game, st: GameState) -> tuple[str, int | None]:
+    """The turn message (and whom it pings): the player to decide, or the empty seat that waits."""
+    seat = st.decider
+    uid = game.user_at(seat)
+    if uid is None:
+        return t("bot.seat_waiting", game.lang, seat=seat + 1), None
+    return t("bot.turn_ping", game.lang, mention=f"<@{uid}>"), uid
+
+
+def notice_text(game: Game, notice: Notice) -> str:
+    """A stored notice in the game's language; user ids become mentions."""
+    params = {k: (f"<@{v}>" if k in ("player", "old", "new") and isinstance(v, int) else v)
+              for k, v in notice.params.items()}
+    return t(notice.key, game.lang, **params)
+
+
+class Problem(Exception):
+    """The channel could not be brought up to date; ``text`` says why for people."""
+
+    def __init__(self, key: str, text: str, *, channel_usable: bool = True) -> None:
+        super().__init__(key)
+        self.key, self.text, self.channel_usable = key, text, channel_usable
+
+
+class BoardPoster:
+    """Brings each game's channel up to date; see the module docstring."""
+
+    def __init__(self, bot: PetersburgBot) -> None:
+        self.bot = bot
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._runners: dict[int, asyncio.Task[None]] = {}
+        self._again: set[int] = set()
+        self._after: dict[int, set[int]] = {}  # channel -> ids of messages seen after its board
+        self._boards: dict[int, int] = {}  # channel -> board message id (as this process knows it)
+        self._own: set[int] = set()  # turn messages (not counted as pushing the board up)
+
+    @property
+    def store(self) -> Any:
+        assert self.bot.store is not None
+        return self.bot.store
+
+    # --- scheduling -------------------------------------------------------------------------------
+    def kick(self, game_id: int) -> None:
+        """Bring the game's channel up to date in the background (retrying until it works)."""
+        runner = self._runners.get(game_id)
+        if runner is not None and not runner.done():
+            self._again.add(game_id)
+            return
+        self._runners[game_id] = asyncio.create_task(self._run(game_id))
+
+    async def show(self, game_id: int, *, repost: bool = False) -> Problem | None:
+        """Bring the channel up to date now and say whether it worked (a failure is retried later).
+        ``repost``: show the board anew at the bottom of the channel even if it is current."""
+        try:
+            await self._attempt(game_id, repost=repost)
+        except Problem as p:
+            self.kick(game_id)
+            return p
+        return None
+
+    async def catch_up(self) -> None:
+        """At startup: every game whose channel is behind (a crash between commit and post, a failure)."""
+        for game_id in await self.store.games_to_show():
+            self.kick(game_id)
+
+    async def _run(self, game_id: int) -> None:
+        delay = RETRY_FIRST
+        while True:
+            self._again.discard(game_id)
+            try:
+                await self._attempt(game_id)
+            except Problem:
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, RETRY_MAX)
+                continue
+            except Exception as e:  # a bug: logged, and the game is tried again later
+                log.exception("bringing game %s up to date failed", game_id)
+                self.bot.record_bug(e)
+                return
+            if game_id not in self._again:
+                return
+
+    # --- counting what pushes the board up ----------------------------------------------------------
+    def saw(self, message: discord.Message) -> None:
+        """A message arrived in some channel (gateway event): count it if it came after a board."""
+        board = self._boards.get(message.channel.id)
+        if board is None or message.id <= board or message.id in self._own:
+            return
+        after = self._after.setdefault(message.channel.id, set())
+        if len(after) <= NEAR:
+            after.add(message.id)
+
+    async def _near_bottom(self, channel: discord.PartialMessageable, board_id: int) -> bool:
+        """Whether the board is still among the channel's last few messages."""
+        if self._boards.get(channel.id) == board_id:
+            return len(self._after.get(channel.id, ())) <= NEAR
+        try:  # not seen by this process (a restart): look
+            ids = [m.id async for m in channel.history(limit=NEAR + 2)]
+        except discord.HTTPException:
+            return False
+        if board_id not in ids:
+            return False
+        newer = {i for i in ids if i > board_id} - self._own
+        self._boards[channel.id] = board_id
+        self._after[channel.id] = newer
+        return len(newer) <= NEAR
+
+    def _placed(self, channel_id: int, board_id: int) -> None:
+        if self._boards.get(channel_id) != board_id:
+            self._boards[channel_id] = board_id
+            self._after[channel_id] = set()
+
+    # --- one attempt ------------------------------------------------------------------------------
+    async def remind(self, game_id: int, text: str, user_id: int) -> None:
+        """A reminder replaces the turn message (pinging again), so reminders do not pile up either."""
+        async with self._locks.setdefault(game_id, asyncio.Lock()):
+            game = await self.store.get_game(game_id)
+            if game is None:
+                return
+            channel = self.bot.get_partial_messageable(game.channel_id, guild_id=game.guild_id)
+            if game.turn_message_id is not None:
+                await self._remove_quietly(channel, game.turn_message_id)
+            new_id = None
+            try:
+                msg = await channel.send(text[:2000], allowed_mentions=PINGS)
+                new_id = msg.id
+                self._own.add(msg.id)
+                self._after.get(game.channel_id, set()).discard(msg.id)
+            except discord.HTTPException as e:
+                log.warning("could not post the reminder of game %s: %s", game.id, e)
+            await self.store.set_turn_message(game.id, new_id, user_id)
+
+    async def _attempt(self, game_id: int, *, repost: bool = False) -> None:
+        lock = self._locks.setdefault(game_id, asyncio.Lock())
+        async with lock:
+            game = await self.store.get_game(game_id)
+            if game is None:
+                return
+            channel = self.bot.get_partial_messageable(game.channel_id, guild_id=game.guild_id)
+            try:
+                for notice in await self.store.notices(game.id):
+                    await self._send(game, channel, notice_text(game, notice))
+                    await self.store.drop_notice(notice.id)
+                if game.needs_board() or (repost and game.status == ACTIVE):
+                    if game.status == ABORTED:
+                        await self._retire(game, channel)
+                    elif game.state is not None:
+                        await self._board(game, channel, repost=repost)
+                if game.status == FINISHED and not game.final_posted:
+                    await self._final(game, channel)
+            except Problem as p:
+                await self._tell(game, channel, p)
+                raise
+
+    async def _board(self, game: Game, channel: discord.PartialMessageable, *, repost: bool = False) -> None:
+        """Show the board of the game's version (edit in place or post anew), then the turn message."""
+        st = GameState.from_json(game.state or {})
+        rows = await self.store.recent_actions(game.id, RECENT_ACTIONS)
+        modes = await self.bot.service.pass_modes(game.id) if self.bot.service is not None else {}
+        pb = public_board(game, st, [(r.events, r.auto) for r in rows], modes)
+        png = await images.board_png(pb.spectator, game.lang, pb.last_action) if self.bot.config.render_images \
+            else None
+        old = game.board_message_id if game.shown_version >= 0 else None
+        board_id: int | None = None
+        if old is not None and not repost and await self._near_bottom(channel, old):
+            board_id = await self._edit_board(channel, old, pb, png)
+        if board_id is None:
+            board_id = await self._post_board(game, channel, pb, png)
+            if old is not None:
+                await self._remove(channel, old, game)
+        self._placed(game.channel_id, board_id)
+        await self.store.mark_shown(game.id, game.version, board_id)
+        game.board_message_id, game.shown_version = board_id, game.version
+        await self._turn(game, channel, st, reposted=board_id != old)
+
+    async def _edit_board(self, channel: discord.PartialMessageable, board_id: int, pb: PublicBoard,
+                          png: bytes | None) -> int | None:
+        """Edit the board in place; None when it is gone (post anew). Other failures are a Problem."""
+        embed = pb.embed.copy()
+        files = []
+        if png is not None:
+            files = [discord.File(io.BytesIO(png), filename="board.png")]
+            embed.set_image(url="attachment://board.png")
+        try:
+            await channel.get_partial_message(board_id).edit(content="", embed=embed, attachments=files, view=pb.view)
+        except discord.NotFound:
+            return None
+        except discord.HTTPException as e:
+            if png is not None and e.status in (403, 413):
+                return await self._edit_board(channel, board_id, pb, None)
+            raise self._problem(channel, e) from None
+        return board_id
+
+    async def _post_board(self, game: Game, channel: discord.PartialMessageable, pb: PublicBoard,
+                          png: bytes | None) -> int:
+        embed = pb.embed.copy()
+        kw: dict[str, Any] = {}
+        if png is not None:
+            kw["file"] = discord.File(io.BytesIO(png), filename="board.png")
+            embed.set_image(url="attachment://board.png")
+        try:
+            msg = await channel.send(embed=embed, view=pb.view, allowed_mentions=NO_PINGS, **kw)
+        except discord.HTTPException as e:
+            if png is not None and e.status in (403, 413):  # no Attach Files, or too large: the text board
+                if e.status == 403:
+                    await self._tell(game, channel, self._problem(channel, e))
+                return await self._post_board(game, channel, pb, None)
+            raise self._problem(channel, e) from None
+        return msg.id
+
+    async def _remove(self, channel: discord.PartialMessageable, message_id: int, game: Game) -> None:
+        """Delete an old board (or at least take its buttons off)."""
+        msg = channel.get_partial_message(message_id)
+        try:
+            await msg.delete()
+            return
+        except discord.NotFound:
+            return
+        except discord.HTTPException as e:
+            log.info("could not delete old board %s of game %s: %s", message_id, game.id, e)
+        try:
+            await msg.edit(view=None)
+        except discord.HTTPException as e:
+            log.info("could not clear old board %s of game %s: %s", message_id, game.id, e)
+
+    async def _turn(self, game: Game, channel: discord.PartialMessageable, st: GameState, *, reposted: bool) -> None:
+        """One turn message pinging the player to decide, replaced when that changes (none at the end)."""
+        text, uid = (None, None) if st.finished else turn_text(game, st)
+        same = game.turn_message_id is not None and uid == game.turn_user_id and not reposted
+        if same and uid is not None:
+            return
+        if game.turn_message_id is not None:
+            await self._remove_quietly(channel, game.turn_message_id)
+        new_id = None
+        if text is not None:
+            try:
+                msg = await channel.send(text[:2000], allowed_mentions=PINGS)
+            except discord.HTTPException as e:
+                log.warning("could not post the turn message of game %s: %s", game.id, e)
+            else:
+                new_id = msg.id
+                self._own.add(msg.id)
+                self._after.get(game.channel_id, set()).discard(msg.id)
+        await self.store.set_turn_message(game.id, new_id, uid)
+
+    async def _remove_quietly(self, channel: discord.PartialMessageable, message_id: int) -> None:
+        self._own.discard(message_id)
+        try:
+            await channel.get_partial_message(message_id).delete()
+        except discord.HTTPException as e:
+            log.info("could not delete message %s: %s", message_id, e)
+
+    async def _retire(self, game: Game, channel: discord.PartialMessageable) -> None:
+        """An aborted game: its board loses its buttons, its turn message goes."""
+        if game.board_message_id is not None:
+            try:
+                await channel.get_partial_message(game.board_message_id).edit(view=None)
+            except discord.HTTPException as e:
+                log.info("could not clear the board of game %s: %s", game.id, e)
+        if game.turn_message_id is not None:
+            await self._remove_quietly(channel, game.turn_message_id)
+            await self.store.set_turn_message(game.id, None, None)
+        await self.store.mark_shown(game.id, game.version, game.board_message_id)
+
+    async def _final(self, game: Game, channel: discord.PartialMessageable) -> None:
+        st = GameState.from_json(game.state or {})
+        v = view(st, None)
+        embed = embed_of(final_text(v, game.lang, names_of(game)), colour=0xD69E2E)
+        kw: dict[str, Any] = {"embed": embed}
+        if self.bot.config.render_images:
+            png = await images.final_png(v, game.lang)
+            if png is not None:
+                kw["file"] = discord.File(io.BytesIO(png), filename="final.png")
+                embed.set_image(url="attachment://final.png")
+        await self._send(game, channel, t("bot.final_intro", game.lang), **kw)
+        await self.store.set_final_posted(game.id)
+
+    async def _send(self, game: Game, channel: discord.PartialMessageable, text: str, **kw: Any) -> discord.Message:
+        try:
+            msg = await channel.send(text[:2000], allowed_mentions=NO_PINGS, **kw)
+        except discord.HTTPException as e:
+            if "file" in kw and e.status in (403, 413):
+                kw.pop("file")
+                kw["embed"].set_image(url=None)
+                return await self._send(game, channel, text, **kw)
+            raise self._problem(channel, e) from None
+        return msg
+
+    # --- telling people what is wrong ---------------------------------------------------------------
+    def _problem(self, channel: discord.PartialMessageable, e: discord.HTTPException) -> Problem:
+        if e.status == 404 or e.code in (MISSING_ACCESS, UNKNOWN_CHANNEL):
+            return Problem("channel", f"{e.status} {e.code}", channel_usable=False)
+        if e.status == 403:
+            missing = self._missing(channel.id)
+            return Problem("perm:" + ",".join(missing), ", ".join(missing) or f"{e.status} {e.code}",
+                           channel_usable=bool(missing) and "send_messages" not in missing
+                           and "view_channel" not in missing)
+        return Problem(f"http:{e.status}", f"{e.status} {e.code}")
+
+    def _missing(self, channel_id: int) -> list[str]:
+        """The permissions the bot lacks in the channel (when the channel is cached), in Discord's words."""
+        ch = self.bot.get_channel(channel_id)
+        guild = getattr(ch, "guild", None)
+        me = getattr(guild, "me", None)
+        if ch is None or me is None or not hasattr(ch, "permissions_for"):
+            return []
+        perms = ch.permissions_for(me)
+        return [p for p in NEEDED if not getattr(perms, p)]
+
+    async def _tell(self, game: Game, channel: discord.PartialMessageable, p: Problem) -> None:
+        """Say once (per kind of problem) what keeps the board from showing: in the channel if it can be used,
+        else to the host by DM."""
+        if game.board_problem == p.key or p.key.startswith("http:5"):
+            return  # told already, or Discord's own trouble (retried quietly)
+        await self.store.set_board_problem(game.id, p.key)
+        game.board_problem = p.key
+        missing = ", ".join(t(f"perm.{x}", game.lang) for x in p.key.removeprefix("perm:").split(",") if x) \
+            if p.key.startswith("perm:") else p.text
+        text = t("bot.board_problem", game.lang, game=game.id, channel=f"<#{game.channel_id}>", problem=missing)
+        if p.channel_usable:
+            try:
+                await channel.send(text[:2000], allowed_mentions=NO_PINGS)
+                return
+            except discord.HTTPException:
+                pass
+        cog = self.bot.get_cog("Petersburg")
+        dms = getattr(cog, "dms", None)
+        if dms is not None:
+            await dms.send(game.host_id, text, force=True)

@@ -1,0 +1,246 @@
+"""Taking turns: the "Your move" menu, its selects and buttons, and the playing commands with autocomplete.
+
+Every way to act carries the game version it was chosen against: the private menu's components in their
+custom ids, autocomplete values as ``v<version> <notation>``; a typed value without one is checked
+against the board the channel shows. The service refuses an action against an older version (a repeated
+one as ``already_done``). No rules here: choices come from ``rules.legal_moves``, actions are validated by
+``rules.apply``.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+import re
+import time
+from collections.abc import Sequence
+
+import discord
+from discord import app_commands
+
+from bot import images
+from bot.service import UserError
+from bot.store import ACTIVE, Game
+from bot.texts import describe_action, hand_text
+from bot.translator import locale_str as _
+from rules import Action, GameState, RuleError, format_action, legal_moves, view
+from rules.i18n import error_text, t
+
+from .base import CogBase, Interaction, lang_of
+from .components import GROUP, decode, move_view, target_view
+
+log = logging.getLogger(__name__)
+
+VERSIONED = re.compile(r"^v(\d+) (.*)$")
+
+
+def versioned(value: str) -> tuple[int | None, str]:
+    """An autocomplete value ``v<version> <notation>`` split; a typed value has no version."""
+    m = VERSIONED.match(value.strip())
+    return (int(m.group(1)), m.group(2)) if m else (None, value.strip())
+
+
+class PlayCommands(CogBase):
+    """The acting part of the ``/petersburg`` cog."""
+
+    # --- acting -------------------------------------------------------------------------------------
+    async def act(self, interaction: Interaction, game_id: int, action: Action | str, version: int | None,
+                  lang: str) -> None:
+        """Apply one action for the interaction's user (acknowledged already); answer privately."""
+        started = time.perf_counter()
+
+        async def work() -> None:
+            out = await self.service.act(game_id, interaction.user.id, action, version=version)
+            self.poster.kick(game_id)
+            self.bot.record_timing(started)
+            for seat in out.all_changed_hands():
+                await self.push_hand(out.game, out.state, seat)
+            done = t("bot.done", lang, action=describe_action(out.action, out.state.ruleset.edition, lang, out.price))
+            menu = None
+            game = out.game
+            if not out.state.finished and game.user_at(out.state.decider) == interaction.user.id:
+                done = t("bot.done_next", lang, action=done.removeprefix("✅ "))
+                menu = move_view(game.id, game.version, out.state, lang)
+            await self.after_commit(interaction, done, menu)
+
+        await self.guard(interaction, lang, work)
+
+    async def on_your_move(self, interaction: Interaction, game_id: int) -> None:
+        """The public board's "Your move": the mover's legal moves, prices and hand, privately."""
+        await self.defer(interaction)
+        game = await self.store.get_game(game_id)
+        lang = game.lang if game is not None else lang_of(interaction)
+        await self.guard(interaction, lang, lambda: self._menu(interaction, game))
+
+    async def _menu(self, interaction: Interaction, game: Game | None) -> None:
+        if game is None:
+            raise UserError("no_game")
+        if game.status != ACTIVE:
+            raise UserError("not_active")
+        seat = game.seat_of(interaction.user.id)
+        if seat is None:
+            raise UserError("not_in_game")
+        st = self.service.state(game)
+        lang = game.lang
+        if st.decider != seat:
+            await self.private(interaction, t("bot.not_your_move", lang, player=game.seats[st.decider].name))
+            return
+        text = t("bot.your_move_intro", lang, player=game.seats[seat].name) + "\n" + hand_text(view(st, seat), lang)
+        await self.private(interaction, text, view=move_view(game.id, game.version, st, lang))
+
+    async def on_choice(self, interaction: Interaction, game_id: int, version: int, value: str) -> None:
+        """A select option or button of a private menu (or of the trading-card target choice)."""
+        await self.defer(interaction, ephemeral=bool(interaction.message and interaction.message.flags.ephemeral))
+        game = await self.store.get_game(game_id)
+        lang = game.lang if game is not None else lang_of(interaction)
+        if value.startswith(GROUP):
+            await self.guard(interaction, lang, lambda: self._ask_target(interaction, game, version, value[1:]))
+            return
+        try:
+            action = decode(value)
+        except ValueError:
+            await self.safe_private(interaction, error_text("stale_board", lang))
+            return
+        await self.act(interaction, game_id, action, version, lang)
+
+    async def _ask_target(self, interaction: Interaction, game: Game | None, version: int, value: str) -> None:
+        """A trading card with several possible targets: offer them (with prices) privately."""
+        if game is None:
+            raise UserError("no_game")
+        if game.status != ACTIVE:
+            raise UserError("not_active")
+        seat = game.seat_of(interaction.user.id)
+        if seat is None:
+            raise UserError("not_in_game")
+        if game.version != version:
+            raise UserError("stale_board")
+        st = self.service.state(game)
+        if st.decider != seat:
+            raise RuleError("not_your_turn", to_move=st.seats[st.decider])
+        bare = decode(value)
+        moves = [m for m in legal_moves(st) if m.action._replace(target="") == bare]
+        if not moves:
+            raise UserError("stale_board")
+        await self.private(interaction, t("bot.pick_target", game.lang),
+                           view=target_view(game.id, game.version, moves, st.ruleset.edition, game.lang))
+
+    async def on_hand_button(self, interaction: Interaction, game_id: int) -> None:
+        await self.defer(interaction)
+        game = await self.store.get_game(game_id)
+        lang = game.lang if game is not None else lang_of(interaction)
+        await self.guard(interaction, lang, lambda: self.show_hand(interaction, game))
+
+    async def show_hand(self, interaction: Interaction, game: Game | None) -> None:
+        if game is None:
+            raise UserError("no_game")
+        seat = game.seat_of(interaction.user.id)
+        if seat is None:
+            raise UserError("not_in_game")
+        await self.dms.clear(interaction.user.id)  # the player is here: DMs may be tried again
+        st = self.service.state(game)
+        v = view(st, seat)
+        file = None
+        if self.bot.config.render_images:
+            png = await images.hand_png(v, game.lang)
+            if png is not None:
+                file = discord.File(io.BytesIO(png), filename="hand.png")
+        await self.private(interaction, hand_text(v, game.lang), file=file)
+
+    # --- commands -------------------------------------------------------------------------------------
+    async def play_text(self, interaction: Interaction, kind: str, text: str) -> None:
+        """A playing command: ``text`` is an autocomplete value (with its version) or typed notation."""
+        await self.defer(interaction)
+        game = await self.store.open_game_in_channel(self.cid(interaction))
+        lang = lang_of(interaction, game, self.bot.config.language)
+        if game is None:
+            await self.safe_private(interaction, error_text("no_game", lang))
+            return
+        version, text = versioned(text)
+        if kind and not text.casefold().startswith(kind + " ") and text.casefold() != kind:
+            text = f"{kind} {text}"
+        await self.act(interaction, game.id, text, version, lang)
+
+    async def complete(self, interaction: Interaction, current: str,
+                       kinds: Sequence[str]) -> list[app_commands.Choice[str]]:
+        """Autocomplete: the user's legal moves of these kinds with prices; values carry the game version."""
+        try:
+            game = await self.store.open_game_in_channel(self.cid(interaction))
+            if game is None or game.status != ACTIVE or game.seat_of(interaction.user.id) is None:
+                return []
+            st = GameState.from_json(game.state or {})
+            if st.decider != game.seat_of(interaction.user.id):
+                return []
+            ed = st.ruleset.edition
+            needle = versioned(current)[1].casefold()
+            out = []
+            for m in legal_moves(st):
+                if m.action.kind not in kinds:
+                    continue
+                label = describe_action(m.action, ed, game.lang, m.price)
+                notation = format_action(m.action, st.ruleset.catalogue)
+                if needle and needle not in label.casefold() and needle not in notation.casefold():
+                    continue
+                out.append(app_commands.Choice(name=label[:100], value=f"v{game.version} {notation}"[:100]))
+            return out[:25]
+        except Exception as e:  # autocomplete must never fail loudly
+            log.exception("autocomplete failed")
+            self.bot.record_bug(e)
+            return []
+
+    @app_commands.command(name="buy", description=_("cmd.buy"))
+    @app_commands.describe(card=_("opt.move"))
+    async def buy(self, interaction: Interaction, card: str) -> None:
+        await self.play_text(interaction, "buy", card)
+
+    @buy.autocomplete("card")
+    async def buy_ac(self, interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
+        return await self.complete(interaction, current, ("buy",))
+
+    @app_commands.command(name="take", description=_("cmd.take"))
+    @app_commands.describe(card=_("opt.move"))
+    async def take(self, interaction: Interaction, card: str) -> None:
+        await self.play_text(interaction, "take", card)
+
+    @take.autocomplete("card")
+    async def take_ac(self, interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
+        return await self.complete(interaction, current, ("take",))
+
+    @app_commands.command(name="play", description=_("cmd.play"))
+    @app_commands.describe(card=_("opt.move"))
+    async def play(self, interaction: Interaction, card: str) -> None:
+        await self.play_text(interaction, "play", card)
+
+    @play.autocomplete("card")
+    async def play_ac(self, interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
+        return await self.complete(interaction, current, ("play",))
+
+    @app_commands.command(name="observatory", description=_("cmd.observatory"))
+    @app_commands.describe(stack=_("opt.stack"), decision=_("opt.decision"))
+    async def observatory(self, interaction: Interaction, stack: str | None = None,
+                          decision: str | None = None) -> None:
+        if decision:
+            await self.play_text(interaction, "", decision)
+        else:
+            version, text = versioned(stack or "")
+            text = text.removeprefix("observe ")
+            await self.play_text(interaction, "observe", f"v{version} {text}" if version is not None else text)
+
+    @observatory.autocomplete("stack")
+    async def stack_ac(self, interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
+        return await self.complete(interaction, current, ("observe",))
+
+    @observatory.autocomplete("decision")
+    async def decision_ac(self, interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
+        return await self.complete(interaction, current, ("buy", "take", "discard"))
+
+    @app_commands.command(name="pub", description=_("cmd.pub"))
+    @app_commands.describe(amount=_("opt.amount"))
+    async def pub(self, interaction: Interaction, amount: str) -> None:
+        version, text = versioned(amount)
+        text = text.removeprefix("pub ").strip()
+        await self.play_text(interaction, "pub", f"v{version} pub {text}" if version is not None else text)
+
+    @pub.autocomplete("amount")
+    async def pub_ac(self, interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
+        choices = await self.complete(interaction, "", ("pub",))
+        return [c for c in choices if not current.strip() or c.value.split()[-1].startswith(current.strip())]
