@@ -198,6 +198,29 @@ async def _write_timers(conn: aiosqlite.Connection, game_id: int, version: int, 
                    [(game_id, tm.kind, version, tm.seat, tm.due_at, tm.sent) for tm in timers])
 
 
+def _check_size(path: str | Path) -> None:
+    """A database file cut short: its header promises more pages than the file holds (SQLite itself would
+    read the missing pages as empty, and ``quick_check`` would not notice)."""
+    p = Path(path)
+    if not p.is_file() or p.stat().st_size == 0:
+        return
+    size = p.stat().st_size
+    try:
+        with p.open("rb") as f:
+            header = f.read(100)
+    except OSError as e:
+        raise Unusable(f"the database {path} cannot be used: {e.strerror or e}") from None
+    if len(header) < 100 or not header.startswith(b"SQLite format 3\0"):
+        return  # not a database at all: SQLite says so itself
+    page_size = int.from_bytes(header[16:18], "big")
+    page_size = 65536 if page_size == 1 else page_size
+    pages = int.from_bytes(header[28:32], "big")
+    valid = header[24:28] == header[92:96]  # the page count is trustworthy (SQLite >= 3.7.0 wrote it)
+    if size % page_size or (valid and pages * page_size > size):
+        raise Unusable(f"the database {path} is truncated ({size} bytes, its header says {pages} pages of "
+                       f"{page_size}); restore a backup or move the file away to start with an empty one")
+
+
 async def _check(conn: aiosqlite.Connection, path: str | Path) -> None:
     """The database answers, passes ``PRAGMA quick_check`` and takes a write lock (so it is not read-only)."""
     async with conn.execute("PRAGMA quick_check") as cur:
@@ -249,6 +272,8 @@ class Store:
             except OSError as e:
                 raise Unusable(f"cannot create the folder of the database {path}: {e.strerror or e}") from None
         conns: list[aiosqlite.Connection] = []
+        if not memory:
+            _check_size(path)
         try:
             conn = await cls._connect(path, conns)
             await run(conn, "PRAGMA journal_mode=WAL")
