@@ -477,9 +477,10 @@ async def run(args: argparse.Namespace, db: Path) -> Figures:
         logging.getLogger().addHandler(warnings)
         virtual0 = env.now()
         with probe.hooked():
-            sampler.start()
+            sampler.sample()
             pids = {os.getpid()}
-            cpu0 = ProcessSampler.cpu_seconds(pids)
+            cpu0 = ProcessSampler.cpu_seconds(pids | sampler.children)  # a pool started at setup counts from here
+            sampler.start()
             wall0 = time.perf_counter()
             driver.stop_at = wall0 + args.seconds
             await asyncio.gather(*(driver.play(tb, random.Random(args.seed * 1000 + k))
