@@ -111,7 +111,8 @@ class Petersburg(PlayCommands, HostCommands, InfoCommands, commands.GroupCog, gr
             text = t("bot.dm_welcome", lang) + "\n\n" + t("bot.dm_hand", lang, channel=f"<#{game.channel_id}>",
                                                            game=game.id) + "\n" + hand_text(v, lang)
             png = await images.hand_png(v, lang) if self.bot.config.render_images else None
-            if not await self.dms.send(s.user_id, text, ("hand.png", png) if png is not None else None):
+            sent = await self.dms.send(s.user_id, text, ("hand.png", png) if png is not None else None)
+            if not sent and not await self.dms.reachable(s.user_id):  # closed, not a passing failure
                 unreachable.append(f"<@{s.user_id}>")
         if unreachable:
             try:
