@@ -698,6 +698,7 @@ class Store:
         """Games whose channel is behind: a board or final scores to show, or notices to post."""
         rows = await self.fetch_all(
             "SELECT id FROM games WHERE (shown_version < version AND status != 'lobby') "
+            "OR (status = 'finished' AND final_posted = 0) "
             "OR id IN (SELECT DISTINCT game_id FROM notices) ORDER BY id LIMIT ?", (limit,))
         return [r[0] for r in rows]
 

@@ -266,6 +266,8 @@ class BoardPoster:
             board_id = await self._post_board(game, channel, pb, png)
             if old is not None:
                 await self._remove(channel, old, game)
+            elif game.board_message_id is not None:  # the lobby, or a board of the bot's older kind
+                await self._strip(channel, game.board_message_id, game)
         self._placed(game.channel_id, board_id)
         await self.store.mark_shown(game.id, game.version, board_id)
         game.board_message_id, game.shown_version = board_id, game.version
@@ -316,10 +318,13 @@ class BoardPoster:
             return
         except discord.HTTPException as e:
             log.info("could not delete old board %s of game %s: %s", message_id, game.id, e)
+        await self._strip(channel, message_id, game)
+
+    async def _strip(self, channel: discord.PartialMessageable, message_id: int, game: Game) -> None:
         try:
-            await msg.edit(view=None)
+            await channel.get_partial_message(message_id).edit(view=None)
         except discord.HTTPException as e:
-            log.info("could not clear old board %s of game %s: %s", message_id, game.id, e)
+            log.info("could not clear message %s of game %s: %s", message_id, game.id, e)
 
     async def _turn(self, game: Game, channel: discord.PartialMessageable, st: GameState, *, reposted: bool) -> None:
         """One turn message pinging the player to decide, replaced when that changes (none at the end)."""
@@ -351,10 +356,7 @@ class BoardPoster:
     async def _retire(self, game: Game, channel: discord.PartialMessageable) -> None:
         """An aborted game: its board loses its buttons, its turn message goes."""
         if game.board_message_id is not None:
-            try:
-                await channel.get_partial_message(game.board_message_id).edit(view=None)
-            except discord.HTTPException as e:
-                log.info("could not clear the board of game %s: %s", game.id, e)
+            await self._strip(channel, game.board_message_id, game)
         if game.turn_message_id is not None:
             await self._remove_quietly(channel, game.turn_message_id)
             await self.store.set_turn_message(game.id, None, None)
