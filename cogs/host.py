@@ -19,7 +19,7 @@ from bot.translator import locale_str as _
 from rules.i18n import t
 
 from .base import CogBase, Interaction
-from .board import names_of
+from .public import names_of
 
 log = logging.getLogger(__name__)
 
