@@ -109,6 +109,7 @@ def shutdown() -> None:
         _pool.shutdown(wait=False, cancel_futures=True)
         _pool = None
     _lock = None
+    _Boards.drawing, _Boards.idle = 0, None  # the next event loop makes its own
 
 
 def _draw(name: str, *args: Any) -> bytes:
@@ -133,12 +134,38 @@ async def _call(name: str, *args: Any) -> bytes | None:
         return None
 
 
+class _Boards:
+    """Boards being drawn: pictures that nobody waits for (hands pushed by DM) wait until there are none, so a
+    busy bot shows its boards first."""
+
+    drawing = 0
+    idle: asyncio.Event | None = None
+
+    @classmethod
+    def event(cls) -> asyncio.Event:
+        if cls.idle is None:
+            cls.idle = asyncio.Event()
+            cls.idle.set()
+        return cls.idle
+
+
 async def board_png(view: dict[str, Any], lang: str, last_action: str | None) -> bytes | None:
     """PNG of the board, or None (no renderer, or it failed)."""
-    return await _call("render_board", view, lang, last_action)
+    idle = _Boards.event()
+    _Boards.drawing += 1
+    idle.clear()
+    try:
+        return await _call("render_board", view, lang, last_action)
+    finally:
+        _Boards.drawing -= 1
+        if _Boards.drawing == 0:
+            idle.set()
 
 
-async def hand_png(view: dict[str, Any], lang: str) -> bytes | None:
+async def hand_png(view: dict[str, Any], lang: str, *, background: bool = False) -> bytes | None:
+    """PNG of a player's hand; ``background`` (a DM push): after the boards being drawn."""
+    if background:
+        await _Boards.event().wait()
     return await _call("render_hand", view, lang)
 
 

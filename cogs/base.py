@@ -152,12 +152,18 @@ class CogBase(commands.Cog):
             log.info("could not update lobby message of game %s: %s", game.id, e)
 
     async def push_hand(self, game: Game, st: GameState, seat: int) -> None:
-        """DM a seat its hand (text, and the picture when drawn); never stalls the game."""
+        """DM a seat its hand (text, and the picture once drawn) in the background; never stalls the game."""
         uid = game.user_at(seat)
         if uid is None:
             return
         v = view(st, seat)
         text = t("bot.dm_hand", game.lang, channel=f"<#{game.channel_id}>", game=game.id) + "\n" + hand_text(
             v, game.lang)
-        png = await images.hand_png(v, game.lang) if self.bot.config.render_images else None
-        self.dms.push(uid, text, ("hand.png", png) if png is not None else None)
+        lang, pictures = game.lang, self.bot.config.render_images
+
+        async def draw() -> tuple[str, bytes] | None:
+            png = await images.hand_png(v, lang, background=True) if pictures else None
+            return ("hand.png", png) if png is not None else None
+
+        if await self.dms.reachable(uid):
+            self.dms.push(uid, text, draw=draw)
