@@ -65,13 +65,13 @@ class CogBase(commands.Cog):
         assert interaction.channel_id is not None
         return interaction.channel_id
 
-    async def defer(self, interaction: Interaction, *, ephemeral: bool = True) -> None:
-        """Acknowledge at once. A component on a private message is updated in place; a component on a public
-        message and every command answer privately (``ephemeral``)."""
+    async def defer(self, interaction: Interaction, *, update: bool = False) -> None:
+        """Acknowledge at once: ``update``, a component on a private menu, edits that menu in place; anything
+        else is answered privately (a "thinking" answer that is edited afterwards)."""
         if interaction.response.is_done():
             return
         try:
-            if interaction.type == discord.InteractionType.component and not ephemeral:
+            if update and interaction.type == discord.InteractionType.component:
                 await interaction.response.defer()
             else:
                 await interaction.response.defer(ephemeral=True, thinking=True)

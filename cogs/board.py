@@ -77,11 +77,12 @@ class BoardPoster:
             return
         self._runners[game_id] = asyncio.create_task(self._run(game_id))
 
-    async def show(self, game_id: int, *, repost: bool = False) -> Problem | None:
+    async def show(self, game_id: int, *, repost: bool = False, refresh: bool = False) -> Problem | None:
         """Bring the channel up to date now and say whether it worked (a failure is retried later).
-        ``repost``: show the board anew at the bottom of the channel even if it is current."""
+        ``repost``: show the board anew at the bottom of the channel even if it is current; ``refresh``: draw
+        it again where it is (something on it changed without a new version, e.g. a pass mode)."""
         try:
-            await self._attempt(game_id, repost=repost)
+            await self._attempt(game_id, repost=repost, refresh=refresh)
         except Problem as p:
             self.kick(game_id)
             return p
@@ -140,12 +141,13 @@ class BoardPoster:
             self._after[channel_id] = set()
 
     # --- one attempt ------------------------------------------------------------------------------
-    async def remind(self, game_id: int, text: str, user_id: int) -> None:
-        """A reminder replaces the turn message (pinging again), so reminders do not pile up either."""
+    async def remind(self, game_id: int, version: int, text: str, user_id: int) -> bool:
+        """A reminder replaces the turn message (pinging again), so reminders do not pile up either. Only while
+        the game is still at ``version`` (the turn the reminder was for); False when it moved on."""
         async with self._locks.setdefault(game_id, asyncio.Lock()):
             game = await self.store.get_game(game_id)
-            if game is None:
-                return
+            if game is None or game.version != version or game.status != ACTIVE:
+                return False
             channel = self.bot.get_partial_messageable(game.channel_id, guild_id=game.guild_id)
             if game.turn_message_id is not None:
                 await self._remove_quietly(channel, game.turn_message_id)
@@ -158,8 +160,9 @@ class BoardPoster:
             except discord.HTTPException as e:
                 log.warning("could not post the reminder of game %s: %s", game.id, e)
             await self.store.set_turn_message(game.id, new_id, user_id)
+            return True
 
-    async def _attempt(self, game_id: int, *, repost: bool = False) -> None:
+    async def _attempt(self, game_id: int, *, repost: bool = False, refresh: bool = False) -> None:
         lock = self._locks.setdefault(game_id, asyncio.Lock())
         async with lock:
             game = await self.store.get_game(game_id)
@@ -170,7 +173,7 @@ class BoardPoster:
                 for notice in await self.store.notices(game.id):
                     await self._send(game, channel, notice_text(game, notice))
                     await self.store.drop_notice(notice.id)
-                if game.needs_board() or (repost and game.status == ACTIVE):
+                if game.needs_board() or ((repost or refresh) and game.status == ACTIVE):
                     if game.status == ABORTED:
                         await self._retire(game, channel)
                     elif game.state is not None:
