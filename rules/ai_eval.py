@@ -26,10 +26,7 @@ class Outlook:
 
     def __init__(self, st: GameState) -> None:
         self.st = st
-        if st.ending:
-            rounds = 1.0
-        else:
-            rounds = 1.0 + min(len(d) for d in st.decks.values()) / CARDS_PER_ROUND
+        rounds = 1.0 if st.ending else 1.0 + min(len(d) for d in st.decks.values()) / CARDS_PER_ROUND
         self.rounds = rounds  # rounds still to play, this one included
         # What a ruble is worth in VP: much early (it buys cards), a tenth at the very end.
         self.money = max(0.1, min(1.0, 0.35 * (rounds - 1.0)))
@@ -84,7 +81,7 @@ class Outlook:
         w = self.money
         by_id = st.ruleset.catalogue.by_id
         kind = a.kind
-        if kind == BUY or kind == PLAY:
+        if kind in (BUY, PLAY):
             value = self.card_value(seat, by_id[a.card], by_id[a.target] if a.target else None) - move.price * w
             if kind == PLAY:
                 value += HAND_PENALTY  # the card leaves the hand

@@ -83,10 +83,7 @@ def _playout(st: GameState, cfg: SearchConfig, rng: random.Random) -> list[float
     steps = 0
     while not st.finished and steps != cfg.playout_depth:
         moves = legal_moves(st)
-        if cfg.guided:
-            action = _heuristic_move(st, moves, rng, cfg.epsilon)
-        else:
-            action = moves[rng.randrange(len(moves))].action
+        action = _heuristic_move(st, moves, rng, cfg.epsilon) if cfg.guided else moves[rng.randrange(len(moves))].action
         apply(st, action)
         steps += 1
     if st.finished:
