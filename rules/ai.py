@@ -8,6 +8,8 @@ Levels (docs/ai.md has the design and the measurements):
 - ``strong``: information-set Monte Carlo tree search over the seat's determinizations, heuristic
   guided (``ai_search``), within ``budget_s`` seconds (default 2) or a fixed number of iterations.
 - ``mcts-random``: the same search with random expansion and random playouts to the end (the baseline).
+- ``strong-leaf``, ``strong-full``, ``strong-wide``: variants of strong measured in the arena
+  (estimate at the new node, heuristic playouts to the end, no progressive widening).
 
 Every input may be plain data, so a worker process can take it: ``state`` is a GameState or its
 ``to_json()`` dict, ``rng`` a seed. The players only use what ``seat`` may see (``ai_hidden``).
@@ -17,6 +19,7 @@ from __future__ import annotations
 
 import math
 import random
+from dataclasses import replace
 from typing import Any
 
 from . import legal_moves
@@ -25,9 +28,17 @@ from .ai_eval import Outlook
 from .ai_search import RANDOM_PLAYOUTS, STRONG, search
 from .state import GameState
 
-LEVELS = ("random", "easy", "normal", "strong", "mcts-random")
+# The search levels; the variants after "mcts-random" are experiments for the arena (docs/ai.md).
+SEARCHES = {
+    "strong": STRONG,
+    "mcts-random": RANDOM_PLAYOUTS,
+    "strong-leaf": replace(STRONG, playout_depth=0),
+    "strong-full": replace(STRONG, playout_depth=-1),
+    "strong-wide": replace(STRONG, widen=100.0),
+}
+LEVELS = ("random", "easy", "normal", *SEARCHES)
 DEFAULT_BUDGET_S = 2.0
-EASY_TEMPERATURE = 4.0  # VP: moves within a few VP of the best are about as likely
+EASY_TEMPERATURE = 2.5  # VP: moves within a few VP of the best are about as likely
 
 
 def choose(
@@ -69,5 +80,4 @@ def choose(
         return rng.choices(moves, weights)[0].action
     if iterations is None and budget_s is None:
         budget_s = DEFAULT_BUDGET_S
-    cfg = STRONG if level == "strong" else RANDOM_PLAYOUTS
-    return search(st, seat, rng, cfg, iterations=iterations, budget_s=budget_s).action
+    return search(st, seat, rng, SEARCHES[level], iterations=iterations, budget_s=budget_s).action

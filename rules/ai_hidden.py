@@ -47,9 +47,12 @@ def determinize(st: GameState, seat: int, rng: random.Random) -> GameState:
     cards = st.cards
     hands = hidden_hands(st, seat)
     deck_keys = sorted(d.decks)
-    # The unseen cards, by the stack they belong to; their kinds are known to the seat (all cards of
-    # a kind minus the visible ones), so pooling by kind uses nothing hidden.
-    pools: dict[str, list[int]] = {k: list(d.decks[k]) for k in deck_keys}
+    # The unseen cards, by the stack they belong to: as a set they are known to the seat (all cards
+    # minus the visible ones), so neither where they lie nor in what order matters from here on.
+    pools: dict[str, list[int]] = {}
+    for k in deck_keys:
+        for c in d.decks[k]:
+            pools.setdefault(cards[c].deck, []).append(c)
     for s in hands:
         for c in d.hands[s]:
             pools.setdefault(cards[c].deck, []).append(c)
@@ -67,7 +70,7 @@ def determinize(st: GameState, seat: int, rng: random.Random) -> GameState:
             hand[j] = pools[kinds[i]].pop()
             i += 1
     for k in deck_keys:
-        d.decks[k] = pools[k]
+        d.decks[k] = pools.get(k, [])
     for s in hidden_money(st, seat):
         d.rubles[s] = money_guess(st, seat, s)
     return d
