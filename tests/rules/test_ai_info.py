@@ -25,7 +25,7 @@ def position(ruleset: Ruleset, seed: int) -> GameState:
         if st.round >= 2 and others_hold >= 2 and len(moves) >= 4 and rng.random() < 0.3:
             return st
         take = [m for m in moves if m.action.kind == "take"]
-        apply(st, (take and rng.random() < 0.5 and rng.choice(take) or rng.choice(moves)).action)
+        apply(st, rng.choice(take if take and rng.random() < 0.5 else moves).action)
         assert not st.finished, "no suitable position in this game"
 
 
