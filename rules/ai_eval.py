@@ -22,7 +22,7 @@ CARDS_PER_ROUND = 6  # about how many cards of each stack a round uses
 class Outlook:
     """Per-position figures every move estimate needs, computed once per decision."""
 
-    __slots__ = ("st", "rounds", "money", "scorings", "table")
+    __slots__ = ("st", "rounds", "money", "scorings", "table", "_reds", "_colours")
 
     def __init__(self, st: GameState) -> None:
         self.st = st
@@ -36,6 +36,22 @@ class Outlook:
             p.scores: later + (1.0 if st.phase <= i else 0.0) for i, p in enumerate(st.ruleset.phases) if p.scores
         }
         self.table = st.ruleset.catalogue.aristocrat_table
+        self._reds: dict[int, set[str]] = {}  # per seat: the names of its red cards
+        self._colours: dict[tuple[int, str], int] = {}  # (seat, colour): cards of that colour
+
+    def reds(self, seat: int) -> set[str]:
+        found = self._reds.get(seat)
+        if found is None:
+            cards = self.st.cards
+            found = self._reds[seat] = {cards[c].id for c in self.st.tableaux[seat] if cards[c].colour == RED}
+        return found
+
+    def colour_count(self, seat: int, colour: str) -> int:
+        found = self._colours.get((seat, colour))
+        if found is None:
+            cards = self.st.cards
+            found = self._colours[seat, colour] = sum(1 for c in self.st.tableaux[seat] if cards[c].colour == colour)
+        return found
 
     def income(self, seat: int, t: CardType) -> float:
         """What card ``t`` in ``seat``'s tableau should still bring (income, bonuses, abilities)."""
@@ -43,8 +59,7 @@ class Outlook:
         w = self.money
         value = k * (t.vp + t.rubles * w)
         if t.bonus_per is not None:
-            cards = self.st.cards
-            per = sum(1 for c in self.st.tableaux[seat] if cards[c].colour == t.bonus_per)
+            per = self.colour_count(seat, t.bonus_per)
             value += k * per * (t.bonus_vp + t.bonus_rubles * w)
         if t.discount is not None:
             value += 1.5 * self.rounds
@@ -58,14 +73,13 @@ class Outlook:
         """The final-scoring value a red card adds by being a new distinct aristocrat."""
         if t.colour != RED:
             return 0.0
-        cards = self.st.cards
-        names = {cards[c].id for c in self.st.tableaux[seat] if cards[c].colour == RED}
+        names = self.reds(seat)
         table = self.table
-        before = table[min(len(names), len(table) - 1)]
-        if displaced is not None:
-            names.discard(displaced.id)
-        names.add(t.id)
-        return float(table[min(len(names), len(table) - 1)] - before)
+        before = len(names)
+        after = before + (t.id not in names)
+        if displaced is not None and displaced.id in names and displaced.id != t.id:
+            after -= 1  # (a trading card displaces one copy; as in the greedy player, its name goes)
+        return float(table[min(after, len(table) - 1)] - table[min(before, len(table) - 1)])
 
     def card_value(self, seat: int, t: CardType, displaced: CardType | None) -> float:
         value = self.income(seat, t) + self.aristocrat_gain(seat, t, displaced)
