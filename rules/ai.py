@@ -20,7 +20,7 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import replace
-from typing import Any
+from typing import Any, NamedTuple
 
 from . import legal_moves
 from .actions import Action
@@ -41,6 +41,11 @@ DEFAULT_BUDGET_S = 2.0
 EASY_TEMPERATURE = 2.5  # VP: moves within a few VP of the best are about as likely
 
 
+class Decision(NamedTuple):
+    action: Action
+    iterations: int  # search iterations spent (0 for the levels that do not search)
+
+
 def choose(
     state: GameState | dict[str, Any],
     seat: int | None = None,
@@ -49,7 +54,19 @@ def choose(
     budget_s: float | None = None,
     iterations: int | None = None,
 ) -> Action:
-    """The computer player's action for ``seat`` (default: the deciding seat), which must be deciding.
+    """The computer player's action for ``seat`` (default: the deciding seat); see ``decide``."""
+    return decide(state, seat, level, rng, budget_s, iterations).action
+
+
+def decide(
+    state: GameState | dict[str, Any],
+    seat: int | None = None,
+    level: str = "normal",
+    rng: random.Random | int | None = None,
+    budget_s: float | None = None,
+    iterations: int | None = None,
+) -> Decision:
+    """The computer player's decision for ``seat`` (default: the deciding seat), which must be deciding.
 
     ``budget_s`` (wall clock, default 2 s) or ``iterations`` (exact, for reproducible tests) bound the
     search levels; the others answer at once. ``rng`` (a generator or a seed; default: the state's
@@ -68,16 +85,17 @@ def choose(
         rng = random.Random(st.action_count if rng is None else rng)
     moves = legal_moves(st)
     if level == "random":
-        return moves[rng.randrange(len(moves))].action
+        return Decision(moves[rng.randrange(len(moves))].action, 0)
     if level in ("easy", "normal"):
         out = Outlook(st)
         scores = [out.score(m) for m in moves]
         if level == "normal":
             best = max((s, rng.random(), i) for i, s in enumerate(scores))
-            return moves[best[2]].action
+            return Decision(moves[best[2]].action, 0)
         top = max(scores)
         weights = [math.exp((s - top) / EASY_TEMPERATURE) for s in scores]
-        return rng.choices(moves, weights)[0].action
+        return Decision(rng.choices(moves, weights)[0].action, 0)
     if iterations is None and budget_s is None:
         budget_s = DEFAULT_BUDGET_S
-    return search(st, seat, rng, SEARCHES[level], iterations=iterations, budget_s=budget_s).action
+    found = search(st, seat, rng, SEARCHES[level], iterations=iterations, budget_s=budget_s)
+    return Decision(found.action, found.iterations)

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import TextIO
 
 from . import apply, new_game
-from .ai import LEVELS, choose
+from .ai import LEVELS, decide
 from .ruleset import Ruleset
 
 
@@ -28,6 +28,8 @@ class Tally:
     vp: int = 0
     moves: int = 0
     seconds: float = 0.0
+    iterations: int = 0  # search iterations, over the moves that searched
+    searched: int = 0  # moves that searched (more than one legal move)
 
 
 @dataclass(slots=True)
@@ -80,11 +82,13 @@ def play(
         while not st.finished:
             s = st.decider
             t0 = time.perf_counter()
-            action = choose(st, s, seating[s], rngs[s], budget_s=budget_s, iterations=iterations)
+            decision = decide(st, s, seating[s], rngs[s], budget_s=budget_s, iterations=iterations)
             tally = result.tallies[seating[s]]
             tally.seconds += time.perf_counter() - t0
             tally.moves += 1
-            apply(st, action)
+            tally.iterations += decision.iterations
+            tally.searched += decision.iterations > 0
+            apply(st, decision.action)
         for s, lv in enumerate(seating):
             tally = result.tallies[lv]
             tally.seats += 1
@@ -99,14 +103,16 @@ def play(
 
 def report(result: ArenaResult) -> str:
     """The table of win rates, intervals, mean VP and time per move."""
-    lines = [f"{'level':<12} {'seats':>5} {'win rate':>8} {'95% CI':>15} {'mean VP':>8} {'s/move':>8}"]
+    lines = [f"{'level':<12} {'seats':>5} {'win rate':>8} {'95% CI':>15} {'mean VP':>8} {'s/move':>8} {'iter/move':>9}"]
     for lv, t in result.tallies.items():
         lo, hi = wilson(t.wins, t.seats)
         rate = t.wins / t.seats if t.seats else 0.0
         vp = t.vp / t.seats if t.seats else 0.0
         per_move = t.seconds / t.moves if t.moves else 0.0
+        its = f"{t.iterations / t.searched:.0f}" if t.searched else "-"
         lines.append(
-            f"{lv:<12} {t.seats:>5} {rate:>8.1%} {f'{lo:.1%} - {hi:.1%}':>15} {vp:>8.1f} {per_move:>8.3f}"
+            f"{lv:<12} {t.seats:>5} {rate:>8.1%} {f'{lo:.1%} - {hi:.1%}':>15} {vp:>8.1f} {per_move:>8.3f} {its:>9}"
         )
     lines.append("Shared wins count as fractional wins; a level on several seats is counted per seat.")
+    lines.append("s/move: wall clock per decision (forced moves included); iter/move: per searched decision.")
     return "\n".join(lines)
