@@ -52,6 +52,7 @@ def disturb(st: GameState, seat: int, rng: random.Random) -> GameState:
             i += 1
     for k in d.decks:
         d.decks[k] = pools[k]
+    d.seed = rng.randrange(10**9)  # the shuffle's seed would give the stacks away
     if not d.ruleset.open_money:
         for s in others:
             d.rubles[s] = rng.randrange(60)
