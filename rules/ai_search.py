@@ -139,6 +139,8 @@ def search(
     (wall clock) run out; the most visited move is the answer."""
     if iterations is None and budget_s is None:
         raise ValueError("give iterations or budget_s")
+    if iterations is not None and iterations < 1:
+        raise ValueError("iterations must be at least 1")
     root = Node(-1)
     moves = legal_moves(st)
     if len(moves) == 1:

@@ -125,6 +125,8 @@ def test_choose_rejects_bad_requests() -> None:
         choose(st, level="grandmaster")
     with pytest.raises(ValueError):
         choose(st, seat=1 - st.decider)
+    with pytest.raises(ValueError):
+        choose(st, level="strong", iterations=0)
 
 
 def test_strong_answers_within_its_budget() -> None:
