@@ -3,6 +3,7 @@ seating rotates; the Wilson interval is right; the compiled core is used exactly
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -84,3 +85,42 @@ def test_arena_runs_on_the_compiled_core_when_built() -> None:
     run = subprocess.run([sys.executable, "-m", "rules", *argv], cwd=ROOT, env=env, capture_output=True, text=True)
     assert run.returncode == 0, run.stderr[-2000:]
     assert "rules core compiled (mypyc)" in run.stdout
+
+
+SEARCH = r"""
+import json, random
+import rules.ai_search
+from rules import Ruleset, apply, legal_moves, new_game
+from rules.ai import decide
+
+out = {"compiled": not rules.ai_search.__file__.endswith(".py"), "decisions": []}
+for players in (2, 3, 4):
+    rng = random.Random(players)
+    st = new_game(Ruleset(edition=1 + players % 2, players=players), [str(i) for i in range(players)], seed=players)
+    for step in range(140):
+        if st.finished:
+            break
+        if step % 20 == 7:
+            for level in ("strong", "mcts-random", "easy", "normal"):
+                d = decide(st, st.decider, level, rng=step, iterations=25)
+                out["decisions"].append([level, list(d.action), d.iterations])
+        apply(st, rng.choice(legal_moves(st)).action)
+print(json.dumps(out))
+"""
+
+
+def test_compiled_players_decide_as_pure_python() -> None:
+    """The computer players compiled with the rules (compile_rules.COMPILED) choose exactly as in pure Python."""
+    why = missing_prerequisites()
+    if why is not None:
+        pytest.skip(f"no compiled build possible here: {why}")
+    results = []
+    for path in (build(), ROOT):
+        env = {**os.environ, "PYTHONPATH": str(path)}
+        run = subprocess.run([sys.executable, "-c", SEARCH], cwd=path, env=env, capture_output=True, text=True)
+        assert run.returncode == 0, run.stderr[-3000:]
+        results.append(json.loads(run.stdout))
+    compiled, pure = results
+    assert compiled["compiled"] is True and pure["compiled"] is False
+    assert len(pure["decisions"]) >= 20
+    assert compiled["decisions"] == pure["decisions"]
