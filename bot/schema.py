@@ -113,7 +113,7 @@ async def _migrate_timers_and_results(conn: aiosqlite.Connection) -> None:
     async with conn.execute("SELECT id, state FROM games WHERE status = 'finished' AND state IS NOT NULL") as cur:
         finished = [tuple(r) for r in await cur.fetchall()]
     for game_id, state in finished:
-        await write_results(conn, game_id, json.loads(state))
+        await write_results(conn, game_id, json.loads(state), computers=False)
 
 
 LIVE_BOARD_SCHEMA = """
@@ -146,10 +146,20 @@ DMs are closed (Discord error 50007); ``actions.version`` the game version an ac
 repeated action is recognised by it). Games in play get a new board (the old kind carried the mover's menus)."""
 
 
+COMPUTERS_SCHEMA = """
+ALTER TABLE seats ADD COLUMN computer TEXT;
+ALTER TABLE results ADD COLUMN computer TEXT;
+"""
+"""Computer players (issue 12): a seat held by a computer player names its level (``easy``, ``normal``,
+``strong``) in ``seats.computer`` (its ``user_id`` is NULL); results keep it, so history marks such games and
+the leaderboard ranks human-only games apart."""
+
+
 MIGRATIONS: list[Migration] = [
     Migration(1, "initial: games, seats, actions, hands", INITIAL_SCHEMA),
     Migration(2, "settings, reminders, pass modes, automatic actions, results", _migrate_timers_and_results),
     Migration(3, "live board, notices, unreachable DMs", LIVE_BOARD_SCHEMA),
+    Migration(4, "computer players", COMPUTERS_SCHEMA),
 ]
 
 
@@ -171,16 +181,22 @@ def dumps(obj: Any) -> str:
     return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
 
 
-async def write_results(conn: aiosqlite.Connection, game_id: int, state: dict[str, Any]) -> None:
-    """The final VP and rubles of each seat (with who held it at the end) from a finished state."""
-    async with conn.execute("SELECT seat, user_id, name FROM seats WHERE game_id = ?", (game_id,)) as cur:
-        seats = {r[0]: (r[1], r[2]) for r in await cur.fetchall()}
+async def write_results(conn: aiosqlite.Connection, game_id: int, state: dict[str, Any], *,
+                        computers: bool = True) -> None:
+    """The final VP and rubles of each seat (with who held it at the end, a person or a computer player's
+    level) from a finished state. ``computers``: the schema has the columns of migration 4."""
+    cols = "seat, user_id, name, computer" if computers else "seat, user_id, name, NULL"
+    async with conn.execute(f"SELECT {cols} FROM seats WHERE game_id = ?", (game_id,)) as cur:
+        seats = {r[0]: (r[1], r[2], r[3]) for r in await cur.fetchall()}
     winners = set(state.get("winners") or [])
     rows = []
     for seat, (vp, rubles) in enumerate(zip(state["vp"], state["rubles"], strict=True)):
-        user_id, name = seats.get(seat, (None, state["seats"][seat]))
-        rows.append((game_id, seat, user_id, name, vp, rubles, int(seat in winners)))
-    await run_many(conn, "INSERT OR REPLACE INTO results VALUES (?, ?, ?, ?, ?, ?, ?)", rows)
+        user_id, name, computer = seats.get(seat, (None, state["seats"][seat], None))
+        rows.append((game_id, seat, user_id, name, vp, rubles, int(seat in winners), computer))
+    if computers:
+        await run_many(conn, "INSERT OR REPLACE INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
+    else:
+        await run_many(conn, "INSERT OR REPLACE INTO results VALUES (?, ?, ?, ?, ?, ?, ?)", [r[:7] for r in rows])
 
 
 def split_sql(script: str) -> list[str]:

@@ -42,8 +42,9 @@ OPEN_STATUSES = (LOBBY, ACTIVE)
 @dataclass(slots=True)
 class Seat:
     seat: int
-    user_id: int | None  # None: an empty seat (kicked or left) waiting for a replacement
+    user_id: int | None  # None: an empty seat (kicked or left) waiting for a replacement, or a computer's
     name: str
+    computer: str | None = None  # a computer player's level (``rules.ai``) when a computer holds the seat
 
 
 @dataclass(slots=True)
@@ -88,6 +89,16 @@ class Game:
                 return s.user_id
         return None
 
+    def computer_at(self, seat: int) -> str | None:
+        """The level of the computer player holding ``seat``, if one does."""
+        for s in self.seats:
+            if s.seat == seat:
+                return s.computer
+        return None
+
+    def humans(self) -> int:
+        return sum(1 for s in self.seats if s.user_id is not None)
+
 
 @dataclass(slots=True)
 class ActionRow:
@@ -123,6 +134,7 @@ class Result:
     vp: int
     rubles: int
     winner: bool
+    computer: str | None = None
 
 
 @dataclass(slots=True)
@@ -394,8 +406,8 @@ class Store:
                 row = await cur.fetchone()
             if row is None:
                 return None
-            async with self._reader.execute(
-                    "SELECT seat, user_id, name FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)) as cur:
+            async with self._reader.execute("SELECT seat, user_id, name, computer FROM seats WHERE game_id = ? "
+                                            "ORDER BY seat", (game_id,)) as cur:
                 seats = [Seat(*r) for r in await cur.fetchall()]
         return _game(tuple(row), seats)
 
@@ -547,9 +559,9 @@ class Store:
 
     # --- history ----------------------------------------------------------------------------------
     async def results(self, game_id: int) -> list[Result]:
-        rows = await self.fetch_all("SELECT seat, user_id, name, vp, rubles, winner FROM results WHERE game_id = ? "
-                                    "ORDER BY vp DESC, rubles DESC, seat", (game_id,))
-        return [Result(r[0], r[1], r[2], r[3], r[4], bool(r[5])) for r in rows]
+        rows = await self.fetch_all("SELECT seat, user_id, name, vp, rubles, winner, computer FROM results "
+                                    "WHERE game_id = ? ORDER BY vp DESC, rubles DESC, seat", (game_id,))
+        return [Result(r[0], r[1], r[2], r[3], r[4], bool(r[5]), r[6]) for r in rows]
 
     async def finished_games(self, guild_id: int | None, limit: int = 10) -> list[FinishedGame]:
         """The server's most recently finished games with their results."""
@@ -560,12 +572,14 @@ class Store:
                 for r in rows]
 
     async def leaderboard(self, guild_id: int | None, limit: int = 15) -> list[Standing]:
-        """Per member over the server's finished games: games, wins (ties count for each), average and best VP."""
+        """Per member over the server's finished games among people only (games with a computer player are
+        ranked apart, i.e. not here): games, wins (ties count for each), average and best VP."""
         rows = await self.fetch_all(
             "SELECT r.user_id, COUNT(*) AS n, SUM(r.winner) AS wins, AVG(r.vp) AS average, MAX(r.vp), "
             "(SELECT r2.name FROM results r2 WHERE r2.user_id = r.user_id ORDER BY r2.game_id DESC LIMIT 1) "
             "FROM results r JOIN games g ON g.id = r.game_id "
             "WHERE g.guild_id IS ? AND g.status = 'finished' AND r.user_id IS NOT NULL "
+            "AND NOT EXISTS (SELECT 1 FROM results c WHERE c.game_id = g.id AND c.computer IS NOT NULL) "
             "GROUP BY r.user_id ORDER BY wins DESC, average DESC, n DESC, r.user_id LIMIT ?", (guild_id, limit))
         return [Standing(r[0], r[5], r[1], r[2], float(r[3]), r[4]) for r in rows]
 
@@ -585,16 +599,17 @@ class Store:
                     conn, "INSERT INTO games (guild_id, channel_id, host_id, ruleset, seed, lang, status, version, "
                     "created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, 'lobby', 0, ?, ?)",
                     (guild_id, channel_id, host_id, dumps(ruleset), seed, lang, now, now))
-                await run(conn, "INSERT INTO seats VALUES (?, 0, ?, ?)", (game_id, host_id, host_name))
+                await run(conn, "INSERT INTO seats (game_id, seat, user_id, name) VALUES (?, 0, ?, ?)",
+                          (game_id, host_id, host_name))
         except aiosqlite.IntegrityError:
             raise ChannelBusy(f"channel {channel_id} already has an open game") from None
         game = await self.get_game(game_id)
         assert game is not None
         return game
 
-    async def update_lobby(self, game_id: int, expected_version: int, seats: Sequence[tuple[int, str]],
+    async def update_lobby(self, game_id: int, expected_version: int, seats: Sequence[Seat],
                            *, host_id: int | None = None, ruleset: dict[str, Any] | None = None) -> int:
-        """Replace the lobby's seat list (user id, name) in join order; returns the new version."""
+        """Replace the lobby's seat list (people and computer players) in join order; returns the new version."""
         fields: dict[str, Any] = {}
         if host_id is not None:
             fields["host_id"] = host_id
@@ -603,8 +618,8 @@ class Store:
         async with self.transaction() as conn:
             version = await self._bump(conn, game_id, expected_version, self.clock(), **fields)
             await run(conn, "DELETE FROM seats WHERE game_id = ?", (game_id,))
-            await run_many(conn, "INSERT INTO seats VALUES (?, ?, ?, ?)",
-                                   [(game_id, i, uid, name) for i, (uid, name) in enumerate(seats)])
+            await run_many(conn, "INSERT INTO seats (game_id, seat, user_id, name, computer) VALUES (?, ?, ?, ?, ?)",
+                           [(game_id, i, s.user_id, s.name, s.computer) for i, s in enumerate(seats)])
         return version
 
     async def start_game(self, game_id: int, expected_version: int, *, ruleset: dict[str, Any],
@@ -656,17 +671,18 @@ class Store:
 
     async def set_seat(self, game_id: int, expected_version: int, seat: int, user_id: int | None, name: str,
                        *, state: dict[str, Any] | None = None, timers: Sequence[Timer] | None = None,
-                       host_id: int | None = None, notices: Sequence[tuple[str, dict[str, Any]]] = ()) -> int:
-        """Give a seat to another user (None: empty it); optionally store the state with the new name, the
-        turn's new timers, a new host and channel notices. The seat's pass mode is cleared (it was the
-        previous holder's)."""
+                       host_id: int | None = None, notices: Sequence[tuple[str, dict[str, Any]]] = (),
+                       computer: str | None = None) -> int:
+        """Give a seat to another user (None: empty it, or ``computer``: a computer player of that level);
+        optionally store the state with the new name, the turn's new timers, a new host and channel notices.
+        The seat's pass mode is cleared (it was the previous holder's)."""
         fields: dict[str, Any] = {} if state is None else {"state": dumps(state)}
         if host_id is not None:
             fields["host_id"] = host_id
         async with self.transaction() as conn:
             version = await self._bump(conn, game_id, expected_version, self.clock(), **fields)
-            count, _ = await run(conn, "UPDATE seats SET user_id = ?, name = ? WHERE game_id = ? AND seat = ?",
-                                 (user_id, name, game_id, seat))
+            count, _ = await run(conn, "UPDATE seats SET user_id = ?, name = ?, computer = ? WHERE game_id = ? AND "
+                                 "seat = ?", (user_id, name, computer, game_id, seat))
             if count != 1:
                 raise NotFound(f"game {game_id} has no seat {seat}")
             await run(conn, "DELETE FROM pass_modes WHERE game_id = ? AND seat = ?", (game_id, seat))

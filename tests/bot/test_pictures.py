@@ -55,7 +55,7 @@ def broken_renderer(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     with ThreadPoolExecutor(max_workers=1) as here:
         monkeypatch.setattr(images, "_render", Broken())
         monkeypatch.setattr(images, "_draw", draw)
-        monkeypatch.setattr(images, "_pool", here)
+        monkeypatch.setattr(images.RENDER, "_executor", here)
         yield
 
 

@@ -9,7 +9,7 @@ import discord
 import simcord
 from simcord.actors import MemberActor
 
-from bot.store import Store
+from bot.store import Seat, Store
 from bot.timers import Timer
 
 from .conftest import make_bot
@@ -138,7 +138,7 @@ async def test_claiming_is_atomic(tmp_path: Path) -> None:
     store = await Store.open(tmp_path / "g.sqlite3", clock=lambda: 1000.0)
     game = await store.create_game(guild_id=1, channel_id=5, host_id=10, host_name="Ann",
                                    ruleset={"edition": 2}, seed=1, lang="en")
-    await store.update_lobby(game.id, game.version, [(10, "Ann"), (11, "Bob")])
+    await store.update_lobby(game.id, game.version, [Seat(0, 10, "Ann"), Seat(1, 11, "Bob")])
     from rules import Ruleset, new_game
 
     st = new_game(Ruleset(players=2), ["Ann", "Bob"], seed=1)
