@@ -10,7 +10,7 @@ from typing import Any, Protocol, cast
 import discord
 from discord.ext import commands, tasks
 
-from . import images
+from . import images, thinking
 from .config import Config
 from .service import GameService
 from .store import Store
@@ -103,6 +103,7 @@ class PetersburgBot(commands.Bot):
         self.timer_loop.cancel()
         await super().close()
         images.shutdown()
+        thinking.THINK.shutdown()
         if self.store is not None and self._given_store is None:
             await self.store.close()
             self.store = None

@@ -60,6 +60,9 @@ class Config:
     reminder_interval_minutes: int = DEFAULT_INTERVAL  # then again every so often (0: only once)
     autopass_minutes: int = DEFAULT_AUTOPASS  # play the default action for an absent player after this long (0: off)
     timer_poll_seconds: float = DEFAULT_POLL  # how often due reminders and time-outs are looked for
+    computer_seconds: float = 2.0  # the strong computer player's thinking time per move (its budget)
+    computer_pause: float = 1.5  # seconds before a computer player's move, so people can follow
+    hint_seconds: float = 1.0  # thinking time for /petersburg hint
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Config:
@@ -81,6 +84,8 @@ class Config:
             raise ValueError("TIMER_POLL_SECONDS must be a number of seconds") from None
         if not 1 <= poll_seconds <= 3600:
             raise ValueError("TIMER_POLL_SECONDS must be between 1 and 3600")
+        seconds = {key: _seconds_setting(e, key, default, top) for key, default, top in (
+            ("COMPUTER_SECONDS", 2.0, 30.0), ("COMPUTER_PAUSE_SECONDS", 1.5, 30.0), ("HINT_SECONDS", 1.0, 10.0))}
         return cls(
             token=e.get("DISCORD_TOKEN", "").strip(),
             database_path=e.get("DATABASE_PATH", "").strip() or DEFAULT_DATABASE,
@@ -93,6 +98,9 @@ class Config:
             reminder_interval_minutes=minutes["REMINDER_INTERVAL_MINUTES"],
             autopass_minutes=minutes["AUTOPASS_MINUTES"],
             timer_poll_seconds=poll_seconds,
+            computer_seconds=seconds["COMPUTER_SECONDS"],
+            computer_pause=seconds["COMPUTER_PAUSE_SECONDS"],
+            hint_seconds=seconds["HINT_SECONDS"],
         )
 
     def __repr__(self) -> str:  # never show the token
@@ -101,7 +109,8 @@ class Config:
                 f"rest_proxy={self.rest_proxy!r}, gateway_url={self.gateway_url!r}, "
                 f"reminder_minutes={self.reminder_minutes}, "
                 f"reminder_interval_minutes={self.reminder_interval_minutes}, "
-                f"autopass_minutes={self.autopass_minutes}, token=<hidden>)")
+                f"autopass_minutes={self.autopass_minutes}, computer_seconds={self.computer_seconds}, "
+                f"computer_pause={self.computer_pause}, hint_seconds={self.hint_seconds}, token=<hidden>)")
 
     __str__ = __repr__
 
@@ -119,6 +128,20 @@ def _minutes_setting(env: Mapping[str, str], key: str, default: int) -> int:
     if not raw.isdigit() or int(raw) > MAX_MINUTES:
         raise ValueError(f"{key} must be a whole number of minutes from 0 (off) to {MAX_MINUTES}, or off")
     return int(raw)
+
+
+def _seconds_setting(env: Mapping[str, str], key: str, default: float, top: float) -> float:
+    """A number of seconds from 0 to ``top``."""
+    raw = env.get(key, "").strip()
+    if not raw:
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        raise ValueError(f"{key} must be a number of seconds") from None
+    if not 0 <= value <= top:
+        raise ValueError(f"{key} must be between 0 and {top:g} seconds")
+    return value
 
 
 def apply_proxies(config: Config) -> None:

@@ -21,8 +21,56 @@ def hands_of(st: GameState) -> dict[int, list[str]]:
     return {s: [cards[c].id for c in st.hands[s]] for s in range(st.n)}
 
 
+COMPUTER_LEVELS = ("easy", "normal", "strong")  # rules.ai levels offered at the table
+TAKEOVER_LEVEL = "normal"  # the computer player that takes over an absent player's seat
+
+
 class LobbyService(ServiceBase):
     """Who sits where."""
+
+    async def add_computer(self, channel_id: int, user_id: int, level: str, name: str) -> Game:
+        """Host: a computer player of ``level`` takes the next seat of the lobby."""
+        if level not in COMPUTER_LEVELS:
+            raise UserError("no_such_level", levels=", ".join(COMPUTER_LEVELS))
+        game = await self.game_in_channel(channel_id)
+        async with self.lock(game.id):
+            game = await self.game(game.id)
+            if game.status != LOBBY:
+                raise UserError("already_started")
+            if user_id != game.host_id:
+                raise UserError("not_host")
+            if len(game.seats) >= MAX_PLAYERS:
+                raise UserError("game_full", max=MAX_PLAYERS)
+            taken = {s.name for s in game.seats}
+            unique = next(f"{name} {k}" if k > 1 else name for k in range(1, MAX_PLAYERS + 2)
+                          if (f"{name} {k}" if k > 1 else name) not in taken)
+            await self.store.update_lobby(game.id, game.version,
+                                          [*game.seats, Seat(len(game.seats), None, unique, level)])
+            return await self.game(game.id)
+
+    async def remove_computer(self, channel_id: int, user_id: int) -> Game:
+        """Host: the lobby's last computer player leaves."""
+        game = await self.game_in_channel(channel_id)
+        async with self.lock(game.id):
+            game = await self.game(game.id)
+            if game.status != LOBBY:
+                raise UserError("already_started")
+            if user_id != game.host_id:
+                raise UserError("not_host")
+            computers = [s for s in game.seats if s.computer is not None]
+            if not computers:
+                raise UserError("no_computer")
+            await self.store.update_lobby(game.id, game.version, [s for s in game.seats if s is not computers[-1]])
+            return await self.game(game.id)
+
+    async def hand_to_computer(self, game: Game, seat: int) -> None:
+        """An absent player's time ran out and the host lets a computer player take over their seat (caller
+        holds the lock); a person can take the seat back with join or the host's replace."""
+        user_id = game.user_at(seat)
+        name = game.seats[seat].name
+        await self._give_seat(game, seat, None, name if name.endswith("🤖") else f"{name} 🤖",
+                              computer=TAKEOVER_LEVEL,
+                              notices=[("bot.computer_takes_over", {"player": user_id or name, "seat": seat + 1})])
 
     # --- lobby ------------------------------------------------------------------------------------
     async def create(self, *, guild_id: int | None, channel_id: int, user_id: int, name: str, edition: int = 2,
@@ -109,7 +157,8 @@ class LobbyService(ServiceBase):
                               open_money=bool(game.ruleset.get("open_money", True)))
             st = new_game(ruleset, [s.name for s in game.seats], seed=game.seed)
             timers = self._plan(game, st, await self.timing(game), self.store.clock())
-            order = ", ".join(f"{i + 1}. <@{s.user_id}>" for i, s in enumerate(game.seats))
+            order = ", ".join(f"{i + 1}. " + (f"<@{s.user_id}>" if s.user_id else s.name)
+                              for i, s in enumerate(game.seats))
             await self.store.start_game(game.id, game.version, ruleset=ruleset.to_json(), state=st.to_json(),
                                         hands=hands_of(st), timers=timers, notices=[("bot.started", {"order": order})])
             return await self.game(game.id), st

@@ -27,7 +27,8 @@ __all__ = ["MAX_PLAYERS", "MIN_PLAYERS", "GameService", "Outcome", "UserError", 
 
 log = logging.getLogger(__name__)
 
-FORCED, TIMEOUT = "forced", "timeout"  # why the bot acted (``actions.auto``); pass modes: "mode_<mode>"
+FORCED, TIMEOUT, COMPUTER = "forced", "timeout", "computer"  # why the bot acted (``actions.auto``); pass
+# modes: "mode_<mode>"
 MAX_CHAIN = 200  # automatic passes after one action (a phase ends long before: a safety net)
 
 
@@ -73,7 +74,9 @@ class GameService(LobbyService):
         await self.store.reschedule(game.id, game.version, timers)
 
     async def update_settings(self, channel_id: int, user_id: int, changes: dict[str, int]) -> tuple[Game, Timing]:
-        """Host: the game's own reminder/interval/time-out (minutes); the current turn's timers follow."""
+        """Host: the game's own reminder/interval/time-out (minutes), whether a computer player takes over at
+        the time-out (``takeover``) and whether hints are allowed (``hints``); the current turn's timers
+        follow."""
         game = await self.game_in_channel(channel_id)
         async with self.lock(game.id):
             game = await self.game(game.id)
@@ -115,15 +118,19 @@ class GameService(LobbyService):
     async def timeout(self, timer: TimerRow, *,
                       after: Callable[[Outcome], Awaitable[None]] | None = None) -> Outcome | None:
         """Time is up for an absent player: play ``rules.autopass.default_action`` for them, like a player's
-        action (under the game's lock, committed and logged as automatic). None if the turn is over."""
+        action (under the game's lock, committed and logged as automatic); or, when the game's ``takeover``
+        setting is on, hand the seat to a computer player (which then plays). None if nothing was played."""
         async with self.lock(timer.game_id):
             game = await self.store.get_game(timer.game_id)
             if game is None or game.status != ACTIVE or game.version != timer.version:
                 await self.store.claim_timer(timer, None)
                 return None
             st = self.state(game)
-            if st.decider != timer.seat:
+            if st.decider != timer.seat or game.computer_at(timer.seat) is not None:
                 await self.store.claim_timer(timer, None)
+                return None
+            if game.settings.get("takeover"):
+                await self.hand_to_computer(game, timer.seat)
                 return None
             timing = await self.timing(game)
             out = await self._commit(game, st, timer.seat, default_action(st), user_id=None, auto=TIMEOUT,
@@ -131,6 +138,22 @@ class GameService(LobbyService):
             out.followups = await self._follow_up(game, st, timing)
             if after is not None:
                 await after(out)
+            return out
+
+    async def computer_act(self, game_id: int, seat: int, version: int, action: Action) -> Outcome | None:
+        """A computer player's move, chosen at ``version``: applied like a person's action (locked, checked by
+        the rules core, committed with its automatic follow-ups, logged as the computer's). None when the game
+        moved on meanwhile (a person took the seat, the game ended)."""
+        async with self.lock(game_id):
+            game = await self.game(game_id)
+            if game.status != ACTIVE or game.version != version or game.computer_at(seat) is None:
+                return None
+            st = self.state(game)
+            if st.decider != seat:
+                return None
+            timing = await self.timing(game)
+            out = await self._commit(game, st, seat, action, user_id=None, auto=COMPUTER, timing=timing)
+            out.followups = await self._follow_up(game, st, timing)
             return out
 
     # --- pass modes -------------------------------------------------------------------------------
@@ -277,7 +300,7 @@ class GameService(LobbyService):
         (caller holds the lock). RuleError: nothing changed; a lost version race becomes ``stale_board``."""
         before = st.copy()
         events = apply(st, action, seat)  # raises RuleError: nothing changed
-        if auto is not None and events:
+        if auto is not None and auto != COMPUTER and events:
             events[0]["auto"] = True  # rules.describe words an automatic pass as such
         price = _paid(before, st, seat)
         notation = format_action(action, st.ruleset.catalogue)

@@ -90,7 +90,7 @@ def event_lines(events: Sequence[dict[str, Any]], names: Sequence[str], edition:
     automatic action's line. ``hidden``: seats whose money the reader may not know (their scoring income
     in rubles is left out)."""
     lines: list[str] = []
-    for ev in events:
+    for i, ev in enumerate(events):
         kind = ev.get("type")
         if kind == "score" and ev.get("seat") in hidden:
             line = t("bot.score_hidden", lang, player=names[ev["seat"]], phase=t(f"phase.{ev['phase']}", lang),
@@ -99,7 +99,7 @@ def event_lines(events: Sequence[dict[str, Any]], names: Sequence[str], edition:
             line = describe(ev, names, edition, lang)
         if not line:
             continue
-        if auto is not None and ev.get("auto"):
+        if auto is not None and (ev.get("auto") or (auto == "computer" and i == 0)):
             line = line.rstrip(".") + " — " + t(f"bot.auto_{auto}", lang)
         emoji = EVENT_EMOJI.get(str(kind))
         lines.append(f"{emoji} {line}" if emoji else line)

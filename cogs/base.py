@@ -134,7 +134,7 @@ class CogBase(commands.Cog):
 
     async def lobby_text(self, game: Game) -> str:
         lang = game.lang
-        players = ", ".join(f"<@{s.user_id}>" for s in game.seats)
+        players = ", ".join(f"<@{s.user_id}>" if s.user_id else s.name for s in game.seats)
         money = t("bot.money_open" if game.ruleset.get("open_money", True) else "bot.money_hidden", lang)
         return t("bot.lobby", lang, host=f"<@{game.host_id}>", edition=game.ruleset.get("edition", 2),
                  money=money, players=players, n=len(game.seats))

@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -62,6 +63,7 @@ class BoardPoster:
         self._after: dict[int, set[int]] = {}  # channel -> ids of messages seen after its board
         self._boards: dict[int, int] = {}  # channel -> board message id (as this process knows it)
         self._own: set[int] = set()  # turn messages (not counted as pushing the board up)
+        self.after_shown: Callable[[int], None] | None = None  # e.g. a computer player's turn comes next
 
     @property
     def store(self) -> Any:
@@ -183,6 +185,8 @@ class BoardPoster:
             except Problem as p:
                 await self._tell(game, channel, p)
                 raise
+        if game.status == ACTIVE and self.after_shown is not None:
+            self.after_shown(game.id)
 
     async def _board(self, game: Game, channel: discord.PartialMessageable, *, repost: bool = False) -> None:
         """Show the board of the game's version (edit in place or post anew), then the turn message."""

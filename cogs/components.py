@@ -162,8 +162,30 @@ class PassModeSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"
         await _cog(interaction).on_pass_mode(interaction, self.game_id, str(values[0]) if values else "")
 
 
+class ComputerSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"pb:c:(?P<game>\d+)"):
+    """The lobby's computer players (host): add one of a level, or remove the last one."""
+
+    def __init__(self, game_id: int, lang: str = "en") -> None:
+        self.game_id = game_id
+        opts = [discord.SelectOption(label=t("bot.option_add_computer", lang, level=t(f"bot.level_{lv}", lang))[:100],
+                                     value=lv, emoji="🤖") for lv in ("easy", "normal", "strong")]
+        opts.append(discord.SelectOption(label=t("bot.option_remove_computer", lang)[:100], value="remove",
+                                         emoji="✖️"))
+        super().__init__(discord.ui.Select(custom_id=f"pb:c:{game_id}", options=opts, min_values=1, max_values=1,
+                                           placeholder=t("bot.select_computer", lang)[:150]))
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> ComputerSelect:
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        values = cast(dict[str, Any], interaction.data or {}).get("values") or []
+        await _cog(interaction).on_lobby_computer(interaction, self.game_id, str(values[0]) if values else "")
+
+
 PASS_MODE_OPTIONS = (("turn", "⏭️"), ("display", "🔁"), ("phase", "⏩"), ("off", "✖️"))
-DYNAMIC_ITEMS = (ActionSelect, ActionButton, YourMoveButton, HandButton, LobbyButton, PassModeSelect)
+DYNAMIC_ITEMS = (ActionSelect, ActionButton, YourMoveButton, HandButton, LobbyButton, PassModeSelect, ComputerSelect)
 
 
 # --- building the controls ------------------------------------------------------------------------
@@ -252,4 +274,7 @@ def lobby_view(game_id: int, lang: str) -> discord.ui.View:
     view.add_item(LobbyButton(game_id, "join", t("bot.button_join", lang), discord.ButtonStyle.success))
     view.add_item(LobbyButton(game_id, "leave", t("bot.button_leave", lang)))
     view.add_item(LobbyButton(game_id, "start", t("bot.button_start", lang), discord.ButtonStyle.primary))
+    computers = ComputerSelect(game_id, lang)
+    computers.item.row = 1
+    view.add_item(computers)
     return view

@@ -118,9 +118,9 @@ class HostCommands(CogBase):
     async def _time_out(self, timer: TimerRow) -> None:
         """Time is up: the bot plays the default action for the absent player (and tells them)."""
         out = await self.service.timeout(timer)
+        self.poster.kick(timer.game_id)  # a new board, or a computer player took the seat over
         if out is None:
             return
-        self.poster.kick(out.game.id)
         game, lang = out.game, out.game.lang
         uid = game.user_at(out.seat)
         if uid is not None:

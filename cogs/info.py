@@ -31,6 +31,12 @@ def _clip(text: str, limit: int = 2000) -> str:
     return text[:limit].rsplit("\n", 1)[0]
 
 
+def _flags_text(settings: dict[str, object], lang: str) -> str:
+    """Whether a computer player takes over at the time-out, and whether hints are allowed."""
+    return t("bot.flags_line", lang, takeover=t("bot.on" if settings.get("takeover") else "bot.off", lang),
+             hints=t("bot.on" if settings.get("hints", 1) else "bot.off", lang))
+
+
 class InfoCommands(CogBase):
     """Settings and the game's records, in the ``/petersburg`` group."""
 
@@ -51,11 +57,13 @@ class InfoCommands(CogBase):
 
     @app_commands.command(name="settings", description=_("cmd.settings"))
     @app_commands.describe(reminder=_("opt.reminder"), interval=_("opt.interval"), autopass=_("opt.autopass"),
-                           server=_("opt.server"))
+                           server=_("opt.server"), takeover=_("opt.takeover"), hints=_("opt.hints"))
     async def settings(self, interaction: Interaction, reminder: str | None = None, interval: str | None = None,
-                       autopass: str | None = None, server: bool = False) -> None:
-        """Host: this game's reminder, repeat interval and time-out; with ``server`` (Manage Server) the
-        server's defaults. Without values: show them."""
+                       autopass: str | None = None, server: bool = False, takeover: bool | None = None,
+                       hints: bool | None = None) -> None:
+        """Host: this game's reminder, repeat interval and time-out, whether a computer player takes over an
+        absent player's seat at the time-out, and whether hints are allowed; with ``server`` (Manage Server)
+        the server's timer defaults. Without values: show them."""
         await self.defer(interaction)
         lang = await self.channel_lang(interaction)
 
@@ -67,6 +75,10 @@ class InfoCommands(CogBase):
                         changes[key] = parse_minutes(raw)
                     except ValueError:
                         raise UserError("bad_duration", value=raw) from None
+            flags = {key: int(value) for key, value in (("takeover", takeover), ("hints", hints)) if value is not None}
+            if server and flags:
+                raise UserError("game_only_setting")
+            changes.update(flags)
             if server:
                 perms = interaction.permissions
                 if changes and not (perms and perms.manage_guild):
@@ -85,11 +97,13 @@ class InfoCommands(CogBase):
                     assert game is not None
                     timing = await self.service.timing(game)
                     text = t("bot.game_settings", lang, game=game.id, settings=timing_text(timing, lang))
+                    text += "\n" + _flags_text(game.settings, lang)
                 else:
                     game, timing = await self.service.update_settings(self.cid(interaction), interaction.user.id,
                                                                       changes)
                     text = t("bot.game_settings_set", lang, player=interaction.user.mention, game=game.id,
                              settings=timing_text(timing, lang))
+                    text += "\n" + _flags_text(game.settings, lang)
             await self.private(interaction, text)
             if changes:  # everyone at the table sees the new settings
                 await self.announce(interaction, text)

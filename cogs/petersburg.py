@@ -15,6 +15,7 @@ from discord.ext import commands
 
 from bot import images
 from bot.client import PetersburgBot
+from bot.lobby import COMPUTER_LEVELS
 from bot.service import UserError
 from bot.store import ACTIVE, LOBBY
 from bot.texts import card_text, hand_text
@@ -25,6 +26,7 @@ from rules.i18n import LANGUAGES, error_text, t
 from .base import NO_PINGS, Interaction, lang_of
 from .board import BoardPoster
 from .components import DYNAMIC_ITEMS, lobby_view
+from .computers import ComputerCommands, ComputerPlayers, computer_name
 from .dms import DirectMessages
 from .host import HostCommands
 from .info import InfoCommands
@@ -35,7 +37,7 @@ log = logging.getLogger(__name__)
 
 
 @app_commands.guild_only()
-class Petersburg(PlayCommands, HostCommands, InfoCommands, commands.GroupCog, group_name="petersburg",
+class Petersburg(PlayCommands, HostCommands, InfoCommands, ComputerCommands, commands.GroupCog, group_name="petersburg",
                  group_description=_("cmd.group")):
     """Saint Petersburg: lobby, turns, hands, host tools."""
 
@@ -43,6 +45,8 @@ class Petersburg(PlayCommands, HostCommands, InfoCommands, commands.GroupCog, gr
         self.bot = bot
         self.poster = BoardPoster(bot)
         self.dms = DirectMessages(bot)
+        self.computers = ComputerPlayers(bot, self)
+        self.poster.after_shown = self.computers.kick  # a computer's turn starts once the board shows it
         super().__init__()
 
     async def cog_load(self) -> None:
@@ -53,6 +57,7 @@ class Petersburg(PlayCommands, HostCommands, InfoCommands, commands.GroupCog, gr
         await self.bot.wait_until_ready()
         try:
             await self.poster.catch_up()
+            await self.computers.catch_up()
         except Exception as e:
             log.exception("catching up the boards failed")
             self.bot.record_bug(e)
@@ -106,7 +111,8 @@ class Petersburg(PlayCommands, HostCommands, InfoCommands, commands.GroupCog, gr
         await self.refresh_lobby(game)
         unreachable = []
         for s in game.seats:
-            assert s.user_id is not None
+            if s.user_id is None:  # a computer player
+                continue
             v = view(st, s.seat)
             text = t("bot.dm_welcome", lang) + "\n\n" + t("bot.dm_hand", lang, channel=f"<#{game.channel_id}>",
                                                            game=game.id) + "\n" + hand_text(v, lang)
@@ -124,16 +130,21 @@ class Petersburg(PlayCommands, HostCommands, InfoCommands, commands.GroupCog, gr
 
     # --- commands: lobby --------------------------------------------------------------------------
     @app_commands.command(name="create", description=_("cmd.create"))
-    @app_commands.describe(edition=_("opt.edition"), money=_("opt.money"), language=_("opt.language"))
+    @app_commands.describe(edition=_("opt.edition"), money=_("opt.money"), language=_("opt.language"),
+                           computers=_("opt.computers"), level=_("opt.level"))
     @app_commands.choices(edition=[app_commands.Choice(name=_("choice.edition1"), value=1),
                                    app_commands.Choice(name=_("choice.edition2"), value=2)])
     @app_commands.choices(money=[app_commands.Choice(name=_("choice.money_open"), value="open"),
                                  app_commands.Choice(name=_("choice.money_hidden"), value="hidden")])
     @app_commands.choices(language=[app_commands.Choice(name="English", value="en"),
                                     app_commands.Choice(name="Deutsch", value="de")])
+    @app_commands.choices(level=[app_commands.Choice(name=_(f"choice.level_{lv}"), value=lv)
+                                 for lv in COMPUTER_LEVELS])
     async def create(self, interaction: Interaction, edition: int = 2, money: str = "open",
-                     language: str | None = None) -> None:
-        """Open a lobby in this channel or thread (a public message with Join/Leave/Start)."""
+                     language: str | None = None, computers: app_commands.Range[int, 0, 3] = 0,
+                     level: str = "normal") -> None:
+        """Open a lobby in this channel or thread (a public message with Join/Leave/Start), with
+        ``computers`` computer players of ``level`` already seated."""
         await self.defer(interaction)
         lang = language if language in LANGUAGES else lang_of(interaction, default=self.bot.config.language)
 
@@ -142,9 +153,31 @@ class Petersburg(PlayCommands, HostCommands, InfoCommands, commands.GroupCog, gr
             game = await self.service.create(guild_id=interaction.guild_id, channel_id=interaction.channel_id,
                                              user_id=interaction.user.id, name=interaction.user.display_name,
                                              edition=edition, open_money=money != "hidden", lang=lang)
+            for _n in range(computers):
+                game = await self.service.add_computer(game.channel_id, interaction.user.id, level,
+                                                       computer_name(level, lang))
             msg = await self.channel(game).send(await self.lobby_text(game), view=lobby_view(game.id, lang))
             await self.store.set_board_message(game.id, msg.id)
             await self.private(interaction, t("bot.lobby_opened", lang))
+
+        await self.guard(interaction, lang, work)
+
+    async def on_lobby_computer(self, interaction: Interaction, game_id: int, value: str) -> None:
+        """The lobby's computer menu: add one of a level, or remove the last one (host)."""
+        await self.defer(interaction)
+        game = await self.store.get_game(game_id)
+        lang = game.lang if game is not None else lang_of(interaction)
+        if game is None or game.status != LOBBY:
+            await self.safe_private(interaction, error_text("already_started" if game else "no_game", lang))
+            return
+
+        async def work() -> None:
+            if value == "remove":
+                changed = await self.service.remove_computer(game.channel_id, interaction.user.id)
+                await self.refresh_lobby(changed)
+                await self.private(interaction, t("bot.computer_removed", lang, n=len(changed.seats)))
+            else:
+                await self.add_computer(interaction, value, lang)
 
         await self.guard(interaction, lang, work)
 

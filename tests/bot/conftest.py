@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import simcord
@@ -12,9 +13,12 @@ from bot.client import PetersburgBot
 from bot.config import Config
 
 
-def make_bot(db: Path, *, sync: bool = True) -> PetersburgBot:
-    """A bot like production's, on the given database file, without board pictures (faster)."""
-    return PetersburgBot(Config(token="x", database_path=str(db), render_images=False), sync_commands=sync)
+def make_bot(db: Path, *, sync: bool = True, **config: Any) -> PetersburgBot:
+    """A bot like production's, on the given database file, without board pictures (faster); computer
+    players move without a pause and the strong one thinks briefly (``config`` overrides)."""
+    settings: dict[str, Any] = {"render_images": False, "computer_pause": 0.0, "computer_seconds": 0.05,
+                                "hint_seconds": 0.05, **config}
+    return PetersburgBot(Config(token="x", database_path=str(db), **settings), sync_commands=sync)
 
 
 @pytest.fixture

@@ -1,0 +1,185 @@
+"""Issue 12 in Discord: computer players at the table.
+
+A four-player game with three computers played whole; a restart while a computer is to move; the bot keeps
+answering another game while a computer thinks (in a worker process); a person takes a computer's seat; the
+time-out hands an absent player's seat to a computer; hints, and the host turning them off; history marks
+games with computers and the leaderboard ranks people-only games.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from pathlib import Path
+
+import pytest
+import simcord
+
+from bot.client import PetersburgBot
+from bot.thinking import THINK
+from rules import legal_moves
+
+from .conftest import make_bot
+from .helpers import act_by_buttons, board_message, bot_of, decider_of, game_in, setup_members, state_in
+
+
+@pytest.fixture(autouse=True)
+def _stop_thinking() -> object:
+    yield
+    THINK.shutdown()  # the next test's event loop starts its own workers
+
+
+async def _one_human_three_computers(env: simcord.Env) -> tuple[simcord.ChannelHandle, list]:
+    channel = env.create_guild().create_text_channel("table")
+    players = setup_members(env, 1)
+    host = players[0]
+    r = await host.slash(channel, "petersburg create", computers=1, level="easy")
+    assert r.ephemeral
+    for level in ("normal", "strong"):
+        r = await host.slash(channel, "petersburg addbot", level=level)
+        assert r.response is not None and "takes a seat" in r.response.content, r.response
+    game = await game_in(env, channel)
+    assert [s.computer for s in game.seats] == [None, "easy", "normal", "strong"]
+    lobby = next(m for m in channel.history() if "opened a game" in m.content)
+    assert "🤖 Computer (strong)" in lobby.content
+    r = await host.slash(channel, "petersburg start")
+    assert r.acknowledged
+    return channel, players
+
+
+async def test_four_players_three_computers_played_whole(env: simcord.Env) -> None:
+    channel, players = await _one_human_three_computers(env)
+    human = players[0]
+    for _ in range(200):
+        game = await game_in(env, channel)
+        if game.status != "active":
+            break
+        st = await state_in(env, channel)
+        assert game.user_at(st.decider) == human.id, "the computers did not play on by themselves"
+        await act_by_buttons(env, channel, players)
+    game = await game_in(env, channel)
+    assert game.status == "finished" and game.final_posted
+    store = bot_of(env).store
+    assert store is not None
+    rows = await store.actions(game.id)
+    by_computer = {r.seat for r in rows if r.auto == "computer"}
+    assert by_computer == {1, 2, 3} and all(r.user_id is None for r in rows if r.auto == "computer")
+    log = await human.slash(channel, "petersburg log", count=30)
+    assert log.response is not None and "computer player" in (log.response.embeds[0].description or "")
+    history = await human.slash(channel, "petersburg history")
+    assert history.response is not None and "🤖" in history.response.content
+    board = await human.slash(channel, "petersburg leaderboard")  # people-only games are ranked
+    assert board.response is not None and f"<@{human.id}>" not in board.response.content
+    assert bot_of(env).bugs == []
+
+
+async def test_a_computer_resumes_after_a_restart(env: simcord.Env, db_path: Path) -> None:
+    old: PetersburgBot = bot_of(env)
+    channel, players = await _one_human_three_computers(env)
+    # the next process must find a computer to move: the human moves while the computers wait a long time
+    await env.restart_bot(make_bot(db_path, sync=False, computer_pause=10_000.0))
+    assert old.store is not None
+    await old.store.close()
+    waiting = bot_of(env)
+    before = await game_in(env, channel)
+    await act_by_buttons(env, channel, players)
+    stuck = await game_in(env, channel)
+    st = await state_in(env, channel)
+    assert stuck.computer_at(st.decider) is not None and stuck.version > before.version
+    await env.restart_bot(make_bot(db_path, sync=False))  # a restart in the middle of a computer's turn
+    assert waiting.store is not None
+    await waiting.store.close()
+    await env.settle()
+    resumed = await game_in(env, channel)
+    st = await state_in(env, channel)
+    assert resumed.version > stuck.version
+    assert resumed.status != "active" or resumed.user_at(st.decider) == players[0].id
+
+
+async def test_the_bot_answers_other_games_while_a_computer_thinks(env: simcord.Env, db_path: Path) -> None:
+    """A strong computer thinks for real seconds in its worker process; meanwhile an action in another game is
+    applied and shown (the event loop is free)."""
+    await env.restart_bot(make_bot(db_path, sync=False, computer_seconds=2.0))
+    guild = env.create_guild()
+    table = guild.create_text_channel("table")
+    other = guild.create_text_channel("other")
+    players = setup_members(env, 3, guild)
+    await players[0].slash(table, "petersburg create", computers=1, level="strong")
+    await players[0].slash(table, "petersburg start")
+    await players[1].slash(other, "petersburg create")
+    await players[2].slash(other, "petersburg join")
+    await players[1].slash(other, "petersburg start")
+    bot = bot_of(env)
+    cog = bot.get_cog("Petersburg")
+    assert cog is not None and bot.service is not None
+    game = await game_in(env, table)
+    st = await state_in(env, table)
+    if game.computer_at(st.decider) is None:  # let the human move first, without waiting for the computer
+        await bot.service.act(game.id, players[0].id, legal_moves(st)[0].action)
+    cog.computers.kick(game.id)  # type: ignore[attr-defined]
+    runner = cog.computers._runners[game.id]  # type: ignore[attr-defined]
+    await asyncio.sleep(0.3)  # the computer is thinking now
+    assert not runner.done()
+    started = time.perf_counter()
+    second = await game_in(env, other)
+    st2 = await state_in(env, other)
+    await bot.service.act(second.id, second.user_at(st2.decider) or 0, legal_moves(st2)[0].action)
+    assert await cog.poster.show(second.id) is None  # type: ignore[attr-defined]
+    took = time.perf_counter() - started
+    assert not runner.done(), "the computer should still be thinking"
+    assert took < 1.0, took
+    await asyncio.wait_for(runner, 30)
+    assert (await game_in(env, table)).version > game.version
+    for _ in range(50):  # the boards are shown and the computers done before the test ends
+        running = [task for task in [*cog.poster._runners.values(),  # type: ignore[attr-defined]
+                                     *cog.computers._runners.values()] if not task.done()]  # type: ignore[attr-defined]
+        if not running:
+            break
+        await asyncio.wait(running, timeout=30)
+
+
+async def test_a_person_takes_a_computers_seat(env: simcord.Env) -> None:
+    channel, players = await _one_human_three_computers(env)
+    newcomer = env.guild.add_member(env.create_user("newcomer"))
+    r = await newcomer.slash(channel, "petersburg join")
+    assert r.ephemeral
+    game = await game_in(env, channel)
+    seat = game.seat_of(newcomer.id)
+    assert seat is not None and game.computer_at(seat) is None
+    assert sum(1 for s in game.seats if s.computer) == 2
+
+
+async def test_time_out_hands_the_seat_to_a_computer(env: simcord.Env) -> None:
+    channel = env.create_guild().create_text_channel("table")
+    players = setup_members(env, 2)
+    await players[0].slash(channel, "petersburg create")
+    await players[1].slash(channel, "petersburg join")
+    await players[0].slash(channel, "petersburg start")
+    r = await players[0].slash(channel, "petersburg settings", autopass="5", takeover=True)
+    assert r.response is not None and "takes over at the time-out: on" in r.response.content
+    absent = decider_of(board_message(channel), players)
+    await env.advance_time(6 * 60)
+    game = await game_in(env, channel)
+    seat = next(s.seat for s in game.seats if s.computer is not None)
+    assert game.user_at(seat) is None and game.seats[seat].name.endswith("🤖")
+    assert any(f"<@{absent.id}>" in m.content and "takes over" in m.content for m in channel.history())
+    store = bot_of(env).store
+    assert store is not None
+    assert any(a.auto == "computer" and a.seat == seat for a in await store.actions(game.id))
+
+
+async def test_hint_is_private_and_the_host_can_turn_hints_off(env: simcord.Env) -> None:
+    channel = env.create_guild().create_text_channel("table")
+    players = setup_members(env, 2)
+    await players[0].slash(channel, "petersburg create")
+    await players[1].slash(channel, "petersburg join")
+    await players[0].slash(channel, "petersburg start")
+    mover = decider_of(board_message(channel), players)
+    waiting = next(p for p in players if p is not mover)
+    r = await mover.slash(channel, "petersburg hint")
+    assert r.ephemeral and r.response is not None and "Suggested" in r.response.content, r.response
+    r = await waiting.slash(channel, "petersburg hint")
+    assert r.response is not None and "own turn" in r.response.content
+    await players[0].slash(channel, "petersburg settings", hints=False)
+    r = await mover.slash(channel, "petersburg hint")
+    assert r.response is not None and "turned hints off" in r.response.content
