@@ -26,7 +26,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_DEST = ROOT / "build" / "mypyc"
-COMPILED = ("engine", "state", "cards", "actions", "ruleset", "errors")  # the playout path
+COMPILED = (  # the playout path
+    "engine", "state", "cards", "actions", "ruleset", "errors",
+    "hooks", "prices", "moves", "checks", "flow", "scoring", "base",
+)
 STAMP = ".sources-digest"
 
 SETUP = """
@@ -66,7 +69,7 @@ def sources_digest() -> str:
 
     h = hashlib.sha256(mypy.version.__version__.encode())
     h.update(sys.version.encode())
-    for path in sorted((ROOT / "rules").glob("*.py")):
+    for path in sorted((ROOT / "rules").rglob("*.py")):
         h.update(path.name.encode())
         h.update(path.read_bytes())
     return h.hexdigest()

@@ -18,6 +18,7 @@ Card names are the edition's English names; German names and ids are read too (c
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 from .cards import DECKS, Catalogue
@@ -48,6 +49,19 @@ class Move(NamedTuple):
 
 PASS_ACTION = Action(PASS)
 
+# Notation of the action kinds expansions add (``Hooks.parsers`` / ``Hooks.formatters``), registered
+# when a ruleset using them is built: kind -> (parse(text, rest, catalogue), format(action, catalogue, lang)).
+NOTATIONS: dict[str, tuple[Callable[[str, str, Catalogue], Action], Callable[[Action, Catalogue, str], str]]] = {}
+
+
+def register_notation(
+    kind: str, parse: Callable[[str, str, Catalogue], Action], fmt: Callable[[Action, Catalogue, str], str]
+) -> None:
+    """Let ``parse_action`` and ``format_action`` read and write an expansion's action kind."""
+    if kind in KINDS:
+        raise ValueError(f"{kind!r} is a base-game action")
+    NOTATIONS[kind] = (parse, fmt)
+
 
 def format_action(action: Action, cat: Catalogue, lang: str = "en") -> str:
     """The notation of ``action``."""
@@ -58,6 +72,9 @@ def format_action(action: Action, cat: Catalogue, lang: str = "en") -> str:
         return f"pub {action.amount}"
     if k == OBSERVE:
         return f"observe {action.card}"
+    extra = NOTATIONS.get(k)
+    if extra is not None:
+        return extra[1](action, cat, lang)
     text = f"{k} {cat.by_id[action.card].name(lang)}"
     if action.row == LOWER:
         text += " (lower)"
@@ -69,15 +86,18 @@ def format_action(action: Action, cat: Catalogue, lang: str = "en") -> str:
 _RE = re.compile(r"^\s*(?P<kind>\w+)\s*(?P<rest>.*?)\s*$", re.S)
 
 
-def parse_action(text: str, cat: Catalogue, drawn: bool = False) -> Action:
-    """Read the notation. ``drawn``: a drawn Observatory card is pending, so buy/take/discard refer to it."""
+def parse_action(text: str, cat: Catalogue, drawn: bool = False, decks: Sequence[str] = DECKS) -> Action:
+    """Read the notation. ``drawn``: a drawn Observatory card is pending, so buy/take/discard refer to it;
+    ``decks``: the stacks an Observatory may draw from."""
     m = _RE.match(text)
     if not m:
         raise NotationError(text, "empty")
     kind = m.group("kind").casefold()
     rest = m.group("rest")
+    if kind in NOTATIONS:
+        return NOTATIONS[kind][0](text, rest, cat)
     if kind not in KINDS:
-        raise NotationError(text, f"unknown action {kind!r} (use {', '.join(KINDS)})")
+        raise NotationError(text, f"unknown action {kind!r} (use {', '.join(KINDS + tuple(NOTATIONS))})")
     if kind == PASS:
         if rest:
             raise NotationError(text, "pass takes nothing after it")
@@ -89,8 +109,8 @@ def parse_action(text: str, cat: Catalogue, drawn: bool = False) -> Action:
             raise NotationError(text, "pub needs a number of VP, e.g. 'pub 2'") from None
     if kind == OBSERVE:
         deck = rest.casefold()
-        if deck not in DECKS:
-            raise NotationError(text, f"observe needs a stack: {', '.join(DECKS)}")
+        if deck not in decks:
+            raise NotationError(text, f"observe needs a stack: {', '.join(decks)}")
         return Action(OBSERVE, deck)
     target = ""
     parts = re.split(r"\s+over\s+", rest, maxsplit=1, flags=re.I)

@@ -52,6 +52,7 @@ class CardType:
     market: tuple[str, ...]
     source: str
     de_guess: bool
+    market_count: int = 1  # symbols of its good on each copy (market cards 1-3, crates 4; MK-29)
 
     def name(self, lang: str = "en") -> str:
         return self.name_de if lang == "de" else self.name_en
@@ -75,14 +76,15 @@ class Catalogue:
     aristocrat_table: tuple[int, ...]
     observatory_reset: str
     display_empty_ends_phase: bool
+    extras: tuple[str, ...] = ()  # the extra card files (data/<name>.json) added to the edition's cards
 
     def lookup(self, name: str) -> CardType | None:
         """Find a card type by id, English or German name (case-insensitive, ignoring punctuation)."""
-        return _name_index(self.edition).get(_norm(name))
+        return _name_index(self.edition, self.extras).get(_norm(name))
 
     def deck_cards(self, deck: str) -> list[int]:
         """The physical cards of one stack, in catalogue order (a new list each call)."""
-        return list(_deck_cards(self.edition, deck))
+        return list(_deck_cards(self.edition, self.extras, deck))
 
 
 def _norm(s: str) -> str:
@@ -90,13 +92,13 @@ def _norm(s: str) -> str:
 
 
 @cache
-def _deck_cards(edition: int, deck: str) -> tuple[int, ...]:
-    return tuple(i for i, t in enumerate(catalogue(edition).cards) if t.deck == deck)
+def _deck_cards(edition: int, extras: tuple[str, ...], deck: str) -> tuple[int, ...]:
+    return tuple(i for i, t in enumerate(catalogue(edition, extras).cards) if t.deck == deck)
 
 
 @cache
-def _name_index(edition: int) -> dict[str, CardType]:
-    cat = catalogue(edition)
+def _name_index(edition: int, extras: tuple[str, ...]) -> dict[str, CardType]:
+    cat = catalogue(edition, extras)
     idx: dict[str, CardType] = {}
     for t in cat.types:
         for key in (t.id, t.name_en, t.name_de):
@@ -112,13 +114,30 @@ def raw_catalogue() -> dict[str, Any]:
 
 
 @cache
-def catalogue(edition: int) -> Catalogue:
-    """Build the catalogue of one edition (1 = 2004, 2 = 2014), applying the ``edN`` overrides."""
+def raw_extra(name: str) -> list[dict[str, Any]]:
+    """The card entries of an expansion's data file ``data/<name>.json`` (same format as cards.json)."""
+    with (DATA_DIR / f"{name}.json").open(encoding="utf-8") as f:
+        cards: list[dict[str, Any]] = json.load(f)["cards"]
+    return cards
+
+
+def catalogue(edition: int, extras: tuple[str, ...] = ()) -> Catalogue:
+    """The catalogue of one edition (1 = 2004, 2 = 2014), applying the ``edN`` overrides; the cards of
+    each extra data file are added after the base cards (so base physical ids never move). One object
+    per combination: card types are compared by identity."""
+    return _catalogue(edition, tuple(extras))
+
+
+@cache
+def _catalogue(edition: int, extras: tuple[str, ...]) -> Catalogue:
     raw = raw_catalogue()
     if str(edition) not in raw["editions"]:
         raise ValueError(f"unknown edition {edition!r}")
     types: list[CardType] = []
-    for entry in raw["cards"]:
+    entries = list(raw["cards"])
+    for extra in extras:
+        entries.extend(raw_extra(extra))
+    for entry in entries:
         e = dict(entry)
         e.update(entry.get(f"ed{edition}", {}))
         if edition not in e.get("editions", [1, 2]):
@@ -151,6 +170,7 @@ def catalogue(edition: int) -> Catalogue:
                 market=tuple(e.get("market", ())),
                 source=e["source"],
                 de_guess=bool(e.get("de_guess", False)),
+                market_count=int(e.get("market_count", 1)),
             )
         )
     cards: list[CardType] = []
@@ -168,4 +188,5 @@ def catalogue(edition: int) -> Catalogue:
         aristocrat_table=tuple(raw["aristocrat_table"]),
         observatory_reset=raw["editions"][str(edition)]["observatory_reset"],
         display_empty_ends_phase=raw["editions"][str(edition)]["display_empty_ends_phase"],
+        extras=extras,
     )

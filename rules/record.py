@@ -94,7 +94,8 @@ class ReplayError(Exception):
 def parse_for(st: GameState, text: str) -> Action:
     """Read ``text`` as an action of the player to decide in ``st``."""
     p = st.pending
-    return parse_action(text, st.ruleset.catalogue, drawn=p is not None and p.kind == "observatory")
+    rs = st.ruleset
+    return parse_action(text, rs.catalogue, drawn=p is not None and p.kind == "observatory", decks=rs.decks)
 
 
 def replay(record: GameRecord) -> GameState:

@@ -47,7 +47,7 @@ from rules import (
     view,
 )
 from rules.cards import DECKS
-from rules.engine import SeatContext, seat_context
+from rules.prices import SeatContext, seat_context
 
 KINDS = (BUY, TAKE, PLAY, OBSERVE, DISCARD, PUB, PASS)
 MAX_ACTIONS = 5000  # a random game has ~150-250 actions; this bound only catches endless games
