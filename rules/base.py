@@ -6,7 +6,7 @@ from __future__ import annotations
 from .actions import BUY, DISCARD, PUB, TAKE, Action, Move
 from .checks import card_params, check_hand_room, check_placement, well_formed
 from .errors import RuleError
-from .flow import after_turn, place, placed_event, resume_after
+from .flow import after_turn, discard, place, placed_event, resume_after
 from .hooks import Checked, Decision, Event, Hooks
 from .moves import PUB_PRICE, offers, pub_max
 from .prices import seat_context
@@ -57,7 +57,7 @@ class ObservatoryDecision(Decision):
             stats["taken"] = stats.get("taken", 0) + 1
             events = [{"type": "take", "seat": decider, "card": t.id, "row": "drawn"}]
         else:
-            st.discard.append(card)
+            discard(st, card)
             events = [{"type": "discard", "seat": decider, "card": t.id}]
         st.passes = 0
         after_turn(st, events)

@@ -135,8 +135,9 @@ def _catalogue(edition: int, extras: tuple[str, ...]) -> Catalogue:
         raise ValueError(f"unknown edition {edition!r}")
     types: list[CardType] = []
     entries = list(raw["cards"])
-    for extra in extras:
-        entries.extend(raw_extra(extra))
+    if extras:  # the base types are the very same objects as in the base catalogue
+        types.extend(_catalogue(edition, ()).types)
+        entries = [e for extra in extras for e in raw_extra(extra)]
     for entry in entries:
         e = dict(entry)
         e.update(entry.get(f"ed{edition}", {}))

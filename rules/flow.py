@@ -168,13 +168,21 @@ def place(st: GameState, seat: int, card: int, target: int, pr: int, events: lis
     stats["spent"] = stats.get("spent", 0) + pr
     if target >= 0:
         tab[tab.index(target)] = card
-        st.discard.append(target)
+        discard(st, target)
         stats["traded"] = stats.get("traded", 0) + 1
     else:
         tab.append(card)
         stats["bought"] = stats.get("bought", 0) + 1
     for react in st.ruleset.hooks.on_place:
         react(st, seat, card, target, events)
+
+
+def discard(st: GameState, card: int) -> None:
+    """A card to the discard pile, unless an expansion sends it to the box (``Hooks.boxed``)."""
+    for to_box in st.ruleset.hooks.boxed:
+        if to_box(st, card):
+            return
+    st.discard.append(card)
 
 
 # --- flow ----------------------------------------------------------------------------------------

@@ -75,6 +75,7 @@ class TurnAction:
 
 Step = Callable[["GameState", list[Event]], bool]  # True: suspended on a pending decision
 Setup = Callable[["GameState", random.Random], None]
+Boxed = Callable[["GameState", int], bool]  # True: the card went to the box, not the discard pile
 OnPlace = Callable[["GameState", int, int, int, list[Event]], None]  # seat, card, displaced card
 RoundEnd = Callable[["GameState", list[Event]], None]
 Final = Callable[["GameState", int, dict[str, Any]], None]  # seat, its final-scoring entry
@@ -92,6 +93,7 @@ class Hooks:
     turn_actions: dict[str, TurnAction] = field(default_factory=dict)
     setups: list[Setup] = field(default_factory=list)
     on_place: list[OnPlace] = field(default_factory=list)
+    boxed: list[Boxed] = field(default_factory=list)
     round_end: list[RoundEnd] = field(default_factory=list)
     final: list[Final] = field(default_factory=list)
     view: list[ViewFields] = field(default_factory=list)
@@ -105,7 +107,7 @@ class Hooks:
                 if key in mine:
                     raise ValueError(f"two parts of the ruleset define the same {name[:-1]} {key!r}")
                 mine[key] = value
-        for name in ("setups", "on_place", "round_end", "final", "view"):
+        for name in ("setups", "on_place", "boxed", "round_end", "final", "view"):
             getattr(self, name).extend(getattr(other, name))
 
 
