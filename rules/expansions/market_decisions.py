@@ -1,8 +1,8 @@
 """The Market's decisions (X-07) and their notation (MK-50, X-09):
 
-    as fish                      the good of a "?" card just placed (MK-25)
-    confirm Crate of Fish        pay the current tile's higher value to keep a crate (MK-33)
-    release Crate of Fish        let it go to the box (MK-35)
+as fish                      the good of a "?" card just placed (MK-25)
+confirm Crate of Fish        pay the current tile's higher value to keep a crate (MK-33)
+release Crate of Fish        let it go to the box (MK-35)
 """
 
 from __future__ import annotations
