@@ -60,3 +60,37 @@ def market_game(
 
 def pos(st: GameState, seat: int, good: str) -> int:
     return positions(st, seat)[good]
+
+
+MARKET_KINDS = ("as", "confirm", "release")
+MARKET_SCORE_EVENTS = ("crate_confirmed", "marketplace")  # rubles paid, VP gained
+
+
+def fresh_positions(st: GameState, seat: int) -> dict[str, int]:
+    """MK-21, independently of the engine: symbols per good on the seat's tableau."""
+    cat = st.ruleset.catalogue
+    out = dict.fromkeys(("chicken", "grain", "apple", "fish", "cabbage"), 0)
+    for c in st.tableaux[seat]:
+        roundel = cat.markets[c]
+        if roundel == "?":
+            owned = [g for g, card in st.ext["market"]["goods"].items() if card == c]
+            for g in owned:
+                out[g] += 1
+        elif roundel is not None:
+            out[roundel] += cat.cards[c].market_count
+    return out
+
+
+def assert_market_invariants(st: GameState) -> None:
+    """X-10: positions equal a fresh count; each good token on at most one card, a "?" card in a
+    tableau; crates never on the discard pile (AMB-03); the tile in range."""
+    m = st.ext["market"]
+    for s in range(st.n):
+        assert positions(st, s) == fresh_positions(st, s)
+    holders = list(m["goods"].values())
+    assert len(holders) == len(set(holders)), m["goods"]
+    in_tableaux = {c for t in st.tableaux for c in t}
+    for c in holders:
+        assert c in in_tableaux and st.ruleset.catalogue.markets[c] == "?", c
+    assert not any(st.cards[c].ability == "crate" for c in st.discard)
+    assert 0 <= m["tile"] < 6

@@ -1,6 +1,7 @@
 """Property tests of the rules core over random complete games (hypothesis).
 
-A game is drawn as edition x players x options x game seed x choice seed; the choice seed drives a
+A game is drawn as edition x players x options (the Market with 2-5 players in a third of the
+2nd-edition games) x game seed x choice seed; the choice seed drives a
 ``random.Random`` that picks uniformly among ``legal_moves``. Each property is checked at every step
 or at sampled steps (a separate sampler, so sampling never changes the game) of the whole game.
 """
@@ -49,9 +50,10 @@ from rules import (
 from rules.cards import DECKS
 from rules.prices import SeatContext, seat_context
 
-KINDS = (BUY, TAKE, PLAY, OBSERVE, DISCARD, PUB, PASS)
+from .market_helpers import MARKET_KINDS, MARKET_SCORE_EVENTS, assert_market_invariants
+
+KINDS = (BUY, TAKE, PLAY, OBSERVE, DISCARD, PUB, PASS, *MARKET_KINDS)
 MAX_ACTIONS = 5000  # a random game has ~150-250 actions; this bound only catches endless games
-CARDS_PER_EDITION = 116
 ROWS = (UPPER, LOWER, HAND, DRAWN)
 PUB_AMOUNTS = range(12)
 
@@ -73,6 +75,7 @@ class Game:
     mandatory_first_workers: bool = True
     open_money: bool = True
     open_hands: bool = False
+    market: bool = False
 
     @property
     def ruleset(self) -> Ruleset:
@@ -82,6 +85,7 @@ class Game:
             mandatory_first_workers=self.mandatory_first_workers,
             open_money=self.open_money,
             open_hands=self.open_hands,
+            expansions=("market",) if self.market else (),
         )
 
     @property
@@ -96,10 +100,12 @@ def games(
     open_money: hs.SearchStrategy[bool] | None = None,
     open_hands: hs.SearchStrategy[bool] | None = None,
 ) -> hs.SearchStrategy[Game]:
+    shapes = hs.sampled_from(
+        [(ed, n, False) for ed in (1, 2) for n in (2, 3, 4)] + [(2, n, True) for n in (2, 3, 4, 5, 5)]
+    )
     return hs.builds(
-        Game,
-        edition=hs.sampled_from([1, 2]),
-        players=hs.sampled_from([2, 3, 4]),
+        lambda shape, **kw: Game(edition=shape[0], players=shape[1], market=shape[2], **kw),
+        shape=shapes,
         seed=hs.integers(0, 2**32 - 1),
         choice_seed=hs.integers(0, 2**32 - 1),
         mandatory_first_workers=hs.sampled_from([True, True, True, False]),
@@ -152,13 +158,14 @@ def record_of(game: Game, actions: list[Action]) -> GameRecord:
 
 # --- candidate actions ---------------------------------------------------------------------------
 @cache
-def candidate_universe(edition: int) -> tuple[Action, ...]:
-    """Every action a player could name: each kind x card ('' or a type, and the stacks for observe)
-    x row (none or UPPER/LOWER/HAND/DRAWN) x target ('' or a type); pub also with 1..11 VP."""
-    ids = [t.id for t in catalogue(edition).types]
+def candidate_universe(edition: int, market: bool = False) -> tuple[Action, ...]:
+    """Every action a player could name: each kind x card ('' or a type, and the stacks for observe,
+    goods for 'as') x row (none or UPPER/LOWER/HAND/DRAWN) x target ('' or a type); pub also with 1..11 VP."""
+    ids = [t.id for t in catalogue(edition, ("market",) if market else ()).types]
+    goods = ("chicken", "grain", "apple", "fish", "cabbage")
     out = [Action(PUB, amount=k) for k in PUB_AMOUNTS if k]
     for kind in KINDS:
-        names = ("", *ids, *DECKS) if kind == OBSERVE else ("", *ids)
+        names = ("", *ids, *DECKS, "market", *goods) if kind in (OBSERVE, "as") else ("", *ids)
         for c in names:
             for r in (-1, *ROWS):
                 out += [Action(kind, c, r, t) for t in ("", *ids)]
@@ -166,28 +173,29 @@ def candidate_universe(edition: int) -> tuple[Action, ...]:
 
 
 @cache
-def untargeted_candidates(edition: int) -> tuple[Action, ...]:
-    return tuple(a for a in candidate_universe(edition) if not a.target)
+def untargeted_candidates(edition: int, market: bool) -> tuple[Action, ...]:
+    return tuple(a for a in candidate_universe(edition, market) if not a.target)
 
 
 @cache
-def targeted_candidates(edition: int) -> tuple[Action, ...]:
-    return tuple(a for a in candidate_universe(edition) if a.target)
+def targeted_candidates(edition: int, market: bool) -> tuple[Action, ...]:
+    return tuple(a for a in candidate_universe(edition, market) if a.target)
 
 
 def candidates(st: GameState, legal: set[Action], rng: random.Random, full: bool) -> set[Action]:
     """All candidates (``full``) or: every untargeted one, every target for each listed card and a
     random sample of the other targeted ones."""
     ed = st.ruleset.edition
+    mk = bool(st.ruleset.expansions)
     if full:
-        return set(candidate_universe(ed))
-    out = set(untargeted_candidates(ed)) | legal
+        return set(candidate_universe(ed, mk))
+    out = set(untargeted_candidates(ed, mk)) | legal
     ids = [t.id for t in st.ruleset.catalogue.types]
     for a in legal:
         if a.kind in (BUY, PLAY, TAKE, DISCARD):
             for kind in (BUY, PLAY):
                 out.update(Action(kind, a.card, r, t) for r in ROWS for t in ids)
-    out.update(rng.sample(targeted_candidates(ed), 300))
+    out.update(rng.sample(targeted_candidates(ed, mk), 300))
     return out
 
 
@@ -229,12 +237,14 @@ def card_places(st: GameState) -> list[int]:
         places += t
     if st.pending is not None and st.pending.kind == "observatory":
         places.append(st.pending.card)
+    if "market" in st.ext:
+        places += st.ext["market"]["box"]
     return places
 
 
 def assert_invariants(st: GameState) -> None:
     places = card_places(st)
-    assert sorted(places) == list(range(CARDS_PER_EDITION)), "a card is lost or in two places"
+    assert sorted(places) == list(range(len(st.cards))), "a card is lost or in two places"
     assert all(r >= 0 for r in st.rubles), st.rubles
     for s in range(st.n):
         assert st.vp[s] == sum(st.vp_by_source[s].values()), (s, st.vp[s], st.vp_by_source[s])
@@ -242,11 +252,13 @@ def assert_invariants(st: GameState) -> None:
     in_tableaux = {c for t in st.tableaux for c in t}
     assert all(c in in_tableaux and cards[c].ability == "observatory" for c in st.face_down)
     assert len(st.upper) + len(st.lower) <= st.ruleset.display_size
-    assert sorted(st.tokens) == sorted(("hammer", "cathedral", "bust", "hand"))
+    assert sorted(st.tokens) == sorted(st.ruleset.tokens)
     assert all(0 <= s < st.n for s in st.tokens.values())
     assert 0 <= st.to_move < st.n
     if st.pending is not None:
         assert 0 <= st.pending.seat < st.n
+    if st.ruleset.expansions:
+        assert_market_invariants(st)
 
 
 @SETTINGS
@@ -280,6 +292,9 @@ def test_rubles_and_vp_change_only_as_events_say(game: Game) -> None:
             elif t == "score":
                 exp_r[ev["seat"]] += ev["rubles"]
                 exp_v[ev["seat"]] += ev["vp"]
+            elif t in MARKET_SCORE_EVENTS:
+                exp_r[ev["seat"]] -= ev.get("rubles", 0)
+                exp_v[ev["seat"]] += ev.get("vp", 0)
             elif t == "game_end":
                 for f in ev["final"]:
                     exp_v[f["seat"]] += f["aristocrats"] + f["rubles_vp"] + f["hand_penalty"]
@@ -340,13 +355,14 @@ def test_listed_actions_apply_at_their_price(game: Game) -> None:
             a = m.action
             _, _, pr = check(st, a)
             assert pr == m.price, (a, pr, m.price)
-            if a.kind not in (BUY, PLAY, PUB):
+            if a.kind not in (BUY, PLAY, PUB, "confirm"):
                 assert m.price == 0, m
             probe = st.copy()
             spent = probe.rubles[st.decider]
             events = apply(probe, a)
             first = events[0]
-            assert first["type"] == a.kind and first["seat"] == st.decider, (a, first)
+            kind = {"as": "good", "confirm": "crate_confirmed", "release": "crate_released"}.get(a.kind, a.kind)
+            assert first["type"] == kind and first["seat"] == st.decider, (a, first)
             if a.kind in (BUY, PLAY):
                 assert first["price"] == m.price
                 assert m.price <= spent
@@ -391,7 +407,7 @@ def test_state_unchanged_when_check_or_apply_raises(game: Game) -> None:
         before = st.to_json()
         legal = {m.action for m in moves}
         pool = [Action(BUY, g.sampler.choice(ids), g.sampler.choice(ROWS)), Action(PUB, amount=99)]
-        pool += g.sampler.sample(candidate_universe(game.edition), 40)
+        pool += g.sampler.sample(candidate_universe(game.edition, game.market), 40)
         for a in pool:
             if a in legal:
                 continue
