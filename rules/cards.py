@@ -114,6 +114,23 @@ def raw_catalogue() -> dict[str, Any]:
 
 
 @cache
+def extra_files() -> tuple[str, ...]:
+    """The expansions' card files in data/ (every ``*.json`` beside cards.json), by name."""
+    return tuple(sorted(p.stem for p in DATA_DIR.glob("*.json") if p != CATALOGUE_PATH))
+
+
+def any_type(edition: int, card_id: str) -> CardType | None:
+    """A card type of the edition by id, looked up in the base cards and then every expansion's."""
+    found = catalogue(edition).by_id.get(card_id)
+    for extra in extra_files():
+        if found is not None:
+            break
+        if edition in {e for entry in raw_extra(extra) for e in entry.get("editions", [1, 2])}:
+            found = catalogue(edition, (extra,)).by_id.get(card_id)
+    return found
+
+
+@cache
 def raw_extra(name: str) -> list[dict[str, Any]]:
     """The card entries of an expansion's data file ``data/<name>.json`` (same format as cards.json)."""
     with (DATA_DIR / f"{name}.json").open(encoding="utf-8") as f:

@@ -257,3 +257,24 @@ def test_market_game_records_replay_and_notation_round_trips() -> None:
     rec = GameRecord(rs, list("ABCDE"), seed=9, actions=texts)
     again = replay(GameRecord.loads(rec.dumps()))
     assert again.to_json() == st.to_json()
+
+
+@pytest.mark.parametrize("players", [2, 5])
+def test_X_11_computer_player_finishes_market_games(players: int) -> None:
+    from rules.ai import choose
+
+    st = new_game(market_rules(players), [f"P{i}" for i in range(players)], seed=players)
+    while not st.finished:
+        apply(st, choose(st))
+    assert st.winners
+
+
+def test_MK_46_log_words_the_market_events() -> None:
+    from rules.describe import describe_all
+
+    st = market_game(players=2, round_=3, tableaux={0: ["Crate of Fish", "Chick"], 1: []})
+    events = play(st, "pass", "pass", "confirm Crate of Fish")
+    lines = describe_all(events, ["Ann", "Bob"], 2, "en")
+    assert "Ann confirmed Crate of Fish for 3 rubles." in lines
+    assert "Marketplace: Ann +6 VP." in lines
+    assert any(line.startswith("Markt") for line in describe_all(events, ["Ann", "Bob"], 2, "de"))
