@@ -31,13 +31,16 @@ KINDS = (BUY, TAKE, PLAY, PASS, OBSERVE, DISCARD, PUB)
 
 class Action(NamedTuple):
     """One decision. ``card`` is a card type id (or a deck key for ``observe``); ``row`` says where
-    the card is (UPPER, LOWER, HAND or DRAWN); ``target`` is the displaced card's type id."""
+    the card is (UPPER, LOWER, HAND or DRAWN); ``target`` is the displaced card's type id. ``good``
+    tells apart copies of one card type with different market roundels (MK-49), only where the
+    ruleset says they differ: the roundel of the target for a trading card, else of the card."""
 
     kind: str
     card: str = ""
     row: int = -1
     target: str = ""
     amount: int = 0
+    good: str = ""
 
 
 class Move(NamedTuple):
@@ -76,11 +79,26 @@ def format_action(action: Action, cat: Catalogue, lang: str = "en") -> str:
     if extra is not None:
         return extra[1](action, cat, lang)
     text = f"{k} {cat.by_id[action.card].name(lang)}"
+    if action.good and not action.target:
+        text += f" [{action.good}]"
     if action.row == LOWER:
         text += " (lower)"
     if action.target:
         text += f" over {cat.by_id[action.target].name(lang)}"
+        if action.good:
+            text += f" [{action.good}]"
     return text
+
+
+_GOOD = re.compile(r"\[\s*([^\]]*?)\s*\]\s*$")
+
+
+def _split_good(part: str) -> tuple[str, str]:
+    """``Ship Builder [fish]`` -> (``Ship Builder``, ``fish``)."""
+    gm = _GOOD.search(part)
+    if gm is None:
+        return part.strip(), ""
+    return part[: gm.start()].strip(), gm.group(1).casefold()
 
 
 _RE = re.compile(r"^\s*(?P<kind>\w+)\s*(?P<rest>.*?)\s*$", re.S)
@@ -112,10 +130,11 @@ def parse_action(text: str, cat: Catalogue, drawn: bool = False, decks: Sequence
         if deck not in decks:
             raise NotationError(text, f"observe needs a stack: {', '.join(decks)}")
         return Action(OBSERVE, deck)
-    target = ""
+    target = good = ""
     parts = re.split(r"\s+over\s+", rest, maxsplit=1, flags=re.I)
     if len(parts) == 2:
         rest, tname = parts
+        tname, good = _split_good(tname)
         t = cat.lookup(tname)
         if t is None:
             raise NotationError(text, f"no card called {tname!r}")
@@ -131,7 +150,10 @@ def parse_action(text: str, cat: Catalogue, drawn: bool = False, decks: Sequence
         row = DRAWN
     elif kind == DISCARD:
         raise NotationError(text, "discard only answers an Observatory draw")
+    rest, own_good = _split_good(rest)
+    if own_good and target:
+        raise NotationError(text, "a roundel [good] goes after the displaced card")
     card = cat.lookup(rest)
     if card is None:
         raise NotationError(text, f"no card called {rest!r}")
-    return Action(kind, card.id, row, target)
+    return Action(kind, card.id, row, target, 0, good or own_good)

@@ -24,7 +24,7 @@ class ObservatoryDecision(Decision):
         ctx = seat_context(st, seat)
         moves: list[Move] = []
         offers(ctx, st, ((DRAWN, (p.card,)),), st.rubles[seat], len(st.hands[seat]) < ctx.hand_limit, moves)
-        moves.append(Move(Action(DISCARD, st.cards[p.card].id, DRAWN), 0))
+        moves.append(Move(self.default(st, p), 0))
         return moves
 
     def check(self, st: GameState, p: Pending, action: Action) -> Checked:
@@ -32,7 +32,13 @@ class ObservatoryDecision(Decision):
             raise RuleError("malformed_action")
         kind = action.kind
         drawn_t = st.cards[p.card]
-        if kind not in (BUY, TAKE, DISCARD) or action.card != drawn_t.id or action.row != DRAWN:
+        good = _copy_good(st, p.card)
+        if (
+            kind not in (BUY, TAKE, DISCARD)
+            or action.card != drawn_t.id
+            or action.row != DRAWN
+            or (action.good != good and not action.target)
+        ):
             raise RuleError("wrong_decision", pending="observatory", **card_params(st, drawn_t.id))
         if kind == DISCARD:
             return p.card, -1, 0
@@ -64,7 +70,12 @@ class ObservatoryDecision(Decision):
         return events
 
     def default(self, st: GameState, p: Pending) -> Action:
-        return Action(DISCARD, st.cards[p.card].id, DRAWN)
+        return Action(DISCARD, st.cards[p.card].id, DRAWN, good=_copy_good(st, p.card))
+
+
+def _copy_good(st: GameState, card: int) -> str:
+    """The roundel naming this copy in actions, where the ruleset tells copies apart (MK-49)."""
+    return st.ruleset.catalogue.copy_goods[card] if st.ruleset.roundels else ""
 
 
 class PubDecision(Decision):

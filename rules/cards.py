@@ -77,6 +77,9 @@ class Catalogue:
     observatory_reset: str
     display_empty_ends_phase: bool
     extras: tuple[str, ...] = ()  # the extra card files (data/<name>.json) added to the edition's cards
+    # Per physical card, its market roundel where copies of its type differ in it (Ship Builder,
+    # Market: MK-49, MK-61), else "": what tells such copies apart when a ruleset uses roundels.
+    copy_goods: tuple[str, ...] = ()
 
     def lookup(self, name: str) -> CardType | None:
         """Find a card type by id, English or German name (case-insensitive, ignoring punctuation)."""
@@ -193,10 +196,13 @@ def _catalogue(edition: int, extras: tuple[str, ...]) -> Catalogue:
         )
     cards: list[CardType] = []
     markets: list[str | None] = []
+    copy_goods: list[str] = []
     for t in types:
+        varied = len(set(t.market)) > 1
         for k in range(t.count):
             cards.append(t)
             markets.append(t.market[k] if k < len(t.market) else None)
+            copy_goods.append(t.market[k] if varied else "")
     return Catalogue(
         edition=edition,
         types=tuple(types),
@@ -207,4 +213,5 @@ def _catalogue(edition: int, extras: tuple[str, ...]) -> Catalogue:
         observatory_reset=raw["editions"][str(edition)]["observatory_reset"],
         display_empty_ends_phase=raw["editions"][str(edition)]["display_empty_ends_phase"],
         extras=extras,
+        copy_goods=tuple(copy_goods),
     )

@@ -24,11 +24,11 @@ def check(st: GameState, action: Action, seat: int | None = None) -> tuple[int, 
         if p is not None and p.seat != seat and seat == st.to_move:
             raise RuleError("decision_pending", player=st.seats[decider])
         raise RuleError("not_your_turn", to_move=st.seats[decider])
-    kind, card_id, row, target_id, amount = action
+    kind, card_id, row, target_id, amount, good = action
     if p is not None:
         return st.ruleset.hooks.decisions[p.kind].check(st, p, action)
     if kind == PASS:
-        if card_id or row != -1 or target_id or amount:
+        if card_id or row != -1 or target_id or amount or good:
             raise RuleError("malformed_action")
         if first_worker_turn(st) and any(m.action.kind == BUY for m in legal_moves(st)):
             raise RuleError("must_buy_worker")
@@ -37,7 +37,7 @@ def check(st: GameState, action: Action, seat: int | None = None) -> tuple[int, 
         if amount or (target_id and kind == TAKE):
             raise RuleError("malformed_action")
         line = st.upper if row == UPPER else st.lower if row == LOWER else None
-        card = find(st, line, card_id) if line is not None else -1
+        card = find(st, line, card_id, "" if target_id else good) if line is not None else -1
         if card < 0:
             raise RuleError("no_such_card", **card_params(st, card_id))
         if first_worker_turn(st) and (kind != BUY or st.cards[card].deck != "workers"):
@@ -62,7 +62,7 @@ def check(st: GameState, action: Action, seat: int | None = None) -> tuple[int, 
     if kind == PLAY:
         if first_worker_turn(st):
             raise RuleError("must_buy_worker")
-        card = find(st, st.hands[decider], card_id) if row == HAND else -1
+        card = find(st, st.hands[decider], card_id, "" if target_id else good) if row == HAND else -1
         if card < 0:
             raise RuleError("no_such_card", **card_params(st, card_id))
         return check_placement(st, decider, card, action, lower=False)
@@ -81,11 +81,11 @@ def well_formed(a: Action) -> bool:
     """The fields an action's kind does not use are empty (as in what ``legal_moves`` lists)."""
     k = a.kind
     if k == PASS:
-        return not a.card and a.row == -1 and not a.target and not a.amount
+        return not a.card and a.row == -1 and not a.target and not a.amount and not a.good
     if k == PUB:
-        return not a.card and a.row == -1 and not a.target
+        return not a.card and a.row == -1 and not a.target and not a.good
     if k == OBSERVE:
-        return a.row == -1 and not a.target and not a.amount
+        return a.row == -1 and not a.target and not a.amount and not a.good
     if k in (TAKE, DISCARD):
         return not a.target and not a.amount
     return not a.amount
@@ -105,10 +105,20 @@ def card_params(st: GameState, card_id: str, target_id: str = "") -> dict[str, A
     return params
 
 
-def find(st: GameState, line: Iterable[int], type_id: str) -> int:
+def find(st: GameState, line: Iterable[int], type_id: str, good: str = "") -> int:
+    """The first card of type ``type_id`` in ``line`` (-1: none); where the ruleset tells copies apart
+    by roundel (MK-49), the one whose roundel is ``good`` ("" for a type whose copies do not differ)."""
     cards = st.cards
+    if not st.ruleset.roundels:
+        if good:
+            return -1
+        for c in line:
+            if cards[c].id == type_id:
+                return c
+        return -1
+    goods = st.ruleset.catalogue.copy_goods
     for c in line:
-        if cards[c].id == type_id:
+        if cards[c].id == type_id and goods[c] == good:
             return c
     return -1
 
@@ -132,9 +142,10 @@ def check_placement(st: GameState, seat: int, card: int, action: Action, lower: 
         if not action.target:
             raise RuleError("needs_target", **card_params(st, t.id))
         fd = st.face_down
+        goods = st.ruleset.catalogue.copy_goods if st.ruleset.roundels else None
         for c in st.tableaux[seat]:
             tt = cards[c]
-            if tt.id == action.target and tt in disp and c not in fd:
+            if tt.id == action.target and tt in disp and c not in fd and (goods[c] if goods else "") == action.good:
                 target = c
                 displaced = tt
                 break

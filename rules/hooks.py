@@ -124,6 +124,7 @@ class Shape:
     display_size: int
     min_players: int = 2
     max_players: int = 4
+    roundels: bool = False  # copies of a type with different market roundels are told apart (MK-49)
 
 
 class Expansion:

@@ -81,6 +81,9 @@ def offers(
     it (never from the hand). Cards of the same name in a row are one choice. The price arithmetic is
     SeatContext.price's, inlined: this is the hottest loop of random playouts (the property tests
     hold the two to agreement)."""
+    if st.ruleset.roundels:
+        _offers_by_copy(ctx, st, rows, money, take, out)
+        return
     off = ctx.off
     cards = st.cards
     tables = move_tables(st)
@@ -115,6 +118,51 @@ def offers(
                             append(table[pr])
             if takes is not None:
                 append(takes[t])
+
+
+def _offers_by_copy(
+    ctx: SeatContext,
+    st: GameState,
+    rows: Iterable[tuple[int, Sequence[int]]],
+    money: int,
+    take: bool,
+    out: list[Move],
+) -> None:
+    """``offers`` where copies of a type with different roundels are different choices (MK-49): the
+    action names the roundel (``Action.good``) of the card, or of the displaced card for a trading card."""
+    cards = st.cards
+    goods = st.ruleset.catalogue.copy_goods
+    tables = move_tables(st)
+    fd = st.face_down
+    targets: list[tuple[CardType, str]] = []
+    for x in st.tableaux[st.decider]:
+        key = (cards[x], goods[x])
+        if not key[0].trading and x not in fd and key not in targets:
+            targets.append(key)
+    for row, line in rows:
+        seen: list[tuple[CardType, str]] = []
+        for c in line:
+            t = cards[c]
+            good = goods[c]
+            if (t, good) in seen:
+                continue
+            seen.append((t, good))
+            base = ctx.price(t, row == LOWER)
+            if not t.trading:
+                if base <= money:
+                    m = tables.place[row][t][base]
+                    out.append(Move(m.action._replace(good=good), base) if good else m)
+            else:
+                trades = tables.trade[row][t]
+                for tt, tgood in targets:
+                    table = trades.get(tt)
+                    if table is not None:
+                        pr = ctx.price(t, row == LOWER, tt)
+                        if pr <= money:
+                            out.append(Move(table[pr].action._replace(good=tgood), pr) if tgood else table[pr])
+            if take and row != HAND:
+                m = tables.take[row][t]
+                out.append(Move(m.action._replace(good=good), 0) if good else m)
 
 
 def legal_moves(st: GameState) -> list[Move]:

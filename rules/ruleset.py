@@ -53,6 +53,7 @@ class Ruleset:
     # 'phase' (1st edition) or 'round' (2nd edition): when a used Observatory turns face up.
     observatory_reset: str = field(init=False, repr=False, compare=False)
     hooks: Hooks = field(init=False, repr=False, compare=False)
+    roundels: bool = field(init=False, repr=False, compare=False)  # Action.good tells copies apart
 
     def __post_init__(self) -> None:
         if self.edition not in (1, 2):
@@ -75,6 +76,7 @@ class Ruleset:
         derive(self, "display_empty_ends_phase", cat.display_empty_ends_phase)
         derive(self, "observatory_reset", cat.observatory_reset)
         derive(self, "hooks", hooks)
+        derive(self, "roundels", shape.roundels)
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -243,6 +243,7 @@ class Market(Expansion):
         shape.tokens.insert(1, "sack")
         shape.display_size = 10
         shape.max_players = 5
+        shape.roundels = True  # MK-49: which Ship Builder or Market matters
 
     def hooks(self) -> Hooks:
         from .market_decisions import CrateDecision, GoodDecision, notation

@@ -50,7 +50,8 @@ def trace(record: GameRecord) -> dict[str, str]:
     st = record.start()
     h = hashlib.sha256(json.dumps(st.to_json(), sort_keys=True).encode())
     for text in record.actions:
-        moves = [[list(m.action), m.price] for m in legal_moves(st)]
+        # the five fields an Action had when the file was recorded (``good`` is always "" in the base game)
+        moves = [[list(m.action)[:5], m.price] for m in legal_moves(st) if not m.action.good]
         events = apply(st, parse_for(st, text))
         h.update(json.dumps([moves, events, st.to_json()], sort_keys=True).encode())
     return {"final": digest(st.to_json()), "steps": h.hexdigest()}

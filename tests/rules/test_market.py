@@ -147,12 +147,29 @@ def test_MK_22_position_zero_has_no_marker() -> None:
 
 def test_MK_24_MK_49_trading_card_over_a_card_with_symbols() -> None:
     st = market_game(hand=["Wharf"], upper=["St Isaac's Cathedral"], rubles=40, phase="trading")
-    st.tableaux[0] = [take_roundel(st, "Ship Builder", "fish"), take_roundel(st, "Market", "apple")]
-    assert (pos(st, 0, "fish"), pos(st, 0, "apple")) == (1, 1)
-    play(st, "play Wharf over Ship Builder")
-    assert pos(st, 0, "fish") == 0
-    play(st, "pass", "buy St Isaac's Cathedral over Market")
+    fish, grain = take_roundel(st, "Ship Builder", "fish"), take_roundel(st, "Ship Builder", "grain")
+    st.tableaux[0] = [fish, grain, take_roundel(st, "Market", "apple")]
+    assert (pos(st, 0, "fish"), pos(st, 0, "grain"), pos(st, 0, "apple")) == (1, 1, 1)
+    listed = {format_action(m.action, st.ruleset.catalogue) for m in legal_moves(st)}
+    assert {"play Wharf over Ship Builder [fish]", "play Wharf over Ship Builder [grain]"} <= listed
+    with pytest.raises(RuleError):  # MK-49: which Ship Builder must be said
+        play(st, "play Wharf over Ship Builder")
+    play(st, "play Wharf over Ship Builder [fish]")
+    assert (pos(st, 0, "fish"), pos(st, 0, "grain")) == (0, 1) and fish in st.discard
+    play(st, "pass", "buy St Isaac's Cathedral over Market [apple]")
     assert pos(st, 0, "apple") == 1
+
+
+def test_MK_49_MK_61_copies_with_different_roundels_are_different_choices() -> None:
+    st = market_game(phase="buildings")
+    st.upper = [take_roundel(st, "Market", "fish"), take_roundel(st, "Market", "apple")]
+    moves = [m.action for m in legal_moves(st) if m.action.kind == "buy"]
+    assert moves == [Action("buy", "market", 0, good="fish"), Action("buy", "market", 0, good="apple")]
+    assert parse_for(st, "buy Market [apple]") == moves[1]
+    play(st, "buy Market [apple]")
+    assert (pos(st, 0, "apple"), pos(st, 0, "fish")) == (1, 0)
+    base = new_game(Ruleset(), list("ABCD"), seed=1)  # without the Market roundels are ignored (MK-01)
+    assert not any(m.action.good for m in legal_moves(base))
 
 
 def test_MK_29_MK_60_market_cards() -> None:

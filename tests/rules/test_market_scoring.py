@@ -87,7 +87,7 @@ def test_MK_25_question_mark_good_chosen_when_placed_exclusive() -> None:
     assert [m.action for m in legal_moves(st)] == [Action("as", g) for g in GOODS]
     play(st, "as fish")
     assert pos(st, 0, "fish") == 1 and st.to_move == 1
-    play(st, "buy Ship Builder")
+    play(st, "buy Ship Builder [?]")
     assert Action("as", "fish") not in [m.action for m in legal_moves(st)]
     with pytest.raises(RuleError) as e:
         play(st, "as fish")
@@ -105,7 +105,7 @@ def test_MK_26_displaced_question_mark_card_returns_its_token() -> None:
     st.tableaux[0] = [ship]
     st.ext["market"]["goods"] = {"cabbage": ship}
     assert pos(st, 0, "cabbage") == 1
-    events = play(st, "play Wharf over Ship Builder")
+    events = play(st, "play Wharf over Ship Builder [?]")
     assert st.ext["market"]["goods"] == {} and pos(st, 0, "cabbage") == 0
     assert {"type": "good_returned", "seat": 0, "good": "cabbage"} in events
 
@@ -166,7 +166,7 @@ def test_MK_46_statistics_and_vp_source() -> None:
 def test_MK_50_X_07_notation_and_defaults_of_the_new_decisions() -> None:
     st = market_game(players=2, phase="workers")
     st.upper = [take_roundel(st, "Ship Builder", "?")]
-    play(st, "buy Ship Builder")
+    play(st, "buy Ship Builder [?]")
     assert parse_for(st, "as Fish") == Action("as", "fish")
     assert default_action(st) == Action("as", "chicken")  # the first free good
     st.ext["market"]["goods"] = {"chicken": -5}

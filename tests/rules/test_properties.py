@@ -195,11 +195,12 @@ def candidates(st: GameState, legal: set[Action], rng: random.Random, full: bool
         if a.kind in (BUY, PLAY, TAKE, DISCARD):
             for kind in (BUY, PLAY):
                 out.update(Action(kind, a.card, r, t) for r in ROWS for t in ids)
+            out.update(a._replace(good=g) for g in ("", "?", "fish", "apple", "grain"))  # MK-49 roundels
     out.update(rng.sample(targeted_candidates(ed, mk), 300))
     return out
 
 
-def non_canonical(edition: int, legal: set[Action]) -> set[Action]:
+def non_canonical(edition: int, legal: set[Action], roundels: bool = False) -> set[Action]:
     """Listed actions with a field their kind does not use filled in (e.g. a pass with a card)."""
     some_id = catalogue(edition).types[0].id
     out: set[Action] = set()
@@ -207,12 +208,15 @@ def non_canonical(edition: int, legal: set[Action]) -> set[Action]:
         if a.kind in (PASS, PUB, OBSERVE):
             out.add(a._replace(row=UPPER))
             out.add(a._replace(target=some_id))
+            out.add(a._replace(good="fish"))
         if a.kind in (PASS, PUB):
             out.add(a._replace(card=some_id))
         if a.kind in (TAKE, DISCARD):
             out.add(a._replace(target=some_id))
         if a.kind != PUB:
             out.add(a._replace(amount=3))
+        if not roundels:
+            out.add(a._replace(good="fish"))
     return out - legal
 
 
@@ -391,7 +395,7 @@ def test_actions_with_unused_fields_are_rejected(game: Game) -> None:
     g = RandomGame(game)
     st = g.state
     for moves, _ in g:
-        for a in non_canonical(game.edition, {m.action for m in moves}):
+        for a in non_canonical(game.edition, {m.action for m in moves}, game.market):
             assert rejected(st, a), a
 
 
