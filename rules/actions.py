@@ -12,6 +12,12 @@ Notation (like chess SAN: what the player to decide does, readable and writable 
     observe trading                   then: buy Bank over Market | take Bank | discard Bank
     pub 3
 
+With the Market (expansions.md MK-49, MK-50; the kinds after ``as`` come from its hooks)::
+
+    buy Market [apple]                play Wharf over Ship Builder [fish]
+    observe market                    as fish
+    confirm Crate of Fish             release Crate of Fish
+
 Card names are the edition's English names; German names and ids are read too (case-insensitive).
 """
 
