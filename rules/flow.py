@@ -42,6 +42,7 @@ def new_game(
     seed: int | None = None,
     stacks: Mapping[str, Sequence[str]] | None = None,
     tokens: dict[str, int] | None = None,
+    given: Mapping[str, Any] | None = None,
 ) -> GameState:
     """A new game, with stacks shuffled from ``seed`` or given explicitly (type ids, top card first).
 
@@ -89,8 +90,12 @@ def new_game(
     )
     if sorted(st.tokens) != sorted(ruleset.tokens) or not all(0 <= s < n for s in st.tokens.values()):
         raise ValueError(f"tokens must give each of {', '.join(ruleset.tokens)} to a seat")
+    fields = dict(given or {})
+    unknown = set(fields) - set(ruleset.hooks.record_fields)
+    if unknown:
+        raise ValueError(f"this ruleset has no setup field {', '.join(sorted(unknown))}")
     for setup in ruleset.hooks.setups:
-        setup(st, rng)
+        setup(st, rng, fields)
     # The very first worker phase shows 2 workers per player (rules-notes 1).
     _deal(st, ruleset.phases[0].deck, ruleset.first_workers, [])
     _begin_actions(st)

@@ -4,14 +4,15 @@ An ``Expansion`` (one file under ``rules/expansions/``) changes the ruleset's de
 ``configure`` (phases, stacks, start-player tokens, display size, catalogue, player counts) and adds
 behaviour through the ``Hooks`` it contributes: setup steps, pending decision kinds, turn actions
 (legal-move generators with their check and apply), scoring steps named by phases, end-of-round and
-final-scoring steps, placement reactions, view fields and the notation of its decisions. The core
+final-scoring steps, placement reactions, view fields, the notation of its decisions and the
+fields a game record may carry for its setup. The core
 calls these hooks and never names an expansion; ``Ruleset`` selects the active ones (X-02).
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -74,7 +75,8 @@ class TurnAction:
 
 
 Step = Callable[["GameState", list[Event]], bool]  # True: suspended on a pending decision
-Setup = Callable[["GameState", random.Random], None]
+Setup = Callable[["GameState", random.Random, Mapping[str, Any]], None]  # with the record's own fields
+RecordField = Callable[[Any], Any]  # reads a record field's JSON value (ValueError if malformed)
 Boxed = Callable[["GameState", int], bool]  # True: the card went to the box, not the discard pile
 OnPlace = Callable[["GameState", int, int, int, list[Event]], None]  # seat, card, displaced card
 RoundEnd = Callable[["GameState", list[Event]], None]
@@ -99,9 +101,12 @@ class Hooks:
     view: list[ViewFields] = field(default_factory=list)
     parsers: dict[str, Parser] = field(default_factory=dict)
     formatters: dict[str, Formatter] = field(default_factory=dict)
+    # Fields a game record may carry for this expansion's setup (X-09), e.g. a deal given explicitly
+    # instead of drawn from the seed: name -> reader. ``new_game(given=...)`` hands them to ``setups``.
+    record_fields: dict[str, RecordField] = field(default_factory=dict)
 
     def merge(self, other: Hooks) -> None:
-        for name in ("decisions", "steps", "turn_actions", "parsers", "formatters"):
+        for name in ("decisions", "steps", "turn_actions", "parsers", "formatters", "record_fields"):
             mine: dict[str, Any] = getattr(self, name)
             for key, value in getattr(other, name).items():
                 if key in mine:

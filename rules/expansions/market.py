@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
@@ -92,7 +93,7 @@ def free_goods(st: GameState) -> list[str]:
 
 
 # --- setup, placing, end of round ------------------------------------------------------------------
-def setup(st: GameState, rng: random.Random) -> None:
+def setup(st: GameState, rng: random.Random, given: Mapping[str, Any]) -> None:
     """MK-04 ... MK-08: the value tiles lowest on top (MK-06), all good tokens in the supply, an empty
     box; the market stack and the Sack come with the ruleset's stacks and tokens."""
     st.ext[KEY] = {"tile": 0, "goods": {}, "box": []}

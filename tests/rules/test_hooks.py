@@ -5,7 +5,7 @@ scoring step and view fields, all without the core naming it; Ruleset refuses ba
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 import pytest
@@ -77,8 +77,8 @@ class Toy(Expansion):
         shape.max_players = 5
 
     def hooks(self) -> Hooks:
-        def setup(st: GameState, rng: random.Random) -> None:
-            st.ext["toy"] = {"prayers": 0, "rounds": 0}
+        def setup(st: GameState, rng: random.Random, given: Mapping[str, Any]) -> None:
+            st.ext["toy"] = {"prayers": given.get("toy_prayers", 0), "rounds": 0}
 
         def round_end(st: GameState, events: list[Event]) -> None:
             st.ext["toy"]["rounds"] += 1
@@ -99,11 +99,18 @@ class Toy(Expansion):
             view=[fields],
             parsers={"tithe": lambda text, rest, cat: Action("tithe", amount=int(rest)), "pray": _parse_pray},
             formatters={"tithe": lambda a, cat, lang: f"tithe {a.amount}", "pray": lambda a, cat, lang: "pray"},
+            record_fields={"toy_prayers": _read_prayers},
         )
 
 
 def _parse_pray(text: str, rest: str, cat: Any) -> Action:
     return Action("pray")
+
+
+def _read_prayers(value: Any) -> int:
+    if not isinstance(value, int) or value < 0:
+        raise ValueError("a number of prayers")
+    return value
 
 
 @pytest.fixture
@@ -173,3 +180,15 @@ def test_base_game_state_json_has_no_expansion_fields() -> None:
 def test_X_02_ruleset_refuses_combinations(toy: None, kwargs: dict[str, Any], message: str) -> None:
     with pytest.raises(ValueError, match=message):
         Ruleset(**kwargs)
+
+
+def test_record_fields_reach_the_setup_and_round_trip(toy: None) -> None:
+    rs = Ruleset(edition=2, players=2, expansions=("toy",))
+    rec = GameRecord(rs, ["A", "B"], seed=1, fields={"toy_prayers": 7})
+    assert rec.start().ext["toy"]["prayers"] == 7
+    back = GameRecord.loads(rec.dumps())
+    assert back.fields == {"toy_prayers": 7} and back.to_json()["toy_prayers"] == 7
+    with pytest.raises(ValueError, match="toy_prayers"):
+        GameRecord.from_json({**rec.to_json(), "toy_prayers": -1})
+    with pytest.raises(ValueError, match="no setup field"):
+        new_game(Ruleset(), list("ABCD"), seed=1, given={"toy_prayers": 1})
