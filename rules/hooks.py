@@ -14,9 +14,17 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from .cards import Catalogue
+
+try:  # the mypyc build (benchmarks/compile_rules.py) needs it; pure Python does not
+    from mypy_extensions import mypyc_attr
+except ImportError:  # pragma: no cover
+    _C = TypeVar("_C")
+
+    def mypyc_attr(*attrs: str, **kwattrs: object) -> Callable[[_C], _C]:
+        return lambda cls: cls
 
 if TYPE_CHECKING:
     from .actions import Action, Move
@@ -39,6 +47,7 @@ class Phase:
     steps: tuple[str, ...] = ()
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # expansions are not compiled
 class Decision:
     """A kind of pending decision (rules-notes 8, 9; X-07): what may be chosen, whether a choice is
     legal, and carrying it out (which also continues the game's flow)."""
@@ -59,6 +68,7 @@ class Decision:
         return self.moves(st, p)[-1].action
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class TurnAction:
     """An action kind an expansion adds to normal turns: its moves, check and apply."""
 
@@ -132,6 +142,7 @@ class Shape:
     roundels: bool = False  # copies of a type with different market roundels are told apart (MK-49)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Expansion:
     """One expansion or module: its key, where it may be used, and what it adds."""
 

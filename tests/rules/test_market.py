@@ -295,3 +295,37 @@ def test_MK_46_log_words_the_market_events() -> None:
     assert "Ann confirmed Crate of Fish for 3 rubles." in lines
     assert "Marketplace: Ann +6 VP." in lines
     assert any(line.startswith("Markt") for line in describe_all(events, ["Ann", "Bob"], 2, "de"))
+
+
+def test_MK_19_MK_20_goods_and_the_cards_that_carry_roundels() -> None:
+    from rules.expansions.market import goods
+
+    assert goods() == ("chicken", "grain", "apple", "fish", "cabbage")
+    cat = market_rules().catalogue
+    roundels = {t.id: sorted(t.market) for t in cat.types if t.market and t.deck != "market"}
+    assert roundels == {
+        "ship_builder": sorted(["grain", "chicken", "apple", "fish", "cabbage", "?"]),
+        "czar_and_carpenter": ["?"],
+        "market": sorted(goods()),
+        "bank": ["grain"],
+        "peterhof": ["chicken"],
+        "st_isaacs_cathedral": ["apple"],
+        "church_of_the_resurrection": ["cabbage"],
+        "harbor": ["fish"],
+    }
+
+
+def test_MK_31_markets_of_different_goods_share_the_name_discount() -> None:
+    st = market_game(phase="buildings")
+    st.tableaux[0] = [take_roundel(st, "Market", "fish")]
+    st.upper = [take_roundel(st, "Market", "apple")]
+    (move,) = [m for m in legal_moves(st) if m.action.kind == "buy"]
+    assert move.price == 4  # 5 minus 1 for the Market already owned, whatever its good
+
+
+def test_MK_53_mandatory_first_workers_unchanged() -> None:
+    st = new_game(market_rules(3), list("ABC"), seed=4)
+    assert {m.action.kind for m in legal_moves(st)} == {"buy"}
+    with pytest.raises(RuleError) as e:
+        apply(st, Action("pass"))
+    assert e.value.code == "must_buy_worker"
