@@ -129,40 +129,75 @@ def _offers_by_copy(
     out: list[Move],
 ) -> None:
     """``offers`` where copies of a type with different roundels are different choices (MK-49): the
-    action names the roundel (``Action.good``) of the card, or of the displaced card for a trading card."""
+    action names the roundel (``Action.good``) of the card, or of the displaced card for a trading
+    card. Same arithmetic as ``offers``."""
+    off = ctx.off
     cards = st.cards
     goods = st.ruleset.catalogue.copy_goods
     tables = move_tables(st)
-    fd = st.face_down
-    targets: list[tuple[CardType, str]] = []
-    for x in st.tableaux[st.decider]:
-        key = (cards[x], goods[x])
-        if not key[0].trading and x not in fd and key not in targets:
-            targets.append(key)
+    targets: list[tuple[CardType, str]] | None = None
+    append = out.append
     for row, line in rows:
-        seen: list[tuple[CardType, str]] = []
+        if not line:
+            continue
+        place = tables.place[row]
+        takes = tables.take[row] if take and row != HAND else None
+        lower = row == LOWER
+        seen: list[object] = []
         for c in line:
             t = cards[c]
             good = goods[c]
-            if (t, good) in seen:
+            key: object = (t, good) if good else t
+            if key in seen:
                 continue
-            seen.append((t, good))
-            base = ctx.price(t, row == LOWER)
+            seen.append(key)
+            base = t.cost - off.get(t, 0) - lower
+            if base < 1:
+                base = 1
             if not t.trading:
                 if base <= money:
-                    m = tables.place[row][t][base]
-                    out.append(Move(m.action._replace(good=good), base) if good else m)
-            else:
+                    m = place[t][base]
+                    append(_with_good(m, good) if good else m)
+            elif money > 0:
+                if targets is None:
+                    targets = _copy_targets(st)
                 trades = tables.trade[row][t]
                 for tt, tgood in targets:
                     table = trades.get(tt)
                     if table is not None:
-                        pr = ctx.price(t, row == LOWER, tt)
+                        pr = base - tt.displace_value
+                        if pr < 1:
+                            pr = 1
                         if pr <= money:
-                            out.append(Move(table[pr].action._replace(good=tgood), pr) if tgood else table[pr])
-            if take and row != HAND:
-                m = tables.take[row][t]
-                out.append(Move(m.action._replace(good=good), 0) if good else m)
+                            m = table[pr]
+                            append(_with_good(m, tgood) if tgood else m)
+            if takes is not None:
+                m = takes[t]
+                append(_with_good(m, good) if good else m)
+
+
+def _copy_targets(st: GameState) -> list[tuple[CardType, str]]:
+    """The deciding seat's displaceable cards as (type, roundel naming the copy), once each."""
+    cards = st.cards
+    goods = st.ruleset.catalogue.copy_goods
+    fd = st.face_down
+    out: list[tuple[CardType, str]] = []
+    for x in st.tableaux[st.decider]:
+        key = (cards[x], goods[x])
+        if not key[0].trading and x not in fd and key not in out:
+            out.append(key)
+    return out
+
+
+_GOOD_MOVES: dict[tuple[int, str], Move] = {}
+
+
+def _with_good(m: Move, good: str) -> Move:
+    """The move ``m`` (one of the shared MoveTables moves) naming the roundel ``good``; built once."""
+    found = _GOOD_MOVES.get((id(m), good))
+    if found is None:
+        found = _GOOD_MOVES[id(m), good] = Move(m.action._replace(good=good), m.price)
+    return found
 
 
 def legal_moves(st: GameState) -> list[Move]:
