@@ -227,6 +227,11 @@ def view_fields(st: GameState, seat: int | None, out: dict[str, Any]) -> None:
     market["fields"] = [{g: (p - 1) % 10 + 1 if p else 0 for g, p in ps.items()} for ps in market["positions"]]
     market["tens"] = [{g: (p - 1) // 10 if p else 0 for g, p in ps.items()} for ps in market["positions"]]
     out[KEY] = market
+    p = st.pending
+    if p is not None and p.kind in ("good", "crate") and out.get("pending") is not None:
+        out["pending"]["card"] = cards[p.card].id  # the "?" card to assign, or the crate to confirm
+        if p.kind == "crate":
+            out["pending"]["cost"] = tile(st)[0]
 
 
 # --- the expansion -------------------------------------------------------------------------------------

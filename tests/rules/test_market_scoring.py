@@ -175,3 +175,11 @@ def test_MK_50_X_07_notation_and_defaults_of_the_new_decisions() -> None:
     play(st, "pass", "pass")
     assert parse_for(st, "release crate of cabbages") == Action("release", "crate_cabbage")
     assert default_action(st) == Action("release", "crate_cabbage")
+
+
+def test_X_08_view_names_the_card_of_a_market_decision() -> None:
+    st = market_game(players=2, round_=4, tableaux={0: ["Crate of Grain"], 1: []})
+    play(st, "pass", "pass")
+    for seat in (None, 0, 1):
+        assert view(st, seat)["pending"] == {"kind": "crate", "seat": 0, "card": "crate_grain", "cost": 4}
+    assert [m["text"] for m in view(st, 0)["moves"]] == ["confirm Crate of Grain", "release Crate of Grain"]
