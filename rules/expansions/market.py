@@ -145,7 +145,7 @@ def crates_step(st: GameState, events: list[Event]) -> bool:
     return next_crate(st, queue, events)
 
 
-def crate_owner(st: GameState, card: int) -> int:
+def owner_of(st: GameState, card: int) -> int:
     """The seat whose tableau holds ``card`` (-1: none)."""
     return next((s for s in range(st.n) if card in st.tableaux[s]), -1)
 
@@ -155,7 +155,7 @@ def next_crate(st: GameState, queue: list[int], events: list[Event]) -> bool:
     cost = tile(st)[0]
     while queue:
         card = queue.pop(0)
-        owner = crate_owner(st, card)
+        owner = owner_of(st, card)
         if st.rubles[owner] >= cost:
             st.pending = Pending("crate", owner, card, queue=queue)
             return True
@@ -218,7 +218,7 @@ def view_fields(st: GameState, seat: int | None, out: dict[str, Any]) -> None:
     market: dict[str, Any] = {
         "goods": list(goods()),
         "positions": [positions(st, s) for s in range(st.n)],
-        "tokens": {g: {"card": cards[c].id, "seat": crate_owner(st, c)} for g, c in m["goods"].items()},
+        "tokens": {g: {"card": cards[c].id, "seat": owner_of(st, c)} for g, c in m["goods"].items()},
         "tile": list(tile(st)),
         "tiles_left": [list(t) for t in tiles()[m["tile"] :]],
         "sack": st.tokens.get("sack"),
