@@ -15,6 +15,7 @@ from typing import Any
 
 DATA_DIR = Path(__file__).resolve().parent.parent / "data"
 CATALOGUE_PATH = DATA_DIR / "cards.json"
+EXTRA_DIR = DATA_DIR / "expansions"  # one card file per expansion
 
 GREEN, BLUE, RED = "green", "blue", "red"
 COLOURS = (GREEN, BLUE, RED)
@@ -76,7 +77,7 @@ class Catalogue:
     aristocrat_table: tuple[int, ...]
     observatory_reset: str
     display_empty_ends_phase: bool
-    extras: tuple[str, ...] = ()  # the extra card files (data/<name>.json) added to the edition's cards
+    extras: tuple[str, ...] = ()  # the card files (data/expansions/<name>.json) added to the edition's cards
     # Per physical card, its market roundel where copies of its type differ in it (Ship Builder,
     # Market: MK-49, MK-61), else "": what tells such copies apart when a ruleset uses roundels.
     copy_goods: tuple[str, ...] = ()
@@ -118,8 +119,8 @@ def raw_catalogue() -> dict[str, Any]:
 
 @cache
 def extra_files() -> tuple[str, ...]:
-    """The expansions' card files in data/ (every ``*.json`` beside cards.json), by name."""
-    return tuple(sorted(p.stem for p in DATA_DIR.glob("*.json") if p != CATALOGUE_PATH))
+    """The expansions' card files (``data/expansions/*.json``), by name."""
+    return tuple(sorted(p.stem for p in EXTRA_DIR.glob("*.json")))
 
 
 def any_type(edition: int, card_id: str) -> CardType | None:
@@ -135,8 +136,8 @@ def any_type(edition: int, card_id: str) -> CardType | None:
 
 @cache
 def raw_extra(name: str) -> list[dict[str, Any]]:
-    """The card entries of an expansion's data file ``data/<name>.json`` (same format as cards.json)."""
-    with (DATA_DIR / f"{name}.json").open(encoding="utf-8") as f:
+    """The card entries of an expansion's data file ``data/expansions/<name>.json`` (as in cards.json)."""
+    with (EXTRA_DIR / f"{name}.json").open(encoding="utf-8") as f:
         cards: list[dict[str, Any]] = json.load(f)["cards"]
     return cards
 

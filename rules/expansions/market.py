@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
-from ..cards import DATA_DIR, catalogue
+from ..cards import EXTRA_DIR, catalogue
 from ..flow import resume_after
 from ..hooks import Event, Expansion, Hooks, Phase, Shape
 from ..scoring import gain_vp
@@ -27,7 +27,7 @@ ANY = "?"  # the roundel whose good is chosen with a good token (MK-25)
 
 @cache
 def market_data() -> dict[str, Any]:
-    with (DATA_DIR / "market.json").open(encoding="utf-8") as f:
+    with (EXTRA_DIR / "market.json").open(encoding="utf-8") as f:
         data: dict[str, Any] = json.load(f)
     return data
 
