@@ -73,3 +73,17 @@ def test_importing_rules_loads_nothing_forbidden() -> None:
     assert "rules.engine" in loaded and "rules.__main__" in loaded and "rules.expansions.market" in loaded
     bad = sorted(m for m in loaded if top(m) in FORBIDDEN)
     assert not bad, f"importing rules loads {bad}"
+
+
+@pytest.mark.parametrize("path", sorted(RULES.glob("*.py")), ids=lambda p: p.name)
+def test_core_names_no_expansion(path: Path) -> None:
+    """Issue 11: the core reaches expansions only through the registry (rules/expansions/__init__.py)
+    and the hooks; no core module imports an expansion's own file or uses its names."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    expansion_files = {p.stem for p in (RULES / "expansions").glob("*.py")} - {"__init__"}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            assert node.module.split(".")[-1] not in expansion_files, (path.name, node.module)
+        if isinstance(node, ast.Name | ast.Attribute):
+            name = node.id if isinstance(node, ast.Name) else node.attr
+            assert name not in ("MARKET", "Market"), (path.name, name)
