@@ -4,6 +4,7 @@ A seeded random player picks uniformly among ``legal_moves``; one process, pinne
 the OS allows it. Not a test; run it from the repository root::
 
     .venv/bin/python benchmarks/bench_rules.py [--games 200] [--repeat 3] [--seed 1] [--cpu N] [--profile]
+    .venv/bin/python benchmarks/bench_rules.py --market [--players 5]   # the Market, 2nd edition, 2 and 5 players
 
 Totals are CPU time of this process; each configuration is run ``--repeat`` times and the fastest run
 is reported, which keeps other load on the machine out of the figures as far as possible. The
@@ -54,6 +55,7 @@ MAX_ACTIONS = 5000
 class Result:
     edition: int
     players: int
+    market: bool
     games: int
     actions: int
     seconds: float
@@ -69,9 +71,11 @@ class Result:
         return 1e6 * self.seconds / self.actions
 
 
-def play_games(edition: int, players: int, games: int, seed: int, timed: bool = True) -> Result:
+def play_games(
+    edition: int, players: int, games: int, seed: int, timed: bool = True, market: bool = False
+) -> Result:
     """Play ``games`` complete random games; seeds ``seed``, ``seed + 1``, ... for deals and choices."""
-    ruleset = Ruleset(edition=edition, players=players)
+    ruleset = Ruleset(edition=edition, players=players, expansions=("market",) if market else ())
     seats = [f"P{i}" for i in range(players)]
     clock = time.perf_counter
     actions = 0
@@ -97,7 +101,7 @@ def play_games(edition: int, players: int, games: int, seed: int, timed: bool = 
             if n > MAX_ACTIONS:
                 raise RuntimeError(f"game {seed + g} did not finish")
         actions += n
-    return Result(edition, players, games, actions, time.process_time() - start, t_apply, t_moves)
+    return Result(edition, players, market, games, actions, time.process_time() - start, t_apply, t_moves)
 
 
 def pin_to_one_cpu(cpu: int | None) -> str:
@@ -109,8 +113,10 @@ def pin_to_one_cpu(cpu: int | None) -> str:
     return f"pinned to CPU {cpu}"
 
 
-def fastest(edition: int, players: int, games: int, seed: int, repeat: int, timed: bool) -> Result:
-    runs = [play_games(edition, players, games, seed, timed=timed) for _ in range(repeat)]
+def fastest(
+    edition: int, players: int, games: int, seed: int, repeat: int, timed: bool, market: bool = False
+) -> Result:
+    runs = [play_games(edition, players, games, seed, timed=timed, market=market) for _ in range(repeat)]
     return min(runs, key=lambda r: r.seconds)
 
 
@@ -121,23 +127,24 @@ def bench(
     editions: tuple[int, ...] = (1, 2),
     players_counts: tuple[int, ...] = (2, 4),
     split: bool = True,
+    market: bool = False,
 ) -> list[Result]:
     play_games(2, 4, 5, seed)  # warm up: catalogue caches, imports
     results = []
     print(
-        f"{'edition':>7} {'players':>7} {'games':>6} {'actions/game':>12} {'games/s':>9} "
+        f"{'edition':>7} {'market':>6} {'players':>7} {'games':>6} {'actions/game':>12} {'games/s':>9} "
         f"{'us/action':>9} {'(legal_moves':>12} {'apply)':>7}"
     )
     for edition in editions:
         for players in players_counts:
-            plain = fastest(edition, players, games, seed, repeat, timed=False)
+            plain = fastest(edition, players, games, seed, repeat, timed=False, market=market)
             results.append(plain)
             row = (
-                f"{edition:>7} {players:>7} {games:>6} {plain.actions / games:>12.1f} "
+                f"{edition:>7} {'yes' if market else 'no':>6} {players:>7} {games:>6} {plain.actions / games:>12.1f} "
                 f"{plain.games_per_second:>9.1f} {plain.us_per_action:>9.2f}"
             )
             if split:
-                timed = fastest(edition, players, games, seed, repeat, timed=True)
+                timed = fastest(edition, players, games, seed, repeat, timed=True, market=market)
                 row += (
                     f" {1e6 * timed.moves_seconds / timed.actions:>12.2f}"
                     f" {1e6 * timed.apply_seconds / timed.actions:>7.2f}"
@@ -170,7 +177,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--profile", action="store_true", help="also profile a batch of 4-player games")
     ap.add_argument("--top", type=int, default=25, help="hotspots to list when profiling")
     ap.add_argument("--edition", type=int, choices=(1, 2), help="only this edition (default: both)")
-    ap.add_argument("--players", type=int, choices=(2, 3, 4), help="only this player count (default: 2 and 4)")
+    ap.add_argument(
+        "--players", type=int, choices=(2, 3, 4, 5), help="only this count (default 2 and 4; with --market 2 and 5)"
+    )
+    ap.add_argument("--market", action="store_true", help="play with the Market (2nd edition only)")
     ap.add_argument(
         "--no-split",
         action="store_true",
@@ -190,9 +200,10 @@ def main(argv: list[str] | None = None) -> int:
         args.games,
         args.seed,
         max(1, args.repeat),
-        editions=(args.edition,) if args.edition else (1, 2),
-        players_counts=(args.players,) if args.players else (2, 4),
+        editions=(args.edition,) if args.edition else (2,) if args.market else (1, 2),
+        players_counts=(args.players,) if args.players else (2, 5) if args.market else (2, 4),
         split=not args.no_split,
+        market=args.market,
     )
     if args.profile:
         profile(max(1, args.games // 2), args.seed, args.top)

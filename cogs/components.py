@@ -27,17 +27,19 @@ GROUP = "?"  # a select value starting with this asks for the card to displace n
 
 
 def encode(action: Action) -> str:
-    """An Action as a compact string (select value or custom_id part)."""
-    return f"{action.kind}|{action.card}|{action.row}|{action.target}|{action.amount}"
+    """An Action as a compact string (select value or custom_id part); the market roundel (``good``) only
+    where it is set, so base-game values keep their form."""
+    base = f"{action.kind}|{action.card}|{action.row}|{action.target}|{action.amount}"
+    return f"{base}|{action.good}" if action.good else base
 
 
 def decode(value: str) -> Action:
     """The Action of ``encode``; ValueError for anything malformed."""
     parts = value.split("|")
-    if len(parts) != 5:
+    if len(parts) not in (5, 6):
         raise ValueError(f"bad action value {value!r}")
-    kind, card, row, target, amount = parts
-    return Action(kind, card, int(row), target, int(amount))
+    kind, card, row, target, amount = parts[:5]
+    return Action(kind, card, int(row), target, int(amount), parts[5] if len(parts) == 6 else "")
 
 
 def _cog(interaction: discord.Interaction[Any]) -> Petersburg:
@@ -204,13 +206,13 @@ def _option(moves: list[Move], edition: int, lang: str) -> discord.SelectOption:
 
 def grouped(moves: Iterable[Move]) -> dict[str, list[list[Move]]]:
     """Legal moves per select kind, one entry per card/row (trading-card targets grouped together)."""
-    out: dict[str, dict[tuple[str, int, int], list[Move]]] = {k: {} for k in SELECT_KINDS}
+    out: dict[str, dict[tuple[str, int, int, str], list[Move]]] = {k: {} for k in SELECT_KINDS}
     for m in moves:
         a = m.action
         kind = a.kind
         if kind == "discard" or kind == "pass":
             continue
-        out[kind].setdefault((a.card, a.row, a.amount), []).append(m)
+        out.setdefault(kind, {}).setdefault((a.card, a.row, a.amount, a.good), []).append(m)
     return {k: list(v.values()) for k, v in out.items()}
 
 

@@ -83,7 +83,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m rules", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="cmd", required=True)
     r = sub.add_parser("random", help="play a game with random legal moves and print its record")
-    r.add_argument("--players", type=int, default=4, choices=(2, 3, 4))
+    r.add_argument("--players", type=int, default=4, choices=(2, 3, 4, 5))
+    r.add_argument("--market", action="store_true", help="play with the Market (2nd edition; 2 to 5 players)")
     r.add_argument("--edition", type=int, default=2, choices=(1, 2))
     r.add_argument("--seed", type=int, default=0)
     r.add_argument("--out", help="write the record to this file instead of standard output")
@@ -99,7 +100,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.cmd == "arena":
         return run_arena(args, sys.argv[1:] if argv is None else argv)
     if args.cmd == "random":
-        ruleset = Ruleset(edition=args.edition, players=args.players)
+        try:
+            ruleset = Ruleset(
+                edition=args.edition, players=args.players, expansions=("market",) if args.market else ()
+            )
+        except ValueError as e:
+            parser.error(str(e))
         rec, _ = play_random(ruleset, args.seed, computer=args.computer, level=args.level, budget_s=args.budget)
         text = rec.dumps()
         if args.out:

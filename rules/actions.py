@@ -12,12 +12,19 @@ Notation (like chess SAN: what the player to decide does, readable and writable 
     observe trading                   then: buy Bank over Market | take Bank | discard Bank
     pub 3
 
+With the Market (expansions.md MK-49, MK-50; the kinds after ``as`` come from its hooks)::
+
+    buy Market [apple]                play Wharf over Ship Builder [fish]
+    observe market                    as fish
+    confirm Crate of Fish             release Crate of Fish
+
 Card names are the edition's English names; German names and ids are read too (case-insensitive).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 from .cards import DECKS, Catalogue
@@ -30,13 +37,16 @@ KINDS = (BUY, TAKE, PLAY, PASS, OBSERVE, DISCARD, PUB)
 
 class Action(NamedTuple):
     """One decision. ``card`` is a card type id (or a deck key for ``observe``); ``row`` says where
-    the card is (UPPER, LOWER, HAND or DRAWN); ``target`` is the displaced card's type id."""
+    the card is (UPPER, LOWER, HAND or DRAWN); ``target`` is the displaced card's type id. ``good``
+    tells apart copies of one card type with different market roundels (MK-49), only where the
+    ruleset says they differ: the roundel of the target for a trading card, else of the card."""
 
     kind: str
     card: str = ""
     row: int = -1
     target: str = ""
     amount: int = 0
+    good: str = ""
 
 
 class Move(NamedTuple):
@@ -48,6 +58,19 @@ class Move(NamedTuple):
 
 PASS_ACTION = Action(PASS)
 
+# Notation of the action kinds expansions add (``Hooks.parsers`` / ``Hooks.formatters``), registered
+# when a ruleset using them is built: kind -> (parse(text, rest, catalogue), format(action, catalogue, lang)).
+NOTATIONS: dict[str, tuple[Callable[[str, str, Catalogue], Action], Callable[[Action, Catalogue, str], str]]] = {}
+
+
+def register_notation(
+    kind: str, parse: Callable[[str, str, Catalogue], Action], fmt: Callable[[Action, Catalogue, str], str]
+) -> None:
+    """Let ``parse_action`` and ``format_action`` read and write an expansion's action kind."""
+    if kind in KINDS:
+        raise ValueError(f"{kind!r} is a base-game action")
+    NOTATIONS[kind] = (parse, fmt)
+
 
 def format_action(action: Action, cat: Catalogue, lang: str = "en") -> str:
     """The notation of ``action``."""
@@ -58,26 +81,47 @@ def format_action(action: Action, cat: Catalogue, lang: str = "en") -> str:
         return f"pub {action.amount}"
     if k == OBSERVE:
         return f"observe {action.card}"
+    extra = NOTATIONS.get(k)
+    if extra is not None:
+        return extra[1](action, cat, lang)
     text = f"{k} {cat.by_id[action.card].name(lang)}"
+    if action.good and not action.target:
+        text += f" [{action.good}]"
     if action.row == LOWER:
         text += " (lower)"
     if action.target:
         text += f" over {cat.by_id[action.target].name(lang)}"
+        if action.good:
+            text += f" [{action.good}]"
     return text
+
+
+_GOOD = re.compile(r"\[\s*([^\]]*?)\s*\]\s*$")
+
+
+def _split_good(part: str) -> tuple[str, str]:
+    """``Ship Builder [fish]`` -> (``Ship Builder``, ``fish``)."""
+    gm = _GOOD.search(part)
+    if gm is None:
+        return part.strip(), ""
+    return part[: gm.start()].strip(), gm.group(1).casefold()
 
 
 _RE = re.compile(r"^\s*(?P<kind>\w+)\s*(?P<rest>.*?)\s*$", re.S)
 
 
-def parse_action(text: str, cat: Catalogue, drawn: bool = False) -> Action:
-    """Read the notation. ``drawn``: a drawn Observatory card is pending, so buy/take/discard refer to it."""
+def parse_action(text: str, cat: Catalogue, drawn: bool = False, decks: Sequence[str] = DECKS) -> Action:
+    """Read the notation. ``drawn``: a drawn Observatory card is pending, so buy/take/discard refer to it;
+    ``decks``: the stacks an Observatory may draw from."""
     m = _RE.match(text)
     if not m:
         raise NotationError(text, "empty")
     kind = m.group("kind").casefold()
     rest = m.group("rest")
+    if kind in NOTATIONS:
+        return NOTATIONS[kind][0](text, rest, cat)
     if kind not in KINDS:
-        raise NotationError(text, f"unknown action {kind!r} (use {', '.join(KINDS)})")
+        raise NotationError(text, f"unknown action {kind!r} (use {', '.join(KINDS + tuple(NOTATIONS))})")
     if kind == PASS:
         if rest:
             raise NotationError(text, "pass takes nothing after it")
@@ -89,13 +133,14 @@ def parse_action(text: str, cat: Catalogue, drawn: bool = False) -> Action:
             raise NotationError(text, "pub needs a number of VP, e.g. 'pub 2'") from None
     if kind == OBSERVE:
         deck = rest.casefold()
-        if deck not in DECKS:
-            raise NotationError(text, f"observe needs a stack: {', '.join(DECKS)}")
+        if deck not in decks:
+            raise NotationError(text, f"observe needs a stack: {', '.join(decks)}")
         return Action(OBSERVE, deck)
-    target = ""
+    target = good = ""
     parts = re.split(r"\s+over\s+", rest, maxsplit=1, flags=re.I)
     if len(parts) == 2:
         rest, tname = parts
+        tname, good = _split_good(tname)
         t = cat.lookup(tname)
         if t is None:
             raise NotationError(text, f"no card called {tname!r}")
@@ -111,7 +156,10 @@ def parse_action(text: str, cat: Catalogue, drawn: bool = False) -> Action:
         row = DRAWN
     elif kind == DISCARD:
         raise NotationError(text, "discard only answers an Observatory draw")
+    rest, own_good = _split_good(rest)
+    if own_good and target:
+        raise NotationError(text, "a roundel [good] goes after the displaced card")
     card = cat.lookup(rest)
     if card is None:
         raise NotationError(text, f"no card called {rest!r}")
-    return Action(kind, card.id, row, target)
+    return Action(kind, card.id, row, target, 0, good or own_good)

@@ -70,12 +70,16 @@ def only_pass(st: GameState) -> bool:
 def default_action(st: GameState) -> Action:
     """What the game does for an absent player whose time ran out: the least committal legal action.
 
-    Pass where passing is legal; no VP at the Pub; discard an Observatory's drawn card; in the first
-    worker phase (where a worker must be bought, rules-notes 2) the cheapest worker.
+    Pass where passing is legal; for a pending decision its kind's default (X-07: no VP at the Pub,
+    discard an Observatory's drawn card, ...); in the first worker phase (where a worker must be
+    bought, rules-notes 2) the cheapest worker.
     """
     moves = legal_moves(st)
     if not moves:
         raise ValueError("the game is over")
+    p = st.pending
+    if p is not None:  # X-07: each decision kind names its own default
+        return st.ruleset.hooks.decisions[p.kind].default(st, p)
     for kind in (PASS, PUB, DISCARD):
         for m in moves:
             if m.action.kind == kind and (kind != PUB or m.action.amount == 0):

@@ -15,6 +15,7 @@ from typing import Any
 
 DATA_DIR = Path(__file__).resolve().parent.parent / "data"
 CATALOGUE_PATH = DATA_DIR / "cards.json"
+EXTRA_DIR = DATA_DIR / "expansions"  # one card file per expansion
 
 GREEN, BLUE, RED = "green", "blue", "red"
 COLOURS = (GREEN, BLUE, RED)
@@ -52,6 +53,7 @@ class CardType:
     market: tuple[str, ...]
     source: str
     de_guess: bool
+    market_count: int = 1  # symbols of its good on each copy (market cards 1-3, crates 4; MK-29)
 
     def name(self, lang: str = "en") -> str:
         return self.name_de if lang == "de" else self.name_en
@@ -75,14 +77,18 @@ class Catalogue:
     aristocrat_table: tuple[int, ...]
     observatory_reset: str
     display_empty_ends_phase: bool
+    extras: tuple[str, ...] = ()  # the card files (data/expansions/<name>.json) added to the edition's cards
+    # Per physical card, its market roundel where copies of its type differ in it (Ship Builder,
+    # Market: MK-49, MK-61), else "": what tells such copies apart when a ruleset uses roundels.
+    copy_goods: tuple[str, ...] = ()
 
     def lookup(self, name: str) -> CardType | None:
         """Find a card type by id, English or German name (case-insensitive, ignoring punctuation)."""
-        return _name_index(self.edition).get(_norm(name))
+        return _name_index(self.edition, self.extras).get(_norm(name))
 
     def deck_cards(self, deck: str) -> list[int]:
         """The physical cards of one stack, in catalogue order (a new list each call)."""
-        return list(_deck_cards(self.edition, deck))
+        return list(_deck_cards(self.edition, self.extras, deck))
 
 
 def _norm(s: str) -> str:
@@ -90,13 +96,13 @@ def _norm(s: str) -> str:
 
 
 @cache
-def _deck_cards(edition: int, deck: str) -> tuple[int, ...]:
-    return tuple(i for i, t in enumerate(catalogue(edition).cards) if t.deck == deck)
+def _deck_cards(edition: int, extras: tuple[str, ...], deck: str) -> tuple[int, ...]:
+    return tuple(i for i, t in enumerate(catalogue(edition, extras).cards) if t.deck == deck)
 
 
 @cache
-def _name_index(edition: int) -> dict[str, CardType]:
-    cat = catalogue(edition)
+def _name_index(edition: int, extras: tuple[str, ...]) -> dict[str, CardType]:
+    cat = catalogue(edition, extras)
     idx: dict[str, CardType] = {}
     for t in cat.types:
         for key in (t.id, t.name_en, t.name_de):
@@ -112,13 +118,48 @@ def raw_catalogue() -> dict[str, Any]:
 
 
 @cache
-def catalogue(edition: int) -> Catalogue:
-    """Build the catalogue of one edition (1 = 2004, 2 = 2014), applying the ``edN`` overrides."""
+def extra_files() -> tuple[str, ...]:
+    """The expansions' card files (``data/expansions/*.json``), by name."""
+    return tuple(sorted(p.stem for p in EXTRA_DIR.glob("*.json")))
+
+
+def any_type(edition: int, card_id: str) -> CardType | None:
+    """A card type of the edition by id, looked up in the base cards and then every expansion's."""
+    found = catalogue(edition).by_id.get(card_id)
+    for extra in extra_files():
+        if found is not None:
+            break
+        if edition in {e for entry in raw_extra(extra) for e in entry.get("editions", [1, 2])}:
+            found = catalogue(edition, (extra,)).by_id.get(card_id)
+    return found
+
+
+@cache
+def raw_extra(name: str) -> list[dict[str, Any]]:
+    """The card entries of an expansion's data file ``data/expansions/<name>.json`` (as in cards.json)."""
+    with (EXTRA_DIR / f"{name}.json").open(encoding="utf-8") as f:
+        cards: list[dict[str, Any]] = json.load(f)["cards"]
+    return cards
+
+
+def catalogue(edition: int, extras: tuple[str, ...] = ()) -> Catalogue:
+    """The catalogue of one edition (1 = 2004, 2 = 2014), applying the ``edN`` overrides; the cards of
+    each extra data file are added after the base cards (so base physical ids never move). One object
+    per combination: card types are compared by identity."""
+    return _catalogue(edition, tuple(extras))
+
+
+@cache
+def _catalogue(edition: int, extras: tuple[str, ...]) -> Catalogue:
     raw = raw_catalogue()
     if str(edition) not in raw["editions"]:
         raise ValueError(f"unknown edition {edition!r}")
     types: list[CardType] = []
-    for entry in raw["cards"]:
+    entries = list(raw["cards"])
+    if extras:  # the base types are the very same objects as in the base catalogue
+        types.extend(_catalogue(edition, ()).types)
+        entries = [e for extra in extras for e in raw_extra(extra)]
+    for entry in entries:
         e = dict(entry)
         e.update(entry.get(f"ed{edition}", {}))
         if edition not in e.get("editions", [1, 2]):
@@ -151,14 +192,18 @@ def catalogue(edition: int) -> Catalogue:
                 market=tuple(e.get("market", ())),
                 source=e["source"],
                 de_guess=bool(e.get("de_guess", False)),
+                market_count=int(e.get("market_count", 1)),
             )
         )
     cards: list[CardType] = []
     markets: list[str | None] = []
+    copy_goods: list[str] = []
     for t in types:
+        varied = len(set(t.market)) > 1
         for k in range(t.count):
             cards.append(t)
             markets.append(t.market[k] if k < len(t.market) else None)
+            copy_goods.append(t.market[k] if varied else "")
     return Catalogue(
         edition=edition,
         types=tuple(types),
@@ -168,4 +213,6 @@ def catalogue(edition: int) -> Catalogue:
         aristocrat_table=tuple(raw["aristocrat_table"]),
         observatory_reset=raw["editions"][str(edition)]["observatory_reset"],
         display_empty_ends_phase=raw["editions"][str(edition)]["display_empty_ends_phase"],
+        extras=extras,
+        copy_goods=tuple(copy_goods),
     )

@@ -54,6 +54,18 @@ def describe(event: Event, seats: Sequence[str], edition: int, lang: str = "en")
             rubles=event["rubles"],
             vp=event["vp"],
         )
+    if kind == "good":
+        return t("log.good", lang, player=who, card=card(), good=t(f"good.{event['good']}", lang))
+    if kind == "good_returned":
+        return t("log.good_returned", lang, player=who, good=t(f"good.{event['good']}", lang))
+    if kind == "crate_confirmed":
+        return t("log.crate_confirmed", lang, player=who, card=card(), rubles=event["rubles"])
+    if kind == "crate_released":
+        return t("log.crate_released", lang, player=who, card=card())
+    if kind == "marketplace":
+        return t("log.marketplace", lang, player=who, vp=event["vp"]) if event["vp"] else None
+    if kind == "market_value":
+        return t("log.market_value", lang, high=event["tile"][0], low=event["tile"][1])
     if kind == "phase":
         return t("log.phase", lang, phase=t(f"phase.{event['phase']}", lang), round=event["round"])
     if kind == "end_triggered":
@@ -78,6 +90,6 @@ def describe_all(events: Sequence[Event], seats: Sequence[str], edition: int, la
 def headline(events: Sequence[Event], seats: Sequence[str], edition: int, lang: str = "en") -> str | None:
     """The player's action among ``events`` (the first event), in words: the board's "last action"."""
     for e in events:
-        if e["type"] in ("buy", "play", "take", "pass", "observe", "discard", "pub"):
+        if e["type"] in ("buy", "play", "take", "pass", "observe", "discard", "pub", "good", "crate_confirmed"):
             return describe(e, seats, edition, lang)
     return None

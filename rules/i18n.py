@@ -10,7 +10,7 @@ import json
 from functools import cache
 from typing import Any
 
-from .cards import DATA_DIR, catalogue
+from .cards import DATA_DIR, any_type
 
 LANGUAGES = ("en", "de")
 DEFAULT_LANG = "en"
@@ -37,7 +37,7 @@ def t(key: str, lang: str = DEFAULT_LANG, **params: Any) -> str:
 
 
 def card_name(card_id: str, edition: int, lang: str = DEFAULT_LANG) -> str:
-    t_ = catalogue(edition).by_id.get(card_id)
+    t_ = any_type(edition, card_id)
     return t_.name(lang) if t_ is not None else card_id
 
 

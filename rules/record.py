@@ -24,9 +24,12 @@ class GameRecord:
     stacks: dict[str, list[str]] | None = None
     tokens: dict[str, int] | None = None
     actions: list[str] = field(default_factory=list)
+    fields: dict[str, Any] = field(default_factory=dict)  # the expansions' setup fields (Hooks.record_fields)
 
     def start(self) -> GameState:
-        return new_game(self.ruleset, self.seats, seed=self.seed, stacks=self.stacks, tokens=self.tokens)
+        return new_game(
+            self.ruleset, self.seats, seed=self.seed, stacks=self.stacks, tokens=self.tokens, given=self.fields
+        )
 
     def to_json(self) -> dict[str, Any]:
         d: dict[str, Any] = {
@@ -39,6 +42,7 @@ class GameRecord:
             d["stacks"] = self.stacks
         if self.tokens is not None:
             d["tokens"] = self.tokens
+        d.update(self.fields)
         d["actions"] = list(self.actions)
         return d
 
@@ -67,8 +71,21 @@ class GameRecord:
         if seed is not None and not isinstance(seed, int):
             raise ValueError("'seed' must be an integer or null")
         tokens = d.get("tokens")
+        fields = {}
+        for key, read in ruleset.hooks.record_fields.items():
+            if key in d:
+                try:
+                    fields[key] = read(d[key])
+                except (TypeError, ValueError) as e:
+                    raise ValueError(f"bad {key!r}: {e}") from None
         return cls(
-            ruleset, list(d["seats"]), seed, d.get("stacks"), dict(tokens) if tokens else None, list(d["actions"])
+            ruleset,
+            list(d["seats"]),
+            seed,
+            d.get("stacks"),
+            dict(tokens) if tokens else None,
+            list(d["actions"]),
+            fields,
         )
 
     @classmethod
@@ -94,7 +111,8 @@ class ReplayError(Exception):
 def parse_for(st: GameState, text: str) -> Action:
     """Read ``text`` as an action of the player to decide in ``st``."""
     p = st.pending
-    return parse_action(text, st.ruleset.catalogue, drawn=p is not None and p.kind == "observatory")
+    rs = st.ruleset
+    return parse_action(text, rs.catalogue, drawn=p is not None and p.kind == "observatory", decks=rs.decks)
 
 
 def replay(record: GameRecord) -> GameState:

@@ -1,35 +1,29 @@
-"""The ruleset: edition, player count and options, and the phase structure they select.
+"""The ruleset: edition, player count, options, expansions and modules, and the game shape they select.
 
 Everything edition- or option-dependent is looked up here as data (phases, display size, first
-worker display, token passing, Observatory reset) so the engine has no edition switches. The Market
-(an extra phase between workers and buildings, 10 display slots, the Sack token), 5 players and the
-modules plug in by adding phases, tokens and card data.
+worker display, token passing, Observatory reset) so the engine has no edition switches. Expansions
+and modules (``rules/expansions/``) change that data and add hooks (``rules/hooks.py``); the
+combinations the rulebooks do not allow are refused here (expansions.md X-02).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
-from .cards import BLUE, GREEN, RED, Catalogue, catalogue
+from .cards import BLUE, DECKS, GREEN, RED, Catalogue, catalogue
+from .hooks import Hooks, Phase, Shape
 
-
-@dataclass(frozen=True, slots=True)
-class Phase:
-    """One phase (German "Runde") of a round (German "Durchgang"), seed 001 "Der Ablauf des Spiels"."""
-
-    key: str  # workers, buildings, aristocrats, trading
-    deck: str  # the stack that refills the display at its start
-    scores: str | None  # colour scored after its actions (None: trading, no scoring)
-    token: str  # start-player token: hammer, cathedral, bust, hand
-
+__all__ = ["BASE_PHASES", "Phase", "Ruleset"]
 
 BASE_PHASES: tuple[Phase, ...] = (
-    Phase("workers", "workers", GREEN, "hammer"),
-    Phase("buildings", "buildings", BLUE, "cathedral"),
-    Phase("aristocrats", "aristocrats", RED, "bust"),
+    Phase("workers", "workers", GREEN, "hammer", ("income",)),
+    Phase("buildings", "buildings", BLUE, "cathedral", ("income", "pub")),
+    Phase("aristocrats", "aristocrats", RED, "bust", ("income",)),
     Phase("trading", "trading", None, "hand"),
 )
+BASE_TOKENS = ("hammer", "cathedral", "bust", "hand")
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,12 +35,14 @@ class Ruleset:
     mandatory_first_workers: bool = True  # rules-notes 2: each must buy a worker until all own two
     open_money: bool = True  # rules-notes 15: money shown by default
     open_hands: bool = False  # rules-notes 15: hands private by default
-    expansions: tuple[str, ...] = field(default=())  # reserved: "new_society", "market"
+    expansions: tuple[str, ...] = field(default=())  # keys of rules/expansions' registry, e.g. "market"
     modules: tuple[int, ...] = field(default=())  # reserved: 2nd-edition modules 1-6
 
     # Derived data (computed once in __post_init__; not part of the value: not compared or serialized).
     catalogue: Catalogue = field(init=False, repr=False, compare=False)
     phases: tuple[Phase, ...] = field(init=False, repr=False, compare=False)
+    decks: tuple[str, ...] = field(init=False, repr=False, compare=False)  # stacks, in table order
+    tokens: tuple[str, ...] = field(init=False, repr=False, compare=False)  # start-player tokens
     display_size: int = field(init=False, repr=False, compare=False)  # rules-notes 11: 8 in the base game
     first_workers: int = field(init=False, repr=False, compare=False)  # rules-notes 1: 2 per player
     base_hand_limit: int = field(init=False, repr=False, compare=False)  # rules-notes 6
@@ -56,25 +52,31 @@ class Ruleset:
     display_empty_ends_phase: bool = field(init=False, repr=False, compare=False)
     # 'phase' (1st edition) or 'round' (2nd edition): when a used Observatory turns face up.
     observatory_reset: str = field(init=False, repr=False, compare=False)
+    hooks: Hooks = field(init=False, repr=False, compare=False)
+    roundels: bool = field(init=False, repr=False, compare=False)  # Action.good tells copies apart
 
     def __post_init__(self) -> None:
         if self.edition not in (1, 2):
             raise ValueError("edition must be 1 or 2")
-        if not 2 <= self.players <= 4:
-            raise ValueError("the base game is for 2 to 4 players")
-        if self.expansions or self.modules:
-            raise ValueError("expansions and modules are not available yet")
+        if self.modules:
+            raise ValueError("the modules are not available yet")
+        shape, hooks = _shape(self.edition, self.players, tuple(self.expansions))
         derive = object.__setattr__  # frozen: the derived fields are set once, here
-        cat = catalogue(self.edition)
+        cat = shape.catalogue
+        derive(self, "expansions", tuple(self.expansions))
         derive(self, "catalogue", cat)
-        derive(self, "phases", BASE_PHASES)
-        derive(self, "display_size", 8)
+        derive(self, "phases", tuple(shape.phases))
+        derive(self, "decks", tuple(shape.decks))
+        derive(self, "tokens", tuple(shape.tokens))
+        derive(self, "display_size", shape.display_size)
         derive(self, "first_workers", 2 * self.players)
         derive(self, "base_hand_limit", 3)
         derive(self, "starting_rubles", 25)
         derive(self, "token_step", 1)
         derive(self, "display_empty_ends_phase", cat.display_empty_ends_phase)
         derive(self, "observatory_reset", cat.observatory_reset)
+        derive(self, "hooks", hooks)
+        derive(self, "roundels", shape.roundels)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -97,3 +99,36 @@ class Ruleset:
         kw["expansions"] = tuple(kw.get("expansions", ()))
         kw["modules"] = tuple(kw.get("modules", ()))
         return cls(**kw)
+
+
+@cache
+def _shape(edition: int, players: int, expansions: tuple[str, ...]) -> tuple[Shape, Hooks]:
+    """The derived data and hooks of a combination, refused (ValueError) where the rulebooks do not
+    allow it (X-02). Built once per combination."""
+    from .actions import register_notation
+    from .base import base_hooks  # the base game's own decisions and steps
+    from .expansions import select
+
+    active = select(edition, expansions)
+    shape = Shape(
+        edition=edition,
+        players=players,
+        catalogue=catalogue(edition),
+        phases=list(BASE_PHASES),
+        decks=list(DECKS),
+        tokens=list(BASE_TOKENS),
+        display_size=8,
+    )
+    hooks = base_hooks()
+    for exp in active:
+        exp.configure(shape)
+        hooks.merge(exp.hooks())
+    for kind, parse in hooks.parsers.items():
+        register_notation(kind, parse, hooks.formatters[kind])
+    if not shape.min_players <= players <= shape.max_players:
+        named = " with " + " and ".join(expansions) if expansions else " (the base game)"
+        raise ValueError(
+            f"{players} players: the {edition}. edition{named} is for {shape.min_players} "
+            f"to {shape.max_players} players"
+        )
+    return shape, hooks

@@ -12,7 +12,7 @@ from .cards import CardType
 from .ruleset import Ruleset
 
 if TYPE_CHECKING:
-    from .engine import SeatContext
+    from .prices import SeatContext
 
 UPPER, LOWER, HAND, DRAWN = 0, 1, 2, 3
 ROW_NAMES = {UPPER: "upper", LOWER: "lower", HAND: "hand", DRAWN: "drawn"}
@@ -63,6 +63,8 @@ class GameState:
     history: list[dict[str, Any]] = field(default_factory=list)  # per finished round: vp and rubles
     final: list[dict[str, int]] | None = None
     winners: list[int] = field(default_factory=list)
+    # The expansions' own state, JSON data keyed by expansion (e.g. the marketplace); empty in the base game.
+    ext: dict[str, Any] = field(default_factory=dict)
     cards: tuple[CardType, ...] = field(init=False, repr=False, compare=False)  # physical id -> type
     # Per seat, the engine's last SeatContext: derived from the tableau, checked against it on every
     # use, so it is never stale; not part of the game's value (not copied, compared or serialized).
@@ -114,12 +116,13 @@ class GameState:
             history=[dict(h) for h in self.history],
             final=None if self.final is None else [dict(d) for d in self.final],
             winners=list(self.winners),
+            ext=_copy_json(self.ext) if self.ext else {},
         )
 
     # --- JSON ---------------------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
         p = self.pending
-        return {
+        d = {
             "ruleset": self.ruleset.to_json(),
             "seats": list(self.seats),
             "decks": {k: list(v) for k, v in self.decks.items()},
@@ -149,6 +152,9 @@ class GameState:
             "final": None if self.final is None else [dict(d) for d in self.final],
             "winners": list(self.winners),
         }
+        if self.ext:  # only with expansions: base-game JSON is unchanged
+            d["ext"] = _copy_json(self.ext)
+        return d
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> GameState:
@@ -180,4 +186,14 @@ class GameState:
             history=[dict(x) for x in d.get("history", [])],
             final=None if d.get("final") is None else [dict(x) for x in d["final"]],
             winners=list(d.get("winners", [])),
+            ext=_copy_json(d.get("ext", {})),
         )
+
+
+def _copy_json(x: Any) -> Any:
+    """A deep copy of JSON data (dicts, lists, scalars)."""
+    if isinstance(x, dict):
+        return {k: _copy_json(v) for k, v in x.items()}
+    if isinstance(x, list):
+        return [_copy_json(v) for v in x]
+    return x

@@ -79,6 +79,8 @@ def view(st: GameState, seat: int | None) -> dict[str, Any]:
                 for m in legal_moves(st)
             ]
         out["hand_prices"] = hand_prices(st, seat)
+    for fields in rs.hooks.view:  # the expansions' own view fields
+        fields(st, seat, out)
     return out
 
 

@@ -14,7 +14,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 RULES = ROOT / "rules"
 FORBIDDEN = frozenset({"discord", "PIL", "sqlite3", "aiosqlite", "asyncio"})
-RULES_FILES = sorted(RULES.glob("*.py"))
+RULES_FILES = sorted(RULES.rglob("*.py"))  # the expansions' files too
 
 
 def top(module: str) -> str:
@@ -44,7 +44,7 @@ def test_rules_package_has_sources() -> None:
     assert {"__init__.py", "engine.py", "state.py"} <= names
 
 
-@pytest.mark.parametrize("path", RULES_FILES, ids=lambda p: p.name)
+@pytest.mark.parametrize("path", RULES_FILES, ids=lambda p: str(p.relative_to(RULES)))
 def test_source_imports_nothing_forbidden(path: Path) -> None:
     tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
     bad = sorted(m for m in imported_modules(tree) if top(m) in FORBIDDEN)
@@ -63,13 +63,27 @@ def test_importing_rules_loads_nothing_forbidden() -> None:
     code = (
         "import importlib, json, pkgutil, sys\n"
         "import rules\n"
-        "for m in pkgutil.iter_modules(rules.__path__):\n"
-        "    importlib.import_module('rules.' + m.name)\n"
+        "for m in pkgutil.walk_packages(rules.__path__, 'rules.'):\n"
+        "    importlib.import_module(m.name)\n"
         "print(json.dumps(sorted(sys.modules)))\n"
     )
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert r.returncode == 0, r.stderr
     loaded: list[str] = json.loads(r.stdout.strip().splitlines()[-1])
-    assert "rules.engine" in loaded and "rules.__main__" in loaded
+    assert "rules.engine" in loaded and "rules.__main__" in loaded and "rules.expansions.market" in loaded
     bad = sorted(m for m in loaded if top(m) in FORBIDDEN)
     assert not bad, f"importing rules loads {bad}"
+
+
+@pytest.mark.parametrize("path", sorted(RULES.glob("*.py")), ids=lambda p: p.name)
+def test_core_names_no_expansion(path: Path) -> None:
+    """Issue 11: the core reaches expansions only through the registry (rules/expansions/__init__.py)
+    and the hooks; no core module imports an expansion's own file or uses its names."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    expansion_files = {p.stem for p in (RULES / "expansions").glob("*.py")} - {"__init__"}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            assert node.module.split(".")[-1] not in expansion_files, (path.name, node.module)
+        if isinstance(node, ast.Name | ast.Attribute):
+            name = node.id if isinstance(node, ast.Name) else node.attr
+            assert name not in ("MARKET", "Market"), (path.name, name)

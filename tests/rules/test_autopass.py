@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from rules import Ruleset, new_game
+from rules import Action, Ruleset, new_game
 from rules.autopass import AutoPass, arm, default_action, due, expired, only_pass
 from tests.rules.helpers import play, position, take_cards
 
@@ -66,4 +66,4 @@ def test_default_action() -> None:
     assert default_action(st).kind == "discard"
     st = position(players=2, tableau=["Pub"], upper=["Hospital"], rubles=9)
     play(st, "pass", "pass")
-    assert default_action(st) == ("pub", "", -1, "", 0)
+    assert default_action(st) == Action("pub", "", -1, "", 0)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from rules import GameState, Ruleset, aristocrat_vp, legal_moves, new_game, parse_for, price
-from rules.engine import _final_scoring
+from rules.scoring import final_scoring as _final_scoring
 from tests.rules.helpers import play, position, take_cards
 
 SEATS = ["Konrad", "Chiye", "Giuliano", "Holger"]

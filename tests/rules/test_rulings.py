@@ -367,7 +367,7 @@ def test_last_card_of_a_stack_ends_the_game_after_the_round() -> None:
 
 # 14. Final scoring and ties -----------------------------------------------------------------------------------
 def test_ties_go_to_rubles_left_then_shared() -> None:
-    from rules.engine import _final_scoring
+    from rules.scoring import final_scoring as _final_scoring
 
     st = position(players=3, rubles=27)
     st.rubles[1], st.rubles[2] = 25, 17
@@ -379,7 +379,7 @@ def test_ties_go_to_rubles_left_then_shared() -> None:
 
 
 def test_hand_penalty_and_distinct_aristocrats_capped() -> None:
-    from rules.engine import _final_scoring
+    from rules.scoring import final_scoring as _final_scoring
 
     many = [
         "Author",

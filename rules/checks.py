@@ -1,0 +1,159 @@
+"""Validation (seed 000 "Die Aktionen"; rules-notes 2-9): ``check`` accepts exactly what ``legal_moves``
+lists and says why anything else is refused, with a RuleError code (rules/errors.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from .actions import BUY, DISCARD, OBSERVE, PASS, PLAY, PUB, TAKE, Action
+from .errors import RuleError
+from .moves import first_worker_turn, legal_moves, usable_observatory
+from .prices import displaceable, seat_context
+from .state import HAND, LOWER, UPPER, GameState
+
+
+def check(st: GameState, action: Action, seat: int | None = None) -> tuple[int, int, int]:
+    """Validate ``action`` for the deciding player (or raise RuleError). Returns (card, target, price),
+    where card and target are physical card ids (-1 where none). Agrees with ``legal_moves``."""
+    if st.finished:
+        raise RuleError("game_over")
+    p = st.pending
+    decider = st.to_move if p is None else p.seat
+    if seat is not None and seat != decider:
+        if p is not None and p.seat != seat and seat == st.to_move:
+            raise RuleError("decision_pending", player=st.seats[decider])
+        raise RuleError("not_your_turn", to_move=st.seats[decider])
+    kind, card_id, row, target_id, amount, good = action
+    if p is not None:
+        return st.ruleset.hooks.decisions[p.kind].check(st, p, action)
+    if kind == PASS:
+        if card_id or row != -1 or target_id or amount or good:
+            raise RuleError("malformed_action")
+        if first_worker_turn(st) and any(m.action.kind == BUY for m in legal_moves(st)):
+            raise RuleError("must_buy_worker")
+        return NOTHING
+    if kind in (BUY, TAKE):
+        if amount or (target_id and kind == TAKE):
+            raise RuleError("malformed_action")
+        line = st.upper if row == UPPER else st.lower if row == LOWER else None
+        card = find(st, line, card_id, "" if target_id else good) if line is not None else -1
+        if card < 0:
+            raise RuleError("no_such_card", **card_params(st, card_id))
+        if first_worker_turn(st) and (kind != BUY or st.cards[card].deck != "workers"):
+            raise RuleError("must_buy_worker")
+        if kind == TAKE:
+            check_hand_room(st, decider)
+            return card, -1, 0
+        return check_placement(st, decider, card, action, lower=row == LOWER)
+    if not well_formed(action):
+        raise RuleError("malformed_action")
+    if kind in (PUB, DISCARD):
+        raise RuleError("no_decision")
+    if kind == OBSERVE:
+        if first_worker_turn(st):
+            raise RuleError("must_buy_worker")
+        obs = usable_observatory(st, decider)
+        if obs < 0:
+            raise RuleError("observatory_unavailable")
+        if card_id not in st.decks or len(st.decks[card_id]) < 2:
+            raise RuleError("stack_too_small", deck=card_id)
+        return obs, -1, 0
+    if kind == PLAY:
+        if first_worker_turn(st):
+            raise RuleError("must_buy_worker")
+        card = find(st, st.hands[decider], card_id, "" if target_id else good) if row == HAND else -1
+        if card < 0:
+            raise RuleError("no_such_card", **card_params(st, card_id))
+        return check_placement(st, decider, card, action, lower=False)
+    extra = st.ruleset.hooks.turn_actions.get(kind)
+    if extra is not None:
+        if first_worker_turn(st):
+            raise RuleError("must_buy_worker")
+        return extra.check(st, decider, action)
+    raise RuleError("malformed_action")
+
+
+NOTHING = (-1, -1, 0)
+
+
+def well_formed(a: Action) -> bool:
+    """The fields an action's kind does not use are empty (as in what ``legal_moves`` lists)."""
+    k = a.kind
+    if k == PASS:
+        return not a.card and a.row == -1 and not a.target and not a.amount and not a.good
+    if k == PUB:
+        return not a.card and a.row == -1 and not a.target and not a.good
+    if k == OBSERVE:
+        return a.row == -1 and not a.target and not a.amount and not a.good
+    if k in (TAKE, DISCARD):
+        return not a.target and not a.amount
+    return not a.amount
+
+
+def card_name(st: GameState, type_id: str) -> str:
+    t = st.ruleset.catalogue.by_id.get(type_id)
+    return t.name_en if t is not None else repr(type_id)
+
+
+def card_params(st: GameState, card_id: str, target_id: str = "") -> dict[str, Any]:
+    """Error parameters naming cards: English names for the message, ids and edition to translate them."""
+    params: dict[str, Any] = {"card": card_name(st, card_id), "card_id": card_id, "edition": st.ruleset.edition}
+    if target_id:
+        params["target"] = card_name(st, target_id)
+        params["target_id"] = target_id
+    return params
+
+
+def find(st: GameState, line: Iterable[int], type_id: str, good: str = "") -> int:
+    """The first card of type ``type_id`` in ``line`` (-1: none); where the ruleset tells copies apart
+    by roundel (MK-49), the one whose roundel is ``good`` ("" for a type whose copies do not differ)."""
+    cards = st.cards
+    if not st.ruleset.roundels:
+        if good:
+            return -1
+        for c in line:
+            if cards[c].id == type_id:
+                return c
+        return -1
+    goods = st.ruleset.catalogue.copy_goods
+    for c in line:
+        if cards[c].id == type_id and goods[c] == good:
+            return c
+    return -1
+
+
+def check_hand_room(st: GameState, seat: int) -> None:
+    limit = seat_context(st, seat).hand_limit
+    if len(st.hands[seat]) >= limit:
+        raise RuleError("hand_full", limit=limit)
+
+
+def check_placement(st: GameState, seat: int, card: int, action: Action, lower: bool) -> tuple[int, int, int]:
+    cards = st.cards
+    t = cards[card]
+    target = -1
+    displaced = None
+    ctx = seat_context(st, seat)
+    if t.trading:
+        disp = displaceable(t)
+        if not any(tt in disp for tt in ctx.targets):
+            raise RuleError("no_target", **card_params(st, t.id))
+        if not action.target:
+            raise RuleError("needs_target", **card_params(st, t.id))
+        fd = st.face_down
+        goods = st.ruleset.catalogue.copy_goods if st.ruleset.roundels else None
+        for c in st.tableaux[seat]:
+            tt = cards[c]
+            if tt.id == action.target and tt in disp and c not in fd and (goods[c] if goods else "") == action.good:
+                target = c
+                displaced = tt
+                break
+        else:
+            raise RuleError("bad_target", **card_params(st, t.id, action.target))
+    elif action.target:
+        raise RuleError("not_trading", **card_params(st, t.id))
+    pr = ctx.price(t, lower, displaced)
+    if pr > st.rubles[seat]:
+        raise RuleError("too_few_rubles", price=pr, rubles=st.rubles[seat], **card_params(st, t.id))
+    return card, target, pr

@@ -1,0 +1,43 @@
+"""The registry of expansions and modules: each lives in its own file here and reaches the core only
+through the hooks of ``rules/hooks.py``. ``select`` refuses what the rulebooks do not allow (X-02)."""
+
+from __future__ import annotations
+
+from ..hooks import Expansion
+
+__all__ = ["REGISTRY", "select"]
+
+
+def _registry() -> dict[str, Expansion]:
+    from .market import MARKET
+
+    return {e.key: e for e in (MARKET,)}
+
+
+REGISTRY: dict[str, Expansion] = {}
+
+
+def select(edition: int, keys: tuple[str, ...]) -> list[Expansion]:
+    """The expansions named by ``keys``, in registry order; ValueError for an unknown key, a repeated
+    one, a wrong edition, a missing requirement or an excluded pair (X-02)."""
+    if not keys:
+        return []
+    if not REGISTRY:
+        REGISTRY.update(_registry())
+    if len(set(keys)) != len(keys):
+        raise ValueError(f"an expansion is named twice: {', '.join(keys)}")
+    for key in keys:
+        if key not in REGISTRY:
+            raise ValueError(f"unknown expansion {key!r} (known: {', '.join(sorted(REGISTRY))})")
+    active = [e for e in REGISTRY.values() if e.key in keys]
+    for e in active:
+        if edition not in e.editions:
+            eds = " or ".join(f"the {x}. edition" for x in e.editions)
+            raise ValueError(f"the expansion {e.key!r} is played with {eds} only, not the {edition}. edition")
+        for need in e.requires:
+            if need not in keys:
+                raise ValueError(f"the expansion {e.key!r} needs {need!r}")
+        for other in e.excludes:
+            if other in keys:
+                raise ValueError(f"the expansions {e.key!r} and {other!r} cannot be combined")
+    return active

@@ -1,0 +1,283 @@
+"""The flow of a game: setup, carrying out a turn, and phases and rounds (seed 000 / 001 "Der Ablauf
+des Spiels"; rules-notes 1, 3, 11-13). Pending decisions carry themselves out (``Hooks.decisions``);
+each phase's scoring is a list of named steps (``Phase.steps``, ``Hooks.steps``)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from .actions import OBSERVE, PASS, PLAY, TAKE, Action
+from .cards import CardType
+from .checks import check
+from .ruleset import Ruleset
+from .scoring import final_scoring
+from .state import ROW_NAMES, UPPER, GameState, Pending
+
+Event = dict[str, Any]
+
+
+# --- setup ------------------------------------------------------------------------------------
+def deal_tokens(
+    n: int, rng: random.Random, tokens: Sequence[str] = ("hammer", "cathedral", "bust", "hand")
+) -> dict[str, int]:
+    """Start-player tokens (rules-notes 1; MK-08): each player gets as many as all can get alike (two
+    each with two players and four tokens), the rest go by lot to different players."""
+    order = list(tokens)
+    rng.shuffle(order)
+    each = 2 if n == 2 else 1
+    owners = [s for s in range(n) for _ in range(each)]
+    extra = len(order) - len(owners)
+    if extra == 1:
+        owners.append(rng.randrange(n))
+    elif extra > 1:
+        owners.extend(rng.sample(range(n), extra))  # AMB-02: to different players
+    return {tok: owners[i] for i, tok in enumerate(order)}
+
+
+def new_game(
+    ruleset: Ruleset,
+    seats: Sequence[str],
+    seed: int | None = None,
+    stacks: Mapping[str, Sequence[str]] | None = None,
+    tokens: dict[str, int] | None = None,
+    given: Mapping[str, Any] | None = None,
+) -> GameState:
+    """A new game, with stacks shuffled from ``seed`` or given explicitly (type ids, top card first).
+
+    Explicit stacks are for tests, puzzles and bug reports; stacks left out are shuffled from ``seed``.
+    """
+    if len(seats) != ruleset.players:
+        raise ValueError(f"the ruleset is for {ruleset.players} players, {len(seats)} seats given")
+    cat = ruleset.catalogue
+    rng = random.Random(seed)
+    decks: dict[str, list[int]] = {}
+    for deck in ruleset.decks:
+        ids = cat.deck_cards(deck)
+        if stacks is not None and deck in stacks:
+            pool = list(ids)
+            order: list[int] = []
+            for name in stacks[deck]:
+                t = cat.lookup(name)
+                match = next((c for c in pool if t is not None and cat.cards[c] is t), None)
+                if match is None:
+                    raise ValueError(f"stack {deck!r}: no (more) card {name!r} in this deck")
+                pool.remove(match)
+                order.append(match)
+            rng.shuffle(pool)
+            ids = order + pool  # named cards on top, the rest below in random order
+        else:
+            rng.shuffle(ids)
+        decks[deck] = ids[::-1]  # top card at the end
+    n = ruleset.players
+    st = GameState(
+        ruleset=ruleset,
+        seats=list(seats),
+        decks=decks,
+        upper=[],
+        lower=[],
+        discard=[],
+        rubles=[ruleset.starting_rubles] * n,
+        vp=[0] * n,
+        hands=[[] for _ in range(n)],
+        tableaux=[[] for _ in range(n)],
+        face_down=set(),
+        tokens=dict(tokens) if tokens is not None else deal_tokens(n, rng, ruleset.tokens),
+        seed=seed,
+        vp_by_source=[{} for _ in range(n)],
+        stats=[{} for _ in range(n)],
+    )
+    if sorted(st.tokens) != sorted(ruleset.tokens) or not all(0 <= s < n for s in st.tokens.values()):
+        raise ValueError(f"tokens must give each of {', '.join(ruleset.tokens)} to a seat")
+    fields = dict(given or {})
+    unknown = set(fields) - set(ruleset.hooks.record_fields)
+    if unknown:
+        raise ValueError(f"this ruleset has no setup field {', '.join(sorted(unknown))}")
+    for setup in ruleset.hooks.setups:
+        setup(st, rng, fields)
+    # The very first worker phase shows 2 workers per player (rules-notes 1).
+    _deal(st, ruleset.phases[0].deck, ruleset.first_workers, [])
+    _begin_actions(st)
+    return st
+
+
+# --- apply ---------------------------------------------------------------------------------------
+def apply(st: GameState, action: Action, seat: int | None = None) -> list[Event]:
+    """Validate and carry out ``action`` in place; return the events it caused (for the game log).
+
+    On a RuleError nothing has changed.
+    """
+    checked = check(st, action, seat)
+    p = st.pending
+    st.action_count += 1
+    if p is not None:
+        return st.ruleset.hooks.decisions[p.kind].apply(st, p, action, checked)
+    card, target, pr = checked
+    kind = action.kind
+    decider = st.to_move
+    if kind == PASS:
+        st.passes += 1
+        events: list[Event] = [{"type": "pass", "seat": decider}]
+        next_turn(st, events)
+        return events
+    if kind == OBSERVE:
+        st.face_down.add(card)
+        drawn = st.decks[action.card].pop()
+        st.pending = Pending("observatory", decider, drawn, card)
+        return [{"type": "observe", "seat": decider, "deck": action.card, "card": st.cards[drawn].id}]
+    row = action.row
+    if kind == TAKE:
+        t = st.cards[card]
+        (st.upper if row == UPPER else st.lower).remove(card)
+        st.hands[decider].append(card)
+        stats = st.stats[decider]
+        stats["taken"] = stats.get("taken", 0) + 1
+        events = [{"type": "take", "seat": decider, "card": t.id, "row": ROW_NAMES[row]}]
+    elif kind in ("buy", PLAY):
+        (st.hands[decider] if kind == PLAY else st.upper if row == UPPER else st.lower).remove(card)
+        events = [placed_event(kind, decider, st.cards[card], pr, row, target, st.cards)]
+        place(st, decider, card, target, pr, events)
+    else:
+        events = st.ruleset.hooks.turn_actions[kind].apply(st, decider, action, checked)
+    st.passes = 0
+    after_turn(st, events)
+    return events
+
+
+def after_turn(st: GameState, events: list[Event]) -> None:
+    """The next turn, unless placing a card opened a decision (whose owner then continues the game)."""
+    if st.pending is None:
+        next_turn(st, events)
+
+
+def placed_event(kind: str, seat: int, t: CardType, pr: int, row: int, target: int, cards: Sequence[CardType]) -> Event:
+    ev: Event = {
+        "type": kind,
+        "seat": seat,
+        "card": t.id,
+        "price": pr,
+        "row": ROW_NAMES[row],
+    }
+    if target >= 0:
+        ev["displaced"] = cards[target].id
+    return ev
+
+
+def place(st: GameState, seat: int, card: int, target: int, pr: int, events: list[Event]) -> None:
+    """Pay and lay out a card; a trading card replaces ``target``, which goes to the discard pile.
+    Then the expansions react (``Hooks.on_place``), e.g. with a decision about the new card."""
+    st.rubles[seat] -= pr
+    tab = st.tableaux[seat]
+    stats = st.stats[seat]
+    stats["spent"] = stats.get("spent", 0) + pr
+    if target >= 0:
+        tab[tab.index(target)] = card
+        discard(st, target)
+        stats["traded"] = stats.get("traded", 0) + 1
+    else:
+        tab.append(card)
+        stats["bought"] = stats.get("bought", 0) + 1
+    for react in st.ruleset.hooks.on_place:
+        react(st, seat, card, target, events)
+
+
+def discard(st: GameState, card: int) -> None:
+    """A card to the discard pile, unless an expansion sends it to the box (``Hooks.boxed``)."""
+    for to_box in st.ruleset.hooks.boxed:
+        if to_box(st, card):
+            return
+    st.discard.append(card)
+
+
+# --- flow ----------------------------------------------------------------------------------------
+def next_turn(st: GameState, events: list[Event]) -> None:
+    """After a turn: the phase ends when all passed in succession or the display is empty (rules-notes 3)."""
+    if st.passes >= len(st.seats) or (not st.upper and not st.lower and st.ruleset.display_empty_ends_phase):
+        _end_phase(st, events)
+    else:
+        st.to_move = (st.to_move + 1) % len(st.seats)
+
+
+def _begin_actions(st: GameState) -> None:
+    st.to_move = st.tokens[st.ruleset.phases[st.phase].token]
+    st.passes = 0
+
+
+def _deal(st: GameState, deck: str, count: int, events: list[Event]) -> None:
+    """Place up to ``count`` cards from ``deck`` in the upper row; placing a stack's last card, or a
+    stack too short to fill the display, triggers the end of the game (rules-notes 13)."""
+    stack = st.decks[deck]
+    dealt = []
+    for _ in range(count):
+        if not stack:
+            break
+        dealt.append(stack.pop())
+    st.upper.extend(dealt)
+    if count > 0 and not stack and not st.ending:
+        st.ending = True
+        events.append({"type": "end_triggered", "deck": deck})
+    if dealt:
+        cards = st.cards
+        events.append({"type": "dealt", "deck": deck, "cards": [cards[c].id for c in dealt]})
+
+
+def _end_phase(st: GameState, events: list[Event]) -> None:
+    run_steps(st, 0, events)
+
+
+def run_steps(st: GameState, start: int, events: list[Event]) -> None:
+    """Run the phase's scoring steps from index ``start``; a step that opens a decision suspends them
+    (the decision calls ``resume_after`` when done); after the last one the game goes on."""
+    steps = st.ruleset.phases[st.phase].steps
+    table = st.ruleset.hooks.steps
+    for i in range(start, len(steps)):
+        if table[steps[i]](st, events):
+            return
+    after_scoring(st, events)
+
+
+def resume_after(st: GameState, step: str, events: list[Event]) -> None:
+    """Continue the phase's scoring after step ``step``, whose decisions are all taken."""
+    st.pending = None
+    run_steps(st, st.ruleset.phases[st.phase].steps.index(step) + 1, events)
+
+
+def after_scoring(st: GameState, events: list[Event]) -> None:
+    phases = st.ruleset.phases
+    if st.phase + 1 < len(phases):
+        _start_phase(st, st.phase + 1, events)
+        return
+    # End of a round (rules-notes 12): lower row discarded, upper row moves down, tokens pass left;
+    # the expansions' end-of-round steps come first (e.g. crates on the display go to the box, MK-17).
+    for step in st.ruleset.hooks.round_end:
+        step(st, events)
+    st.discard.extend(st.lower)
+    st.lower = st.upper
+    st.upper = []
+    step_seats = st.ruleset.token_step
+    st.tokens = {tok: (s + step_seats) % st.n for tok, s in st.tokens.items()}
+    st.history.append({"round": st.round, "vp": list(st.vp), "rubles": list(st.rubles)})
+    events.append({"type": "round_end", "round": st.round})
+    if st.ending:
+        final_scoring(st, events)
+        return
+    st.round += 1
+    if st.ruleset.observatory_reset == "round":
+        st.face_down.clear()
+    _start_phase(st, 0, events)
+
+
+def _start_phase(st: GameState, index: int, events: list[Event]) -> None:
+    """New cards (rules-notes 11): the upper row is filled from the phase's stack to 8 in both rows."""
+    st.phase = index
+    if st.ruleset.observatory_reset == "phase":
+        st.face_down.clear()
+    phase = st.ruleset.phases[index]
+    need = st.ruleset.display_size - len(st.upper) - len(st.lower)
+    events.append({"type": "phase", "phase": phase.key, "round": st.round})
+    if need > 0:
+        _deal(st, phase.deck, need, events)
+    _begin_actions(st)
+    if st.ruleset.display_empty_ends_phase and not st.upper and not st.lower:
+        _end_phase(st, events)

@@ -1,0 +1,158 @@
+"""The hooks through which the base game and each expansion or module shape a game (issue 11).
+
+An ``Expansion`` (one file under ``rules/expansions/``) changes the ruleset's derived data in
+``configure`` (phases, stacks, start-player tokens, display size, catalogue, player counts) and adds
+behaviour through the ``Hooks`` it contributes: setup steps, pending decision kinds, turn actions
+(legal-move generators with their check and apply), scoring steps named by phases, end-of-round and
+final-scoring steps, placement reactions, view fields, the notation of its decisions and the
+fields a game record may carry for its setup. The core
+calls these hooks and never names an expansion; ``Ruleset`` selects the active ones (X-02).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from .cards import Catalogue
+
+try:  # the mypyc build (benchmarks/compile_rules.py) needs it; pure Python does not
+    from mypy_extensions import mypyc_attr
+except ImportError:  # pragma: no cover
+    _C = TypeVar("_C")
+
+    def mypyc_attr(*attrs: str, **kwattrs: object) -> Callable[[_C], _C]:
+        return lambda cls: cls
+
+if TYPE_CHECKING:
+    from .actions import Action, Move
+    from .state import GameState, Pending
+
+Event = dict[str, Any]
+Checked = tuple[int, int, int]  # (card, target, price) as ``check`` returns them
+
+
+@dataclass(frozen=True, slots=True)
+class Phase:
+    """One phase (German "Runde") of a round (German "Durchgang"), seed 001 "Der Ablauf des Spiels".
+
+    ``steps`` name the scoring steps run after its actions, in order (``Hooks.steps``)."""
+
+    key: str  # workers, buildings, aristocrats, trading
+    deck: str  # the stack that refills the display at its start
+    scores: str | None  # colour scored after its actions (None: trading, no scoring)
+    token: str  # start-player token: hammer, cathedral, bust, hand
+    steps: tuple[str, ...] = ()
+
+
+@mypyc_attr(allow_interpreted_subclasses=True)  # expansions are not compiled
+class Decision:
+    """A kind of pending decision (rules-notes 8, 9; X-07): what may be chosen, whether a choice is
+    legal, and carrying it out (which also continues the game's flow)."""
+
+    kind: str = ""
+
+    def moves(self, st: GameState, p: Pending) -> list[Move]:
+        raise NotImplementedError
+
+    def check(self, st: GameState, p: Pending, action: Action) -> Checked:
+        raise NotImplementedError
+
+    def apply(self, st: GameState, p: Pending, action: Action, checked: Checked) -> list[Event]:
+        raise NotImplementedError
+
+    def default(self, st: GameState, p: Pending) -> Action:
+        """X-07: the least committal choice, for an absent player."""
+        return self.moves(st, p)[-1].action
+
+
+@mypyc_attr(allow_interpreted_subclasses=True)
+class TurnAction:
+    """An action kind an expansion adds to normal turns: its moves, check and apply."""
+
+    kind: str = ""
+
+    def moves(self, st: GameState, seat: int, out: list[Move]) -> None:
+        raise NotImplementedError
+
+    def check(self, st: GameState, seat: int, action: Action) -> Checked:
+        raise NotImplementedError
+
+    def apply(self, st: GameState, seat: int, action: Action, checked: Checked) -> list[Event]:
+        raise NotImplementedError
+
+
+Step = Callable[["GameState", list[Event]], bool]  # True: suspended on a pending decision
+Setup = Callable[["GameState", random.Random, Mapping[str, Any]], None]  # with the record's own fields
+RecordField = Callable[[Any], Any]  # reads a record field's JSON value (ValueError if malformed)
+Boxed = Callable[["GameState", int], bool]  # True: the card went to the box, not the discard pile
+OnPlace = Callable[["GameState", int, int, int, list[Event]], None]  # seat, card, displaced card
+RoundEnd = Callable[["GameState", list[Event]], None]
+Final = Callable[["GameState", int, dict[str, Any]], None]  # seat, its final-scoring entry
+ViewFields = Callable[["GameState", "int | None", dict[str, Any]], None]
+Parser = Callable[[str, str, Catalogue], "Action"]  # whole text, what follows the kind word
+Formatter = Callable[["Action", Catalogue, str], str]
+
+
+@dataclass
+class Hooks:
+    """Everything the active expansions add; the base game's own decisions and steps included."""
+
+    decisions: dict[str, Decision] = field(default_factory=dict)
+    steps: dict[str, Step] = field(default_factory=dict)
+    turn_actions: dict[str, TurnAction] = field(default_factory=dict)
+    setups: list[Setup] = field(default_factory=list)
+    on_place: list[OnPlace] = field(default_factory=list)
+    boxed: list[Boxed] = field(default_factory=list)
+    round_end: list[RoundEnd] = field(default_factory=list)
+    final: list[Final] = field(default_factory=list)
+    view: list[ViewFields] = field(default_factory=list)
+    parsers: dict[str, Parser] = field(default_factory=dict)
+    formatters: dict[str, Formatter] = field(default_factory=dict)
+    # Fields a game record may carry for this expansion's setup (X-09), e.g. a deal given explicitly
+    # instead of drawn from the seed: name -> reader. ``new_game(given=...)`` hands them to ``setups``.
+    record_fields: dict[str, RecordField] = field(default_factory=dict)
+
+    def merge(self, other: Hooks) -> None:
+        for name in ("decisions", "steps", "turn_actions", "parsers", "formatters", "record_fields"):
+            mine: dict[str, Any] = getattr(self, name)
+            for key, value in getattr(other, name).items():
+                if key in mine:
+                    raise ValueError(f"two parts of the ruleset define the same {name[:-1]} {key!r}")
+                mine[key] = value
+        for name in ("setups", "on_place", "boxed", "round_end", "final", "view"):
+            getattr(self, name).extend(getattr(other, name))
+
+
+@dataclass
+class Shape:
+    """The ruleset's derived data while expansions configure it (then frozen into the Ruleset)."""
+
+    edition: int
+    players: int
+    catalogue: Catalogue
+    phases: list[Phase]
+    decks: list[str]
+    tokens: list[str]
+    display_size: int
+    min_players: int = 2
+    max_players: int = 4
+    roundels: bool = False  # copies of a type with different market roundels are told apart (MK-49)
+
+
+@mypyc_attr(allow_interpreted_subclasses=True)
+class Expansion:
+    """One expansion or module: its key, where it may be used, and what it adds."""
+
+    key: str = ""
+    editions: tuple[int, ...] = (1, 2)
+    requires: tuple[str, ...] = ()  # other expansions it needs
+    excludes: tuple[str, ...] = ()  # expansions it cannot be combined with
+
+    def configure(self, shape: Shape) -> None:
+        """Change the derived data (phases, stacks, tokens...); the default changes nothing."""
+
+    def hooks(self) -> Hooks:
+        return Hooks()

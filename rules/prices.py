@@ -1,0 +1,157 @@
+"""Prices and discounts (rules-notes 4, 5, 6; seed 000 "Kostensenkungen"): what a card costs a player,
+what a trading card may displace, the hand limit and a usable Observatory, all from one pass over the
+player's tableau (``SeatContext``), cached per seat while the tableau is unchanged."""
+
+from __future__ import annotations
+
+from .cards import EDITIONS, GREEN, CardType, Catalogue, catalogue
+from .state import GameState
+
+
+def hand_limit(st: GameState, seat: int) -> int:
+    """3, plus 1 per Warehouse in the tableau (rules-notes 6)."""
+    return seat_context(st, seat).hand_limit
+
+
+class SeatContext:
+    """Everything a player's prices, hand limit and Observatory depend on, from one pass over the
+    tableau: what owned cards of the same name and discount cards take off each card type's price
+    (``off``: only types with a reduction), the distinct card types a trading card could displace
+    (never a trading card or a face-down Observatory), the hand limit and a face-up Observatory.
+    ``tableau`` and ``face_down`` are copies of what it was built from: a context is a pure function
+    of them, so a cached one is valid exactly while they are unchanged.
+    """
+
+    __slots__ = ("tableau", "face_down", "off", "targets", "hand_limit", "observatory")
+
+    def __init__(
+        self,
+        tableau: list[int],
+        face_down: set[int],
+        off: dict[CardType, int],
+        targets: list[CardType],
+        hand_limit: int,
+        observatory: int,
+    ) -> None:
+        self.tableau = tableau
+        self.face_down = face_down
+        self.off = off
+        self.targets = targets
+        self.hand_limit = hand_limit
+        self.observatory = observatory
+
+    @staticmethod
+    def fresh(st: GameState, seat: int) -> SeatContext:
+        """The context of ``seat``, from one pass over its tableau."""
+        cards = st.cards
+        fd = st.face_down
+        off: dict[CardType, int] = {}
+        discounts: list[str] = []
+        targets: list[CardType] = []
+        limit = st.ruleset.base_hand_limit
+        observatory = -1
+        for c in st.tableaux[seat]:
+            t = cards[c]
+            off[t] = off.get(t, 0) + 1
+            if t.discount is not None:
+                discounts.append(t.discount)
+            face_up = c not in fd
+            if not t.trading and face_up and t not in targets:
+                targets.append(t)
+            if observatory < 0 and face_up and t.ability == "observatory":
+                observatory = c
+            limit += t.hand_limit_bonus
+        for colour in discounts:
+            for t in _types_of_colour(st.ruleset.catalogue, colour):
+                off[t] = off.get(t, 0) + 1
+        return SeatContext(list(st.tableaux[seat]), set(fd), off, targets, limit, observatory)
+
+    def extended(self, st: GameState, c: int) -> SeatContext:
+        """The context of this tableau plus card ``c`` at its end: what a fresh one would be, built
+        without a pass over the whole tableau (placing a card is the common change)."""
+        t = st.cards[c]
+        off = dict(self.off)
+        off[t] = off.get(t, 0) + 1
+        if t.discount is not None:
+            for d in _types_of_colour(st.ruleset.catalogue, t.discount):
+                off[d] = off.get(d, 0) + 1
+        face_up = c not in self.face_down
+        targets = self.targets
+        if not t.trading and face_up and t not in targets:
+            targets = targets + [t]
+        observatory = self.observatory
+        if observatory < 0 and face_up and t.ability == "observatory":
+            observatory = c
+        return SeatContext(
+            self.tableau + [c], self.face_down, off, targets, self.hand_limit + t.hand_limit_bonus, observatory
+        )
+
+    def price(self, ctype: CardType, lower: bool, displaced: CardType | None = None) -> int:
+        """rules-notes 4, 5; seed 000 "Kostensenkungen": printed cost (minus the displaced card's value
+        for a trading card), minus 1 per card of the same name owned, 1 from the lower row, 1 per
+        discount card of its colour; never below 1."""
+        p = ctype.cost - self.off.get(ctype, 0)
+        if lower:
+            p -= 1
+        if displaced is not None:
+            p -= displaced.displace_value
+        return p if p > 1 else 1
+
+
+_COLOUR_TYPES: dict[tuple[int, tuple[str, ...], str], tuple[CardType, ...]] = {}
+
+
+def _types_of_colour(cat: Catalogue, colour: str) -> tuple[CardType, ...]:
+    found = _COLOUR_TYPES.get((cat.edition, cat.extras, colour))
+    if found is None:
+        found = _COLOUR_TYPES[cat.edition, cat.extras, colour] = tuple(t for t in cat.types if t.colour == colour)
+    return found
+
+
+def seat_context(st: GameState, seat: int) -> SeatContext:
+    """The SeatContext of ``seat``, rebuilt only when its tableau or the face-down cards changed
+    (extended when a card was added at the end of the tableau)."""
+    ctx = st.contexts[seat]
+    tableau = st.tableaux[seat]
+    if ctx is not None and ctx.face_down == st.face_down:
+        if ctx.tableau == tableau:
+            return ctx
+        if len(tableau) == len(ctx.tableau) + 1 and tableau[:-1] == ctx.tableau:
+            ctx = st.contexts[seat] = ctx.extended(st, tableau[-1])
+            return ctx
+    ctx = st.contexts[seat] = SeatContext.fresh(st, seat)
+    return ctx
+
+
+def price(st: GameState, seat: int, ctype: CardType, lower: bool, displaced: CardType | None = None) -> int:
+    """Price of a card for ``seat`` (rules-notes 4, 5; seed 000 "Kostensenkungen"); see SeatContext.price."""
+    return seat_context(st, seat).price(ctype, lower, displaced)
+
+
+def can_displace(trading: CardType, target: CardType) -> bool:
+    """rules-notes 5: same colour, never a trading card; green only with a shared worker symbol."""
+    return (
+        not target.trading
+        and target.colour == trading.colour
+        and (trading.colour != GREEN or not trading.symbols.isdisjoint(target.symbols))
+    )
+
+
+_DISPLACEABLE: dict[CardType, frozenset[CardType]] = {}
+
+
+def displaceable(trading: CardType) -> frozenset[CardType]:
+    """Every card type of the edition that ``trading`` may displace (computed once per type)."""
+    found = _DISPLACEABLE.get(trading)
+    if found is None:
+        types = [t for ed in EDITIONS for t in catalogue(ed).types]
+        found = _DISPLACEABLE[trading] = frozenset(t for t in types if can_displace(trading, t))
+    return found
+
+
+def targets(st: GameState, seat: int, trading: CardType) -> list[int]:
+    """Physical cards in ``seat``'s tableau that ``trading`` may displace (face-down Observatories never)."""
+    cards = st.cards
+    fd = st.face_down
+    disp = displaceable(trading)
+    return [c for c in st.tableaux[seat] if cards[c] in disp and c not in fd]

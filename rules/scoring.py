@@ -1,0 +1,94 @@
+"""Scoring (rules-notes 7, 10, 14): a colour's income after its phase, and the final scoring."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .state import GameState
+
+Event = dict[str, Any]
+
+HAND_PENALTY = 5  # rules-notes 14
+
+
+def gain_vp(st: GameState, seat: int, vp: int, source: str) -> None:
+    st.vp[seat] += vp
+    d = st.vp_by_source[seat]
+    d[source] = d.get(source, 0) + vp
+
+
+def income(st: GameState, events: list[Event]) -> bool:
+    """Scoring step 'income' (rules-notes 7, 10): every card of the phase's colour pays its rubles and
+    VP (a face-down Observatory no VP), plus bonuses; from the phase's start player on."""
+    phase = st.ruleset.phases[st.phase]
+    if phase.scores is not None:
+        score_colour(st, phase.scores, phase.key, events)
+    return False
+
+
+def score_colour(st: GameState, colour: str, key: str, events: list[Event]) -> None:
+    cards = st.cards
+    start = st.tokens[st.ruleset.phases[st.phase].token]
+    rubles_key, vp_key = f"{key}_rubles", f"{key}_vp"
+    n = len(st.seats)
+    for i in range(n):
+        seat = (start + i) % n
+        rub = vp = 0
+        for c in st.tableaux[seat]:
+            t = cards[c]
+            if t.colour != colour:
+                continue
+            rub += t.rubles
+            if c not in st.face_down:
+                vp += t.vp
+            if t.bonus_per is not None:
+                k = sum(1 for x in st.tableaux[seat] if cards[x].colour == t.bonus_per)
+                rub += t.bonus_rubles * k
+                vp += t.bonus_vp * k
+        st.rubles[seat] += rub
+        if vp:
+            gain_vp(st, seat, vp, key)
+        s = st.stats[seat]
+        s[rubles_key] = s.get(rubles_key, 0) + rub
+        s[vp_key] = s.get(vp_key, 0) + vp
+        events.append({"type": "score", "phase": key, "seat": seat, "rubles": rub, "vp": vp})
+
+
+def aristocrat_vp(st: GameState, seat: int) -> int:
+    """Final VP for distinct aristocrats, red trading cards included, by name (rules-notes 14)."""
+    cards = st.cards
+    table = st.ruleset.catalogue.aristocrat_table
+    distinct = {cards[c].id for c in st.tableaux[seat] if cards[c].colour == "red"}
+    return table[min(len(distinct), len(table) - 1)]
+
+
+def final_scoring(st: GameState, events: list[Event]) -> None:
+    """Final scoring (rules-notes 14): aristocrats, 1 VP per 10 rubles, -5 per hand card, then the
+    expansions' final-scoring steps (``Hooks.final``); ties by rubles left."""
+    final = []
+    extra = st.ruleset.hooks.final
+    for seat in range(st.n):
+        ar = aristocrat_vp(st, seat)
+        money_vp = st.rubles[seat] // 10
+        penalty = HAND_PENALTY * len(st.hands[seat])
+        gain_vp(st, seat, ar, "aristocrat_bonus")
+        gain_vp(st, seat, money_vp, "rubles")
+        gain_vp(st, seat, -penalty, "hand_penalty")
+        st.rubles[seat] -= 10 * money_vp
+        entry: dict[str, Any] = {
+            "seat": seat,
+            "aristocrats": ar,
+            "rubles_vp": money_vp,
+            "hand_penalty": -penalty,
+        }
+        for step in extra:
+            step(st, seat, entry)
+        entry["vp"] = st.vp[seat]
+        entry["rubles_left"] = st.rubles[seat]
+        final.append(entry)
+    best = max((st.vp[s], st.rubles[s]) for s in range(st.n))
+    st.winners = [s for s in range(st.n) if (st.vp[s], st.rubles[s]) == best]
+    st.final = final
+    st.finished = True
+    st.pending = None
+    events.append({"type": "game_end", "final": final, "winners": list(st.winners)})

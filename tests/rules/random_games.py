@@ -1,0 +1,140 @@
+"""Random complete games for the property tests (hypothesis): what is drawn, and a player that
+picks uniformly among ``legal_moves``."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as hs
+
+from rules import (
+    BUY,
+    DISCARD,
+    DRAWN,
+    HAND,
+    LOWER,
+    OBSERVE,
+    PASS,
+    PLAY,
+    PUB,
+    TAKE,
+    UPPER,
+    Action,
+    GameRecord,
+    GameState,
+    Move,
+    Ruleset,
+    apply,
+    format_action,
+    legal_moves,
+    new_game,
+)
+
+from .market_helpers import MARKET_KINDS
+
+KINDS = (BUY, TAKE, PLAY, OBSERVE, DISCARD, PUB, PASS, *MARKET_KINDS)
+MAX_ACTIONS = 5000  # a random game has ~150-250 actions; this bound only catches endless games
+ROWS = (UPPER, LOWER, HAND, DRAWN)
+PUB_AMOUNTS = range(12)
+
+SETTINGS = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+HEAVY = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+Event = dict[str, Any]
+
+
+# --- random games --------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Game:
+    """What hypothesis draws: enough to replay the same random game."""
+
+    edition: int
+    players: int
+    seed: int
+    choice_seed: int
+    mandatory_first_workers: bool = True
+    open_money: bool = True
+    open_hands: bool = False
+    market: bool = False
+
+    @property
+    def ruleset(self) -> Ruleset:
+        return Ruleset(
+            edition=self.edition,
+            players=self.players,
+            mandatory_first_workers=self.mandatory_first_workers,
+            open_money=self.open_money,
+            open_hands=self.open_hands,
+            expansions=("market",) if self.market else (),
+        )
+
+    @property
+    def seats(self) -> list[str]:
+        return [f"P{i}" for i in range(self.players)]
+
+    def start(self) -> GameState:
+        return new_game(self.ruleset, self.seats, seed=self.seed)
+
+
+def games(
+    open_money: hs.SearchStrategy[bool] | None = None,
+    open_hands: hs.SearchStrategy[bool] | None = None,
+) -> hs.SearchStrategy[Game]:
+    shapes = hs.sampled_from(
+        [(ed, n, False) for ed in (1, 2) for n in (2, 3, 4)] + [(2, n, True) for n in (2, 3, 4, 5, 5)]
+    )
+    return hs.builds(
+        lambda shape, **kw: Game(edition=shape[0], players=shape[1], market=shape[2], **kw),
+        shape=shapes,
+        seed=hs.integers(0, 2**32 - 1),
+        choice_seed=hs.integers(0, 2**32 - 1),
+        mandatory_first_workers=hs.sampled_from([True, True, True, False]),
+        open_money=open_money if open_money is not None else hs.booleans(),
+        open_hands=open_hands if open_hands is not None else hs.booleans(),
+    )
+
+
+@dataclass
+class RandomGame:
+    """Plays ``game`` with uniformly random legal moves. Iterating yields (moves, chosen move) with
+    ``state`` before the move; the move is applied when the loop body returns."""
+
+    game: Game
+    state: GameState = field(init=False)
+    rng: random.Random = field(init=False)
+    sampler: random.Random = field(init=False)
+    actions: list[Action] = field(default_factory=list)
+    events: list[Event] = field(default_factory=list)  # of the last applied action
+
+    def __post_init__(self) -> None:
+        self.state = self.game.start()
+        self.rng = random.Random(self.game.choice_seed)
+        self.sampler = random.Random(self.game.choice_seed ^ 0x5EED5)
+
+    def __iter__(self) -> Iterator[tuple[list[Move], Move]]:
+        st = self.state
+        while not st.finished:
+            assert len(self.actions) < MAX_ACTIONS, f"not finished after {MAX_ACTIONS} actions"
+            moves = legal_moves(st)
+            assert moves, "no legal move in an unfinished game"
+            move = self.rng.choice(moves)
+            yield moves, move
+            self.events = apply(st, move.action)
+            self.actions.append(move.action)
+
+    def sampled(self, rate: float) -> bool:
+        return self.sampler.random() < rate
+
+    def finish(self) -> GameState:
+        for _ in self:
+            pass
+        return self.state
+
+
+def record_of(game: Game, actions: list[Action]) -> GameRecord:
+    cat = game.ruleset.catalogue
+    return GameRecord(game.ruleset, game.seats, seed=game.seed, actions=[format_action(a, cat) for a in actions])

@@ -1,0 +1,173 @@
+"""Property tests over random complete games (see test_properties.py): records replay, JSON round
+trips, every game ends, and views hide exactly what a seat may not know."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as hs
+
+from rules import (
+    PASS,
+    Action,
+    GameRecord,
+    GameState,
+    RuleError,
+    apply,
+    check,
+    format_action,
+    legal_moves,
+    parse_for,
+    replay,
+    view,
+)
+
+from .random_games import (
+    MAX_ACTIONS,
+    SETTINGS,
+    Game,
+    RandomGame,
+    games,
+    record_of,
+)
+
+
+# --- records and JSON ----------------------------------------------------------------------------
+@SETTINGS
+@given(games())
+def test_record_replays_to_the_same_state(game: Game) -> None:
+    g = RandomGame(game)
+    st = g.state
+    cat = game.ruleset.catalogue
+    cut = g.sampler.randrange(200)
+    snapshot: dict[str, Any] | None = None
+    for i, (moves, _) in enumerate(g):
+        if i == cut:
+            snapshot = st.to_json()
+        for m in moves:
+            assert parse_for(st, format_action(m.action, cat)) == m.action, m.action
+    rec = record_of(game, g.actions)
+    assert replay(rec).to_json() == st.to_json()
+    assert replay(GameRecord.loads(rec.dumps())).to_json() == st.to_json()
+    if snapshot is not None:
+        assert replay(record_of(game, g.actions[:cut])).to_json() == snapshot
+
+
+@SETTINGS
+@given(games())
+def test_json_round_trip_and_continuation(game: Game) -> None:
+    g = RandomGame(game)
+    st = g.state
+    cut = g.sampler.randrange(200)
+    saved: tuple[str, Action, Any] | None = None
+    for i, (_, move) in enumerate(g):
+        if i == cut or g.sampled(0.2):
+            d = st.to_json()
+            text = json.dumps(d)
+            back = GameState.from_json(json.loads(text))
+            assert back.to_json() == d
+            assert st.copy().to_json() == d
+            if i == cut:
+                saved = (text, move.action, g.rng.getstate())  # the rng has chosen ``move``
+    final = st.to_json()
+    assert GameState.from_json(json.loads(json.dumps(final))).to_json() == final
+    if saved is None:
+        return
+    text, action, rng_state = saved
+    resumed = GameState.from_json(json.loads(text))
+    apply(resumed, action)
+    rng = random.Random()
+    rng.setstate(rng_state)
+    for _ in range(MAX_ACTIONS):
+        if resumed.finished:
+            break
+        apply(resumed, rng.choice(legal_moves(resumed)).action)
+    assert resumed.to_json() == final
+
+
+# --- the end -------------------------------------------------------------------------------------
+@SETTINGS
+@given(games())
+def test_every_game_ends_with_consistent_scores(game: Game) -> None:
+    st = RandomGame(game).finish()
+    assert st.finished and st.ending
+    assert legal_moves(st) == []
+    with pytest.raises(RuleError):
+        check(st, Action(PASS))
+    assert st.winners and all(0 <= s < st.n for s in st.winners)
+    best = max((st.vp[s], st.rubles[s]) for s in range(st.n))
+    assert st.winners == [s for s in range(st.n) if (st.vp[s], st.rubles[s]) == best]
+    assert st.final is not None and len(st.final) == st.n
+    for s, f in enumerate(st.final):
+        assert f["seat"] == s
+        assert f["vp"] == st.vp[s] == sum(st.vp_by_source[s].values())
+        assert f["rubles_left"] == st.rubles[s] and 0 <= st.rubles[s] < 10
+        assert f["hand_penalty"] == -5 * len(st.hands[s])
+    assert len(st.history) == st.round
+
+
+# --- views ---------------------------------------------------------------------------------------
+def hide_secrets(st: GameState, seat: int | None, rng: random.Random) -> GameState:
+    """A copy that differs from ``st`` only in what ``seat`` may not know: the stacks' order, other
+    players' hands (swapped with stack cards) when hands are private, their rubles when money is hidden."""
+    other = st.copy()
+    for deck in other.decks.values():
+        rng.shuffle(deck)
+    stacks = [d for d in other.decks.values() if d]
+    for s in range(other.n):
+        if s == seat:
+            continue
+        if not other.ruleset.open_hands and stacks:
+            hand = other.hands[s]
+            for i in range(len(hand)):
+                deck = rng.choice(stacks)
+                j = rng.randrange(len(deck))
+                hand[i], deck[j] = deck[j], hand[i]
+        if not other.ruleset.open_money:
+            other.rubles[s] += rng.randrange(1, 30)
+    return other
+
+
+@SETTINGS
+@given(games())
+def test_views_hide_hands_money_and_stack_order(game: Game) -> None:
+    g = RandomGame(game)
+    st = g.state
+    rs = game.ruleset
+    for _ in g:
+        if not g.sampled(0.15):
+            continue
+        for seat in (*range(st.n), None):
+            v = view(st, seat)
+            json.dumps(v)
+            assert "decks" not in v
+            assert v["stacks"] == {k: len(d) for k, d in st.decks.items()}
+            for s, p in enumerate(v["players"]):
+                if s == seat:
+                    assert p["hand"] is not None and p["rubles"] == st.rubles[s]
+                    continue
+                if not rs.open_hands:
+                    assert p["hand"] is None
+                if not rs.open_money:
+                    assert p["rubles"] is None
+            assert view(hide_secrets(st, seat, g.sampler), seat) == v, "the view depends on a secret"
+
+
+@SETTINGS
+@given(games(open_money=hs.just(False)))
+def test_view_history_hides_money(game: Game) -> None:
+    g = RandomGame(game)
+    st = g.state
+    for _ in g:
+        if not g.sampled(0.2):
+            continue
+        for seat in (*range(st.n), None):
+            for h, real in zip(view(st, seat)["history"], st.history, strict=True):
+                shown = h.get("rubles")
+                assert shown is None or all(r is None for s, r in enumerate(shown) if s != seat), h
+                if seat is not None and shown is not None:
+                    assert shown[seat] == real["rubles"][seat]
