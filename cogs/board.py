@@ -2,7 +2,8 @@
 
 The store says what the channel must show (``Game.needs_board``: the game's version is ahead of the board
 shown; stored notices; final scores not yet posted), in the same transaction as each commit. The poster
-brings a channel up to date, one game at a time (a lock per game), from the newest state:
+brings a channel up to date, one game at a time (a lock per game, and a claim in the database when several
+processes share it: ``board_claim``), from the newest state:
 - the board is edited in place while it is still among the channel's last few messages, else posted anew
   and the old one deleted; the old board keeps its buttons until the new one is there;
 - the player to decide is pinged by one short turn message, replaced when the turn passes to someone else;
@@ -30,6 +31,7 @@ from rules import GameState, view
 from rules.autopass import AutoPass, expired
 from rules.i18n import t
 
+from .board_claim import claimed, new_owner
 from .components import board_view
 
 if TYPE_CHECKING:
@@ -131,6 +133,7 @@ class BoardPoster:
         self._after: dict[int, set[int]] = {}  # channel -> ids of messages seen after its board
         self._boards: dict[int, int] = {}  # channel -> board message id (as this process knows it)
         self._own: set[int] = set()  # turn messages (not counted as pushing the board up)
+        self._owner = new_owner()  # this process's name in the games' board claims (bot.store: claim_board)
 
     @property
     def store(self) -> Any:
@@ -158,7 +161,7 @@ class BoardPoster:
 
     async def catch_up(self) -> None:
         """At startup: every game whose channel is behind (a crash between commit and post, a failure)."""
-        for game_id in await self.store.games_to_show():
+        for game_id in await self.store.games_to_show(shards=self.bot.shard_filter()):
             self.kick(game_id)
 
     async def _run(self, game_id: int) -> None:
@@ -211,7 +214,7 @@ class BoardPoster:
     # --- one attempt ------------------------------------------------------------------------------
     async def remind(self, game_id: int, text: str, user_id: int) -> None:
         """A reminder replaces the turn message (pinging again), so reminders do not pile up either."""
-        async with self._locks.setdefault(game_id, asyncio.Lock()):
+        async with self._locks.setdefault(game_id, asyncio.Lock()), claimed(self.store, game_id, self._owner):
             game = await self.store.get_game(game_id)
             if game is None:
                 return
@@ -230,7 +233,7 @@ class BoardPoster:
 
     async def _attempt(self, game_id: int, *, repost: bool = False) -> None:
         lock = self._locks.setdefault(game_id, asyncio.Lock())
-        async with lock:
+        async with lock, claimed(self.store, game_id, self._owner):
             game = await self.store.get_game(game_id)
             if game is None:
                 return

@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from pathlib import Path
 from typing import Any, Self
 
@@ -138,6 +138,14 @@ class StoreBase:
                 self._fault("before_commit")
         finally:
             self._next_due_known = False
+
+    def snapshot(self) -> AbstractAsyncContextManager[Tx]:
+        """``async with store.snapshot() as tx:`` reads that all see one moment (``tx.fetch``)."""
+        return self._backend.snapshot()
+
+    async def columns(self, table: str) -> list[str]:
+        """The table's column names in order."""
+        return await self._backend.columns(table)
 
     async def fetch_all(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
         """Run a read query (for features built on top of the store)."""
