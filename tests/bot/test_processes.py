@@ -73,7 +73,7 @@ async def test_two_services_racing_apply_one_action(db_url: str) -> None:
         results = await _race([svc.act(gid, uid, m, version=game.version)
                                for svc, m in zip(services, moves, strict=True)])
         for s in stores:
-            del s.record_action  # type: ignore[method-assign]
+            del s.record_action
         won = [r for r in results if isinstance(r, Outcome)]
         lost = [r for r in results if isinstance(r, UserError)]
         assert len(won) == 1 and len(lost) == 1, results
