@@ -48,11 +48,12 @@ async def copy_db(source: Store, target: Store, *, force: bool = False) -> dict[
         filled = ", ".join(f"{t} ({n})" for t, n in existing.items() if n)
         raise CopyError(f"the target is not empty: {filled}; pass --force to replace its contents")
     copied: dict[str, int] = {}
+    columns = {table: await source.columns(table) for table in TABLES}
     async with source.snapshot() as src, target.transaction() as dst:
         for table in reversed(TABLES):
             await dst.execute(f"DELETE FROM {table}")
         for table, order in TABLES.items():
-            cols = await source.columns(table)
+            cols = columns[table]
             names = ", ".join(cols)
             insert = f"INSERT INTO {table} ({names}) VALUES ({', '.join('?' for _ in cols)})"
             copied[table] = int((await src.fetch(f"SELECT COUNT(*) FROM {table}"))[0][0])
