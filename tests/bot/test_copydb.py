@@ -104,7 +104,7 @@ async def test_copy_then_continue_on_the_copy(db_url: str, tmp_path: Path) -> No
     [notice_id] = [r[0] for r in await new.fetch_all("SELECT MAX(id) FROM notices")]
     await new.set_status(fresh.id, fresh.version, "aborted", [("bot.aborted", {})])
     assert [n.id for n in await new.notices(fresh.id)] == [notice_id + 1]
-    assert len((await new.leaderboard(7))) == 2
+    assert len(await new.leaderboard(7)) == 2
     await new.close()
 
 
