@@ -26,7 +26,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_DEST = ROOT / "build" / "mypyc"
-COMPILED = ("engine", "state", "cards", "actions", "ruleset", "errors")  # the playout path
+# the playout path: the rules, and the computer players' search (about 3x faster compiled)
+COMPILED = ("engine", "state", "cards", "actions", "ruleset", "errors", "ai_eval", "ai_hidden", "ai_search")
 STAMP = ".sources-digest"
 
 SETUP = """
@@ -66,6 +67,7 @@ def sources_digest() -> str:
 
     h = hashlib.sha256(mypy.version.__version__.encode())
     h.update(sys.version.encode())
+    h.update(",".join(COMPILED).encode())  # which modules are compiled
     for path in sorted((ROOT / "rules").glob("*.py")):
         h.update(path.name.encode())
         h.update(path.read_bytes())

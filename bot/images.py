@@ -1,10 +1,10 @@
 """The one place that turns views into pictures: ``render`` when it is importable, else nothing (the
 caller then shows the text board).
 
-Rendering runs in a pool of worker processes (``concurrent.futures.ProcessPoolExecutor``, started with
-``forkserver`` where available), never on the event loop and not in a thread of the bot's process: drawing
-and PNG encoding hold the GIL, so a thread would slow every other game's interactions. Views are plain
-JSON dicts, so they pickle cheaply. ``shutdown()`` stops the workers (the client calls it on close).
+Rendering runs in worker processes (``bot.workers.WorkerPool``), never on the event loop and not in a
+thread of the bot's process: drawing and PNG encoding hold the GIL, so a thread would slow every other
+game's interactions. ``shutdown()`` stops the workers (the client calls it on close).
+``render`` is imported here only to say whether pictures can be drawn.
 """
 
 from __future__ import annotations
@@ -12,17 +12,14 @@ from __future__ import annotations
 import asyncio
 import importlib
 import logging
-import multiprocessing
-import os
-from concurrent.futures import Executor, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from typing import Any
+
+from .workers import WorkerPool, cores
 
 log = logging.getLogger(__name__)
 
 _MISSING = object()
 _render: Any = _MISSING
-_pool: ProcessPoolExecutor | None = None
 
 
 def _module() -> Any:
@@ -42,11 +39,6 @@ def available() -> bool:
     return mod is not None and callable(getattr(mod, "render_board", None))
 
 
-def workers() -> int:
-    """Worker processes: one per core but one (left to the bot), at least one."""
-    return max(1, (os.cpu_count() or 2) - 1)
-
-
 def _warm() -> None:
     """Import the renderer and load its fonts in a fresh worker, so the first real image is quick."""
     from rules import catalogue
@@ -54,22 +46,13 @@ def _warm() -> None:
     importlib.import_module("render").render_card(catalogue(2).types[0].id, 2, "en")
 
 
-def pool() -> Executor:
-    """The shared worker pool (created on first use)."""
-    global _pool
-    if _pool is None:
-        methods = multiprocessing.get_all_start_methods()
-        ctx = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
-        _pool = ProcessPoolExecutor(max_workers=workers(), mp_context=ctx, initializer=_warm)
-    return _pool
+RENDER = WorkerPool("render", cores, _warm)  # one worker per core: the bot's process mostly waits
 
 
 def shutdown() -> None:
-    """Stop the worker processes (a later image starts a new pool)."""
-    global _pool
-    if _pool is not None:
-        _pool.shutdown(wait=False, cancel_futures=True)
-        _pool = None
+    """Stop the render workers (a later image starts a new pool)."""
+    RENDER.shutdown()
+    _Boards.drawing, _Boards.idle = 0, None  # the next event loop makes its own
 
 
 def _draw(name: str, *args: Any) -> bytes:
@@ -82,24 +65,45 @@ def _draw(name: str, *args: Any) -> bytes:
 async def _call(name: str, *args: Any) -> bytes | None:
     if not available():
         return None
-    loop = asyncio.get_running_loop()
     try:
-        return await loop.run_in_executor(pool(), _draw, name, *args)
-    except BrokenProcessPool:
-        log.exception("the render pool broke; starting a new one")
-        shutdown()
-        return None
+        return await RENDER.run(_draw, name, *args)
     except Exception:
         log.exception("render.%s failed; showing text instead", name)
         return None
 
 
+class _Boards:
+    """Boards being drawn: pictures that nobody waits for (hands pushed by DM) wait until there are none, so a
+    busy bot shows its boards first."""
+
+    drawing = 0
+    idle: asyncio.Event | None = None
+
+    @classmethod
+    def event(cls) -> asyncio.Event:
+        if cls.idle is None:
+            cls.idle = asyncio.Event()
+            cls.idle.set()
+        return cls.idle
+
+
 async def board_png(view: dict[str, Any], lang: str, last_action: str | None) -> bytes | None:
     """PNG of the board, or None (no renderer, or it failed)."""
-    return await _call("render_board", view, lang, last_action)
+    idle = _Boards.event()
+    _Boards.drawing += 1
+    idle.clear()
+    try:
+        return await _call("render_board", view, lang, last_action)
+    finally:
+        _Boards.drawing -= 1
+        if _Boards.drawing == 0:
+            idle.set()
 
 
-async def hand_png(view: dict[str, Any], lang: str) -> bytes | None:
+async def hand_png(view: dict[str, Any], lang: str, *, background: bool = False) -> bytes | None:
+    """PNG of a player's hand; ``background`` (a DM push): after the boards being drawn."""
+    if background:
+        await _Boards.event().wait()
     return await _call("render_hand", view, lang)
 
 

@@ -118,7 +118,7 @@ async def _migrate_timers_and_results(tx: Tx) -> None:
     await run_script(tx, TIMERS_SCHEMA)
     finished = await tx.fetch("SELECT id, state FROM games WHERE status = 'finished' AND state IS NOT NULL")
     for game_id, state in finished:
-        await write_results(tx, game_id, json.loads(state))
+        await write_results(tx, game_id, json.loads(state), computers=False)
 
 
 LIVE_BOARD_SCHEMA = """
@@ -151,6 +151,15 @@ DMs are closed (Discord error 50007); ``actions.version`` the game version an ac
 repeated action is recognised by it). Games in play get a new board (the old kind carried the mover's menus)."""
 
 
+COMPUTERS_SCHEMA = """
+ALTER TABLE seats ADD COLUMN computer TEXT;
+ALTER TABLE results ADD COLUMN computer TEXT;
+"""
+"""Computer players (issue 12): a seat held by a computer player names its level (``easy``, ``normal``,
+``strong``) in ``seats.computer`` (its ``user_id`` is NULL); results keep it, so history marks such games and
+the leaderboard ranks human-only games apart."""
+
+
 BOARD_CLAIM_SCHEMA = """
 ALTER TABLE games ADD COLUMN board_owner TEXT;
 ALTER TABLE games ADD COLUMN board_lease REAL;
@@ -163,7 +172,8 @@ MIGRATIONS: list[Migration] = [
     Migration(1, "initial: games, seats, actions, hands", INITIAL_SCHEMA),
     Migration(2, "settings, reminders, pass modes, automatic actions, results", _migrate_timers_and_results),
     Migration(3, "live board, notices, unreachable DMs", LIVE_BOARD_SCHEMA),
-    Migration(4, "board poster claims", BOARD_CLAIM_SCHEMA),
+    Migration(4, "computer players", COMPUTERS_SCHEMA),
+    Migration(5, "board poster claims", BOARD_CLAIM_SCHEMA),
 ]
 
 
@@ -187,18 +197,24 @@ def dumps(obj: Any) -> str:
     return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
 
 
-async def write_results(tx: Tx, game_id: int, state: dict[str, Any]) -> None:
-    """The final VP and rubles of each seat (with who held it at the end) from a finished state."""
-    seats = {r[0]: (r[1], r[2]) for r in await tx.fetch("SELECT seat, user_id, name FROM seats WHERE game_id = ?",
-                                                         (game_id,))}
+async def write_results(tx: Tx, game_id: int, state: dict[str, Any], *, computers: bool = True) -> None:
+    """The final VP and rubles of each seat (with who held it at the end, a person or a computer player's
+    level) from a finished state. ``computers``: the schema has the columns of migration 4."""
+    cols = "seat, user_id, name, computer" if computers else "seat, user_id, name, NULL"
+    seats = {r[0]: (r[1], r[2], r[3]) for r in await tx.fetch(f"SELECT {cols} FROM seats WHERE game_id = ?",
+                                                               (game_id,))}
     winners = set(state.get("winners") or [])
     rows = []
     for seat, (vp, rubles) in enumerate(zip(state["vp"], state["rubles"], strict=True)):
-        user_id, name = seats.get(seat, (None, state["seats"][seat]))
-        rows.append((game_id, seat, user_id, name, vp, rubles, int(seat in winners)))
-    await tx.executemany("INSERT INTO results VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (game_id, seat) DO UPDATE "
-                         "SET user_id = excluded.user_id, name = excluded.name, vp = excluded.vp, "
-                         "rubles = excluded.rubles, winner = excluded.winner", rows)
+        user_id, name, computer = seats.get(seat, (None, state["seats"][seat], None))
+        rows.append((game_id, seat, user_id, name, vp, rubles, int(seat in winners), computer))
+    upsert = ("ON CONFLICT (game_id, seat) DO UPDATE SET user_id = excluded.user_id, name = excluded.name, "
+              "vp = excluded.vp, rubles = excluded.rubles, winner = excluded.winner")
+    if computers:
+        await tx.executemany(f"INSERT INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?) {upsert}, "
+                             "computer = excluded.computer", rows)
+    else:
+        await tx.executemany(f"INSERT INTO results VALUES (?, ?, ?, ?, ?, ?, ?) {upsert}", [r[:7] for r in rows])
 
 
 def split_sql(script: str) -> list[str]:

@@ -15,36 +15,26 @@ cached between calls (server settings, pass modes).
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import logging
-import random
-import weakref
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from rules import PASS, Action, GameRecord, GameState, Ruleset, apply, format_action, new_game, parse_for
+from rules import PASS, Action, GameRecord, GameState, apply, format_action, parse_for
 from rules.autopass import AutoPass, arm, default_action, due, expired, only_pass
-from rules.i18n import LANGUAGES
 
-from .store import ABORTED, ACTIVE, FINISHED, LOBBY, ChannelBusy, Game, Store, TimerRow, VersionConflict
-from .timers import REMIND, Timer, Timing, plan, resolve
+from .lobby import LobbyService, hands_of
+from .service_base import MAX_PLAYERS, MIN_PLAYERS, UserError
+from .store import ACTIVE, FINISHED, Game, TimerRow, VersionConflict
+from .timers import REMIND, Timing, resolve
+
+__all__ = ["MAX_PLAYERS", "MIN_PLAYERS", "GameService", "Outcome", "UserError", "hands_of"]
 
 log = logging.getLogger(__name__)
 
-MIN_PLAYERS, MAX_PLAYERS = 2, 4
 FORCED, TIMEOUT = "forced", "timeout"  # why the bot acted (``actions.auto``); pass modes: "mode_<mode>"
 MAX_CHAIN = 200  # automatic passes after one action (a phase ends long before: a safety net)
-
-
-class UserError(Exception):
-    """A mistake of the person acting (shown privately with ``error_text(code, lang, **params)``)."""
-
-    def __init__(self, code: str, **params: Any) -> None:
-        self.code = code
-        self.params = params
-        super().__init__(code)
 
 
 @dataclass(slots=True)
@@ -76,76 +66,8 @@ class Outcome:
         return sorted({s for o in self.chain() for s in o.changed_hands})
 
 
-def hands_of(st: GameState) -> dict[int, list[str]]:
-    """Seat -> card type ids in hand."""
-    cards = st.cards
-    return {s: [cards[c].id for c in st.hands[s]] for s in range(st.n)}
-
-
-class GameService:
+class GameService(LobbyService):
     """Create, join, start and play games; every method re-reads the game from the store."""
-
-    def __init__(self, store: Store, default_lang: str = "en", timing: Timing | None = None) -> None:
-        self.store = store
-        self.default_lang = default_lang
-        self.default_timing = timing or Timing(reminder=60, interval=240, autopass=0)
-        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
-        # caches of what every action looks at (all changes go through this service)
-        self._server_settings: dict[int, dict[str, Any]] = {}
-        self._modes: dict[int, dict[int, AutoPass]] = {}
-
-    def lock(self, game_id: int) -> asyncio.Lock:
-        """The lock that serializes everything that changes game ``game_id``."""
-        lk = self._locks.get(game_id)
-        if lk is None:
-            lk = asyncio.Lock()
-            self._locks[game_id] = lk
-        return lk
-
-    # --- loading ----------------------------------------------------------------------------------
-    async def game_in_channel(self, channel_id: int) -> Game:
-        game = await self.store.open_game_in_channel(channel_id)
-        if game is None:
-            raise UserError("no_game")
-        return game
-
-    async def game(self, game_id: int) -> Game:
-        game = await self.store.get_game(game_id)
-        if game is None:
-            raise UserError("no_game")
-        return game
-
-    @staticmethod
-    def state(game: Game) -> GameState:
-        if game.state is None:
-            raise UserError("not_started")
-        return GameState.from_json(game.state)
-
-    async def latest_in_channel(self, channel_id: int) -> Game:
-        """The channel's open game, else its newest finished one (for the log, stats and export)."""
-        game = await self.store.latest_game_in_channel(channel_id)
-        if game is None:
-            raise UserError("no_game")
-        return game
-
-    # --- timers -----------------------------------------------------------------------------------
-    async def timing(self, game: Game) -> Timing:
-        """The game's reminder, interval and time-out (its own settings, else the server's, else global)."""
-        return resolve(game.settings, await self._server(game.guild_id), self.default_timing)
-
-    async def _server(self, guild_id: int | None) -> dict[str, Any] | None:
-        if guild_id is None:
-            return None
-        settings = None if self.store.shared else self._server_settings.get(guild_id)
-        if settings is None:
-            settings = self._server_settings[guild_id] = await self.store.guild_settings(guild_id)
-        return settings
-
-    def _plan(self, game: Game, st: GameState, timing: Timing, since: float, sent: int = 0) -> list[Timer]:
-        if st.finished:
-            return []
-        seat = st.decider
-        return plan(seat, game.user_at(seat) is not None, timing, since, sent)
 
     async def _reschedule(self, game: Game) -> None:
         """Timers of the current turn after a settings change (the turn began at the last change)."""
@@ -323,92 +245,6 @@ class GameService:
         actions = [row.notation for row in await self.store.actions(game.id)]
         return GameRecord(st.ruleset, list(st.seats), seed=game.seed, actions=actions)
 
-    # --- lobby ------------------------------------------------------------------------------------
-    async def create(self, *, guild_id: int | None, channel_id: int, user_id: int, name: str, edition: int = 2,
-                     open_money: bool = True, lang: str | None = None, seed: int | None = None) -> Game:
-        """A new lobby in the channel with the creator as host and first seat."""
-        lang = lang if lang in LANGUAGES else self.default_lang
-        Ruleset(edition=edition)  # validates the edition
-        seed = seed if seed is not None else random.SystemRandom().randrange(1, 2**62)
-        try:
-            return await self.store.create_game(
-                guild_id=guild_id, channel_id=channel_id, host_id=user_id, host_name=name,
-                ruleset={"edition": edition, "open_money": open_money}, seed=seed, lang=lang)
-        except ChannelBusy:
-            raise UserError("channel_busy") from None
-
-    async def join(self, channel_id: int, user_id: int, name: str) -> tuple[Game, int]:
-        """Join the lobby (or take an empty seat of a game in play); returns the game and the seat."""
-        game = await self.game_in_channel(channel_id)
-        async with self.lock(game.id):
-            game = await self.game(game.id)
-            if game.seat_of(user_id) is not None:
-                raise UserError("already_joined")
-            if game.status == LOBBY:
-                if len(game.seats) >= MAX_PLAYERS:
-                    raise UserError("game_full", max=MAX_PLAYERS)
-                seats = [(s.user_id or 0, s.name) for s in game.seats] + [(user_id, name)]
-                await self.store.update_lobby(game.id, game.version, seats)
-                return await self.game(game.id), len(seats) - 1
-            empty = next((s.seat for s in game.seats if s.user_id is None), None)
-            if empty is None:
-                raise UserError("already_started")
-            host = user_id if game.user_at(_seat_of_host(game)) is None else None  # nobody held the role
-            notices = [("bot.seat_taken", {"player": user_id, "seat": empty + 1})]
-            if host is not None:
-                notices.append(("bot.host_now", {"player": host}))
-            await self._give_seat(game, empty, user_id, name, host_id=host, notices=notices)
-            return await self.game(game.id), empty
-
-    async def leave(self, channel_id: int, user_id: int) -> Game:
-        """Leave the lobby (the next player becomes host; the last one out ends it) or empty your seat."""
-        game = await self.game_in_channel(channel_id)
-        async with self.lock(game.id):
-            game = await self.game(game.id)
-            seat = game.seat_of(user_id)
-            if seat is None:
-                raise UserError("not_in_game")
-            if game.status == LOBBY:
-                rest = [(s.user_id or 0, s.name) for s in game.seats if s.user_id != user_id]
-                if not rest:
-                    await self.store.set_status(game.id, game.version, ABORTED)
-                    self._modes.pop(game.id, None)
-                else:
-                    host = game.host_id if game.host_id != user_id else rest[0][0]
-                    await self.store.update_lobby(game.id, game.version, rest, host_id=host)
-            else:
-                new_host = _next_human(game, seat) if user_id == game.host_id else None
-                notices = [("bot.seat_left", {"player": user_id, "seat": seat + 1})]
-                if new_host is not None:
-                    notices.append(("bot.host_now", {"player": new_host}))
-                await self._give_seat(game, seat, None, game.seats[seat].name, host_id=new_host, notices=notices)
-                game = await self.game(game.id)
-                if all(s.user_id is None for s in game.seats):
-                    await self.store.set_status(game.id, game.version, ABORTED, [("bot.aborted", {})])
-                    self._modes.pop(game.id, None)
-            return await self.game(game.id)
-
-    async def start(self, channel_id: int, user_id: int) -> tuple[Game, GameState]:
-        """The host starts: seats in join order, tokens dealt from the game's seed."""
-        game = await self.game_in_channel(channel_id)
-        async with self.lock(game.id):
-            game = await self.game(game.id)
-            if game.status != LOBBY:
-                raise UserError("already_started")
-            if user_id != game.host_id:
-                raise UserError("not_host")
-            n = len(game.seats)
-            if not MIN_PLAYERS <= n <= MAX_PLAYERS:
-                raise UserError("player_count", min=MIN_PLAYERS, max=MAX_PLAYERS, n=n)
-            ruleset = Ruleset(edition=int(game.ruleset.get("edition", 2)), players=n,
-                              open_money=bool(game.ruleset.get("open_money", True)))
-            st = new_game(ruleset, [s.name for s in game.seats], seed=game.seed)
-            timers = self._plan(game, st, await self.timing(game), self.store.clock())
-            order = ", ".join(f"{i + 1}. <@{s.user_id}>" for i, s in enumerate(game.seats))
-            await self.store.start_game(game.id, game.version, ruleset=ruleset.to_json(), state=st.to_json(),
-                                        hands=hands_of(st), timers=timers, notices=[("bot.started", {"order": order})])
-            return await self.game(game.id), st
-
     # --- playing ----------------------------------------------------------------------------------
     async def act(self, game_id: int, user_id: int, action: Action | str, *, version: int | None = None,
                   after: Callable[[Outcome], Awaitable[None]] | None = None) -> Outcome:
@@ -486,93 +322,6 @@ class GameService:
         game.status = status
         game.state = None  # the caller uses ``state``; avoid serializing twice
         return Outcome(game, st, before, action, notation, price, seat, events, changed, auto)
-
-    # --- host tools -------------------------------------------------------------------------------
-    async def abort(self, channel_id: int, user_id: int, *, may_manage: bool) -> Game:
-        """End the game without scores (host, or a member allowed to manage messages)."""
-        game = await self.game_in_channel(channel_id)
-        async with self.lock(game.id):
-            game = await self.game(game.id)
-            if user_id != game.host_id and not may_manage:
-                raise UserError("not_host_or_mod")
-            notices = [("bot.aborted_by", {"player": user_id})] if game.status == ACTIVE else []
-            await self.store.set_status(game.id, game.version, ABORTED, notices)
-            self._modes.pop(game.id, None)
-            return await self.game(game.id)
-
-    async def kick(self, channel_id: int, host_id: int, target_id: int) -> tuple[Game, int]:
-        """Host: remove a lobby player, or empty an absent player's seat (someone may then join it)."""
-        game = await self.game_in_channel(channel_id)
-        async with self.lock(game.id):
-            game = await self.game(game.id)
-            if host_id != game.host_id:
-                raise UserError("not_host")
-            if target_id == host_id:
-                raise UserError("kick_self")
-            seat = game.seat_of(target_id)
-            if seat is None:
-                raise UserError("not_a_player")
-            if game.status == LOBBY:
-                rest = [(s.user_id or 0, s.name) for s in game.seats if s.user_id != target_id]
-                await self.store.update_lobby(game.id, game.version, rest)
-            else:
-                await self._give_seat(game, seat, None, game.seats[seat].name,
-                                      notices=[("bot.kicked", {"player": target_id, "seat": seat + 1})])
-            return await self.game(game.id), seat
-
-    async def replace(self, channel_id: int, host_id: int, target_id: int, new_id: int,
-                      new_name: str) -> tuple[Game, int]:
-        """Host: another user takes the seat of ``target_id`` in a game in play."""
-        game = await self.game_in_channel(channel_id)
-        async with self.lock(game.id):
-            game = await self.game(game.id)
-            if host_id != game.host_id:
-                raise UserError("not_host")
-            if game.status != ACTIVE:
-                raise UserError("not_active")
-            seat = game.seat_of(target_id)
-            if seat is None:
-                raise UserError("not_a_player")
-            if game.seat_of(new_id) is not None:
-                raise UserError("already_seated")
-            await self._give_seat(game, seat, new_id, new_name, notices=[
-                ("bot.replaced", {"old": target_id, "new": new_id, "seat": seat + 1})])
-            return await self.game(game.id), seat
-
-    async def _give_seat(self, game: Game, seat: int, user_id: int | None, name: str, *, host_id: int | None = None,
-                         notices: Sequence[tuple[str, dict[str, Any]]] = ()) -> None:
-        """Store the seat's new holder and show the new name in the state, with a new host and channel notices
-        when given (caller holds the lock)."""
-        state = game.state
-        timers: list[Timer] | None = None
-        if state is not None:
-            state = dict(state)
-            state["seats"] = list(state["seats"])
-            state["seats"][seat] = name
-            if game.status == ACTIVE:  # the turn's clock starts again with the seat's new holder
-                st = GameState.from_json(state)
-                has_user = (user_id if st.decider == seat else game.user_at(st.decider)) is not None
-                timers = [] if st.finished else plan(st.decider, has_user, await self.timing(game),
-                                                      self.store.clock())
-        await self.store.set_seat(game.id, game.version, seat, user_id, name, state=state, timers=timers,
-                                  host_id=host_id, notices=notices)
-        self._modes.get(game.id, {}).pop(seat, None)  # the store cleared the seat's pass mode
-
-
-def _next_human(game: Game, seat: int) -> int | None:
-    """The user of the next seat clockwise after ``seat`` that a person holds (the new host), if any."""
-    n = len(game.seats)
-    for k in range(1, n):
-        uid = game.user_at((seat + k) % n)
-        if uid is not None:
-            return uid
-    return None
-
-
-def _seat_of_host(game: Game) -> int:
-    """The host's seat, or -1 when the host holds none (left the game)."""
-    seat = game.seat_of(game.host_id)
-    return -1 if seat is None else seat
 
 
 def _paid(before: GameState, after: GameState, seat: int) -> int:

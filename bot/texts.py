@@ -203,6 +203,8 @@ def history_text(games: Sequence[FinishedGame], lang: str) -> str:
     for g in games:
         scores = " · ".join(
             ("👑 " if r.winner else "") + (f"<@{r.user_id}>" if r.user_id else r.name) + f" {r.vp}" for r in g.results)
+        if any(r.computer for r in g.results):
+            scores += " · 🤖"
         lines.append(t("bot.history_line", lang, game=g.id, date=f"<t:{int(g.finished_at)}:d>", edition=g.edition,
                        scores=scores))
     return "\n".join(lines)

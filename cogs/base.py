@@ -65,13 +65,13 @@ class CogBase(commands.Cog):
         assert interaction.channel_id is not None
         return interaction.channel_id
 
-    async def defer(self, interaction: Interaction, *, ephemeral: bool = True) -> None:
-        """Acknowledge at once. A component on a private message is updated in place; a component on a public
-        message and every command answer privately (``ephemeral``)."""
+    async def defer(self, interaction: Interaction, *, update: bool = False) -> None:
+        """Acknowledge at once: ``update``, a component on a private menu, edits that menu in place; anything
+        else is answered privately (a "thinking" answer that is edited afterwards)."""
         if interaction.response.is_done():
             return
         try:
-            if interaction.type == discord.InteractionType.component and not ephemeral:
+            if update and interaction.type == discord.InteractionType.component:
                 await interaction.response.defer()
             else:
                 await interaction.response.defer(ephemeral=True, thinking=True)
@@ -152,12 +152,18 @@ class CogBase(commands.Cog):
             log.info("could not update lobby message of game %s: %s", game.id, e)
 
     async def push_hand(self, game: Game, st: GameState, seat: int) -> None:
-        """DM a seat its hand (text, and the picture when drawn); never stalls the game."""
+        """DM a seat its hand (text, and the picture once drawn) in the background; never stalls the game."""
         uid = game.user_at(seat)
         if uid is None:
             return
         v = view(st, seat)
         text = t("bot.dm_hand", game.lang, channel=f"<#{game.channel_id}>", game=game.id) + "\n" + hand_text(
             v, game.lang)
-        png = await images.hand_png(v, game.lang) if self.bot.config.render_images else None
-        self.dms.push(uid, text, ("hand.png", png) if png is not None else None)
+        lang, pictures = game.lang, self.bot.config.render_images
+
+        async def draw() -> tuple[str, bytes] | None:
+            png = await images.hand_png(v, lang, background=True) if pictures else None
+            return ("hand.png", png) if png is not None else None
+
+        if await self.dms.reachable(uid):
+            self.dms.push(uid, text, draw=draw)

@@ -18,21 +18,18 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import discord
 
 from bot import images
-from bot.store import ABORTED, ACTIVE, FINISHED, Game, Notice
-from bot.texts import BoardText, action_headline, board_text, event_lines, final_text
+from bot.store import ABORTED, ACTIVE, FINISHED, Game
+from bot.texts import final_text
 from rules import GameState, view
-from rules.autopass import AutoPass, expired
 from rules.i18n import t
 
 from .board_claim import claimed, new_owner
-from .components import board_view
+from .public import PublicBoard, embed_of, names_of, notice_text, public_board, turn_text
 
 if TYPE_CHECKING:
     from bot.client import PetersburgBot
@@ -41,77 +38,11 @@ log = logging.getLogger(__name__)
 
 NEAR = 4  # the board is edited in place while at most this many messages came after it
 RECENT_ACTIONS = 6  # actions whose events the board lists (the rest: /petersburg log)
-MAX_BOARD_LINES = 12
 RETRY_FIRST, RETRY_MAX = 2.0, 300.0  # seconds between tries of a failing post (doubling)
 PINGS = discord.AllowedMentions(users=True, roles=False, everyone=False)
 NO_PINGS = discord.AllowedMentions.none()
 MISSING_ACCESS, MISSING_PERMISSIONS, UNKNOWN_CHANNEL, UNKNOWN_MESSAGE = 50001, 50013, 10003, 10008
 NEEDED = ("view_channel", "send_messages", "embed_links", "attach_files", "read_message_history")
-
-
-def embed_of(bt: BoardText, colour: int = 0x2B6CB0) -> discord.Embed:
-    e = discord.Embed(title=bt.title[:256], description=bt.description or None, colour=colour)
-    for name, value in bt.fields[:25]:
-        e.add_field(name=name, value=value or "—", inline=True)
-    if bt.footer:
-        e.set_footer(text=bt.footer[:2048])
-    return e
-
-
-def names_of(game: Game) -> list[str]:
-    return [s.name for s in game.seats]
-
-
-def mentions_of(game: Game) -> list[str]:
-    return [f"<@{s.user_id}>" if s.user_id else f"{s.name} ({t('bot.seat_empty', game.lang)})" for s in game.seats]
-
-
-@dataclass(slots=True)
-class PublicBoard:
-    """Everything of one board message except its picture: what every seat may see."""
-
-    embed: discord.Embed
-    view: discord.ui.View
-    spectator: dict[str, Any]  # the view the picture is drawn from
-    last_action: str | None
-
-
-def public_board(game: Game, st: GameState, recent: Sequence[tuple[Sequence[dict[str, Any]], str | None]],
-                 modes: dict[int, AutoPass]) -> PublicBoard:
-    """The board message of ``game`` at ``st``: the spectator's view, the recent actions in words (money
-    hidden where the ruleset hides it) and controls that are the same for every seat."""
-    lang, ed = game.lang, st.ruleset.edition
-    spectator = view(st, None)
-    hidden = range(st.n) if not st.ruleset.open_money and not st.finished else ()
-    lines: list[str] = []
-    for events, auto in recent:
-        lines.extend(event_lines(events, names_of(game), ed, lang, auto=auto, hidden=hidden))
-    if len(lines) > MAX_BOARD_LINES:
-        lines = [t("bot.more_in_log", lang, n=len(lines) - MAX_BOARD_LINES + 1), *lines[-(MAX_BOARD_LINES - 1):]]
-    bt = board_text(spectator, lang, names=names_of(game), mentions=mentions_of(game), last=lines)
-    on = [f"{game.seats[seat].name} ({t(f'bot.mode_{ap.mode}', lang)})"
-          for seat, ap in sorted(modes.items()) if not st.finished and not expired(st, ap)]
-    if on:
-        bt.description = (bt.description + "\n" + t("bot.pass_modes_line", lang, players=", ".join(on)))[:4000]
-    last = action_headline(recent[-1][0], names_of(game), ed, lang) if recent else None
-    playing = game.status == ACTIVE and not st.finished
-    return PublicBoard(embed_of(bt), board_view(game.id, game.version, lang, playing=playing), spectator, last)
-
-
-def turn_text(game: Game, st: GameState) -> tuple[str, int | None]:
-    """The turn message (and whom it pings): the player to decide, or the empty seat that waits."""
-    seat = st.decider
-    uid = game.user_at(seat)
-    if uid is None:
-        return t("bot.seat_waiting", game.lang, seat=seat + 1), None
-    return t("bot.turn_ping", game.lang, mention=f"<@{uid}>"), uid
-
-
-def notice_text(game: Game, notice: Notice) -> str:
-    """A stored notice in the game's language; user ids become mentions."""
-    params = {k: (f"<@{v}>" if k in ("player", "old", "new") and isinstance(v, int) else v)
-              for k, v in notice.params.items()}
-    return t(notice.key, game.lang, **params)
 
 
 class Problem(Exception):
@@ -149,11 +80,12 @@ class BoardPoster:
             return
         self._runners[game_id] = asyncio.create_task(self._run(game_id))
 
-    async def show(self, game_id: int, *, repost: bool = False) -> Problem | None:
+    async def show(self, game_id: int, *, repost: bool = False, refresh: bool = False) -> Problem | None:
         """Bring the channel up to date now and say whether it worked (a failure is retried later).
-        ``repost``: show the board anew at the bottom of the channel even if it is current."""
+        ``repost``: show the board anew at the bottom of the channel even if it is current; ``refresh``: draw
+        it again where it is (something on it changed without a new version, e.g. a pass mode)."""
         try:
-            await self._attempt(game_id, repost=repost)
+            await self._attempt(game_id, repost=repost, refresh=refresh)
         except Problem as p:
             self.kick(game_id)
             return p
@@ -212,12 +144,13 @@ class BoardPoster:
             self._after[channel_id] = set()
 
     # --- one attempt ------------------------------------------------------------------------------
-    async def remind(self, game_id: int, text: str, user_id: int) -> None:
-        """A reminder replaces the turn message (pinging again), so reminders do not pile up either."""
+    async def remind(self, game_id: int, version: int, text: str, user_id: int) -> bool:
+        """A reminder replaces the turn message (pinging again), so reminders do not pile up either. Only while
+        the game is still at ``version`` (the turn the reminder was for); False when it moved on."""
         async with self._locks.setdefault(game_id, asyncio.Lock()), claimed(self.store, game_id, self._owner):
             game = await self.store.get_game(game_id)
-            if game is None:
-                return
+            if game is None or game.version != version or game.status != ACTIVE:
+                return False
             channel = self.bot.get_partial_messageable(game.channel_id, guild_id=game.guild_id)
             if game.turn_message_id is not None:
                 await self._remove_quietly(channel, game.turn_message_id)
@@ -230,8 +163,9 @@ class BoardPoster:
             except discord.HTTPException as e:
                 log.warning("could not post the reminder of game %s: %s", game.id, e)
             await self.store.set_turn_message(game.id, new_id, user_id)
+            return True
 
-    async def _attempt(self, game_id: int, *, repost: bool = False) -> None:
+    async def _attempt(self, game_id: int, *, repost: bool = False, refresh: bool = False) -> None:
         lock = self._locks.setdefault(game_id, asyncio.Lock())
         async with lock, claimed(self.store, game_id, self._owner):
             game = await self.store.get_game(game_id)
@@ -242,7 +176,7 @@ class BoardPoster:
                 for notice in await self.store.notices(game.id):
                     await self._send(game, channel, notice_text(game, notice))
                     await self.store.drop_notice(notice.id)
-                if game.needs_board() or (repost and game.status == ACTIVE):
+                if game.needs_board() or ((repost or refresh) and game.status == ACTIVE):
                     if game.status == ABORTED:
                         await self._retire(game, channel)
                     elif game.state is not None:

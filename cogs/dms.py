@@ -66,9 +66,14 @@ class DirectMessages:
         await self._arrived(user_id)
         return True
 
-    def push(self, user_id: int, text: str, attachment: Attachment | None = None) -> None:
-        """Send in the background (the caller does not wait for Discord)."""
-        task = asyncio.create_task(self.send(user_id, text, attachment))
+    def push(self, user_id: int, text: str, attachment: Attachment | None = None,
+             draw: Callable[[], Awaitable[Attachment | None]] | None = None) -> None:
+        """Send in the background (the caller waits neither for Discord nor for ``draw``, which makes the
+        attachment first when given)."""
+        async def deliver() -> bool:
+            return await self.send(user_id, text, await draw() if draw is not None else attachment)
+
+        task = asyncio.create_task(deliver())
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 

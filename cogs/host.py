@@ -19,7 +19,7 @@ from bot.translator import locale_str as _
 from rules.i18n import t
 
 from .base import CogBase, Interaction
-from .board import names_of
+from .public import names_of
 
 log = logging.getLogger(__name__)
 
@@ -109,8 +109,9 @@ class HostCommands(CogBase):
         if timing.autopass > 0:
             deadline = int(game.updated_at + 60 * timing.autopass)
             note = "\n" + t("bot.reminder_autopass", lang, at=f"<t:{deadline}:R>")
-        await self.poster.remind(game.id, t("bot.reminder_channel", lang, mention=f"<@{uid}>", since=since) + note,
-                                 uid)
+        if not await self.poster.remind(game.id, timer.version,
+                                        t("bot.reminder_channel", lang, mention=f"<@{uid}>", since=since) + note, uid):
+            return  # the player acted meanwhile
         await self.dms.send(uid, t("bot.reminder_dm", lang, channel=f"<#{game.channel_id}>", game=game.id,
                                    since=since, link=link) + note, force=True)
 

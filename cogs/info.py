@@ -17,7 +17,7 @@ from rules import view
 from rules.i18n import t
 
 from .base import NO_PINGS, CogBase, Interaction
-from .board import embed_of, names_of
+from .public import embed_of, names_of
 
 log = logging.getLogger(__name__)
 

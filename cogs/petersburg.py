@@ -271,7 +271,10 @@ class Petersburg(PlayCommands, HostCommands, InfoCommands, commands.GroupCog, gr
             if mode not in ("turn", "display", "phase", "off"):
                 raise UserError("stale_board")
             _, out = await self.service.set_pass_mode(game_id, interaction.user.id, None if mode == "off" else mode)
-            self.poster.kick(game_id)  # the board names the pass modes in use
+            if out is None:  # the board names the pass modes in use
+                await self.poster.show(game_id, refresh=True)
+            else:
+                self.poster.kick(game_id)
             text = t(f"bot.pass_mode_set_{mode}", lang)
             if out is not None:
                 text += "\n" + t("bot.passed_now", lang)

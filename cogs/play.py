@@ -90,7 +90,7 @@ class PlayCommands(CogBase):
 
     async def on_choice(self, interaction: Interaction, game_id: int, version: int, value: str) -> None:
         """A select option or button of a private menu (or of the trading-card target choice)."""
-        await self.defer(interaction, ephemeral=bool(interaction.message and interaction.message.flags.ephemeral))
+        await self.defer(interaction, update=bool(interaction.message and interaction.message.flags.ephemeral))
         game = await self.store.get_game(game_id)
         lang = game.lang if game is not None else lang_of(interaction)
         if value.startswith(GROUP):

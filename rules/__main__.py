@@ -1,7 +1,8 @@
 """Command line: play random games and replay game records.
 
-python -m rules random --players N --edition E --seed S [--out FILE]
+python -m rules random --players N --edition E --seed S [--out FILE] [--computer [--level L]]
 python -m rules replay RECORD.json [--json]
+python -m rules arena --players N --games G LEVEL... [--budget S] [--seed N]
 """
 
 from __future__ import annotations
@@ -13,7 +14,8 @@ import sys
 from typing import Any
 
 from .actions import format_action
-from .ai import choose
+from .ai import LEVELS, choose
+from .arena_cli import add_arena_parser, run_arena
 from .engine import apply, legal_moves, new_game
 from .record import GameRecord, ReplayError, replay
 from .ruleset import Ruleset
@@ -21,17 +23,22 @@ from .state import GameState
 
 
 def play_random(
-    ruleset: Ruleset, seed: int, choice_seed: int | None = None, computer: bool = False
+    ruleset: Ruleset,
+    seed: int,
+    choice_seed: int | None = None,
+    computer: bool = False,
+    level: str = "normal",
+    budget_s: float | None = None,
 ) -> tuple[GameRecord, GameState]:
-    """A complete game with uniformly random legal moves (or the computer player's choices);
-    returns its record and final state."""
+    """A complete game with uniformly random legal moves (or the computer player's choices at
+    ``level``); returns its record and final state."""
     seats = [f"Player {i + 1}" for i in range(ruleset.players)]
     st = new_game(ruleset, seats, seed=seed)
     rng = random.Random(seed if choice_seed is None else choice_seed)
     rec = GameRecord(ruleset, seats, seed=seed)
     cat = ruleset.catalogue
     while not st.finished:
-        action = choose(st, rng) if computer else rng.choice(legal_moves(st)).action
+        action = choose(st, level=level, rng=rng, budget_s=budget_s) if computer else rng.choice(legal_moves(st)).action
         rec.actions.append(format_action(action, cat))
         apply(st, action)
     return rec, st
@@ -81,13 +88,19 @@ def main(argv: list[str] | None = None) -> int:
     r.add_argument("--seed", type=int, default=0)
     r.add_argument("--out", help="write the record to this file instead of standard output")
     r.add_argument("--computer", action="store_true", help="let the computer player choose instead of chance")
+    r.add_argument("--level", default="normal", choices=LEVELS, help="the computer player's level (with --computer)")
+    r.add_argument("--budget", type=float, default=None, help="seconds per move for the search levels (default 2)")
     p = sub.add_parser("replay", help="replay a game record and print the final state")
     p.add_argument("record")
     p.add_argument("--json", action="store_true", help="print the final state as JSON")
+    add_arena_parser(sub)
     args = parser.parse_args(argv)
 
+    if args.cmd == "arena":
+        return run_arena(args, sys.argv[1:] if argv is None else argv)
     if args.cmd == "random":
-        rec, _ = play_random(Ruleset(edition=args.edition, players=args.players), args.seed, computer=args.computer)
+        ruleset = Ruleset(edition=args.edition, players=args.players)
+        rec, _ = play_random(ruleset, args.seed, computer=args.computer, level=args.level, budget_s=args.budget)
         text = rec.dumps()
         if args.out:
             with open(args.out, "w", encoding="utf-8") as f:

@@ -1,110 +1,101 @@
-"""Computer players: a greedy heuristic that values each legal move by what it should bring over the
-rest of the game. Deterministic for a given state (ties broken by a seeded generator).
+"""Computer players behind one call: ``choose(state, seat, level, rng, budget_s)``.
 
-The estimate follows the rulebooks' own advice (seed 000 "Tipps und taktische Bemerkungen"): workers
-early, expensive buildings are cheaper per point, keep some money for the trading phase, and a card
-left in hand costs 5 VP.
+Levels (docs/ai.md has the design and the measurements):
+
+- ``random``: a uniformly random legal move (for the arena only).
+- ``easy``: plausible but loose: a softmax over the heuristic's move values with a high temperature.
+- ``normal``: the greedy heuristic (``ai_eval.Outlook.score``), ties broken by the generator.
+- ``strong``: information-set Monte Carlo tree search over the seat's determinizations, heuristic
+  guided (``ai_search``), within ``budget_s`` seconds (default 2) or a fixed number of iterations.
+- ``mcts-random``: the same search with random expansion and random playouts to the end (the baseline).
+- ``strong-leaf``, ``strong-full``, ``strong-wide``: variants of strong measured in the arena
+  (estimate at the new node, heuristic playouts to the end, no progressive widening).
+
+Every input may be plain data, so a worker process can take it: ``state`` is a GameState or its
+``to_json()`` dict, ``rng`` a seed. The players only use what ``seat`` may see (``ai_hidden``).
 """
 
 from __future__ import annotations
 
+import math
 import random
+from dataclasses import replace
+from typing import Any, NamedTuple
 
-from .actions import BUY, DISCARD, OBSERVE, PLAY, PUB, TAKE, Action, Move
-from .cards import RED, CardType
-from .engine import HAND_PENALTY, legal_moves
+from . import legal_moves
+from .actions import Action
+from .ai_eval import Outlook
+from .ai_search import RANDOM_PLAYOUTS, STRONG, search
 from .state import GameState
 
-CARDS_PER_ROUND = 6  # about how many cards of each stack a round uses
+# The search levels; the variants after "mcts-random" are experiments for the arena (docs/ai.md).
+SEARCHES = {
+    "strong": STRONG,
+    "mcts-random": RANDOM_PLAYOUTS,
+    "strong-leaf": replace(STRONG, playout_depth=0),
+    "strong-full": replace(STRONG, playout_depth=-1),
+    "strong-wide": replace(STRONG, widen=100.0),
+}
+LEVELS = ("random", "easy", "normal", *SEARCHES)
+DEFAULT_BUDGET_S = 2.0
+EASY_TEMPERATURE = 2.5  # VP: moves within a few VP of the best are about as likely
 
 
-def rounds_left(st: GameState) -> float:
-    """A rough count of the rounds still to play, this one included (the shortest stack decides)."""
-    if st.ending:
-        return 1.0
-    shortest = min(len(d) for d in st.decks.values())
-    return 1.0 + shortest / CARDS_PER_ROUND
+class Decision(NamedTuple):
+    action: Action
+    iterations: int  # search iterations spent (0 for the levels that do not search)
 
 
-def _scorings_left(st: GameState, colour: str) -> float:
-    """Scorings of ``colour`` still to come (this round's only if its phase has not been scored yet)."""
-    idx = next(i for i, p in enumerate(st.ruleset.phases) if p.scores == colour)
-    this_round = 1.0 if st.phase <= idx else 0.0
-    return max(0.0, rounds_left(st) - 1.0) + this_round
+def choose(
+    state: GameState | dict[str, Any],
+    seat: int | None = None,
+    level: str = "normal",
+    rng: random.Random | int | None = None,
+    budget_s: float | None = None,
+    iterations: int | None = None,
+) -> Action:
+    """The computer player's action for ``seat`` (default: the deciding seat); see ``decide``."""
+    return decide(state, seat, level, rng, budget_s, iterations).action
 
 
-def _money_weight(st: GameState) -> float:
-    """What a ruble is worth in VP: much early (it buys cards), a tenth at the very end."""
-    return max(0.1, min(1.0, 0.35 * (rounds_left(st) - 1.0)))
+def decide(
+    state: GameState | dict[str, Any],
+    seat: int | None = None,
+    level: str = "normal",
+    rng: random.Random | int | None = None,
+    budget_s: float | None = None,
+    iterations: int | None = None,
+) -> Decision:
+    """The computer player's decision for ``seat`` (default: the deciding seat), which must be deciding.
 
-
-def _income_value(st: GameState, seat: int, t: CardType) -> float:
-    k = _scorings_left(st, t.colour)
-    value = k * (t.vp + t.rubles * _money_weight(st))
-    if t.bonus_per is not None:
-        per = sum(1 for c in st.tableaux[seat] if st.cards[c].colour == t.bonus_per)
-        value += k * per * (t.bonus_vp + t.bonus_rubles * _money_weight(st))
-    if t.discount is not None:
-        value += 1.5 * rounds_left(st)
-    if t.ability == "pub":
-        value += 0.5 * rounds_left(st)
-    if t.hand_limit_bonus:
-        value += 0.5
-    return value
-
-
-def _aristocrat_bonus(st: GameState, seat: int, t: CardType, displaced: CardType | None) -> float:
-    """The final-scoring value a red card adds by being a new distinct aristocrat."""
-    if t.colour != RED:
-        return 0.0
-    names = {st.cards[c].id for c in st.tableaux[seat] if st.cards[c].colour == RED}
-    before = len(names)
-    if displaced is not None:
-        names.discard(displaced.id)
-    names.add(t.id)
-    table = st.ruleset.catalogue.aristocrat_table
-    return float(table[min(len(names), len(table) - 1)] - table[min(before, len(table) - 1)])
-
-
-def _card_value(st: GameState, seat: int, t: CardType, target: str) -> float:
-    displaced = st.ruleset.catalogue.by_id[target] if target else None
-    value = _income_value(st, seat, t) + _aristocrat_bonus(st, seat, t, displaced)
-    if displaced is not None:
-        value -= _income_value(st, seat, displaced)
-    return value
-
-
-def score_move(st: GameState, move: Move) -> float:
-    """The heuristic value of ``move`` for the deciding player (higher is better; pass is 0)."""
-    a = move.action
-    seat = st.decider
-    w = _money_weight(st)
-    cat = st.ruleset.catalogue
-    if a.kind in (BUY, PLAY):
-        value = _card_value(st, seat, cat.by_id[a.card], a.target) - move.price * w
-        if a.kind == PLAY:
-            value += HAND_PENALTY  # the card leaves the hand
-        return value
-    if a.kind == TAKE:
-        t = cat.by_id[a.card]
-        best = _card_value(st, seat, t, "") if not t.trading else _income_value(st, seat, t) * 0.6
-        if rounds_left(st) <= 1.0:
-            return -HAND_PENALTY
-        return 0.3 * best - 0.4 * HAND_PENALTY - t.cost * w * 0.3
-    if a.kind == PUB:
-        return a.amount * (1.0 - 2 * w) if w < 0.5 else -a.amount
-    if a.kind == OBSERVE:
-        return 0.5
-    if a.kind == DISCARD:
-        return 0.0
-    return 0.0  # pass
-
-
-def choose(st: GameState, rng: random.Random | None = None) -> Action:
-    """The computer player's decision for the deciding player (ties broken at random)."""
-    moves = legal_moves(st)
-    if not moves:
+    ``budget_s`` (wall clock, default 2 s) or ``iterations`` (exact, for reproducible tests) bound the
+    search levels; the others answer at once. ``rng`` (a generator or a seed; default: the state's
+    action count) makes every choice reproducible.
+    """
+    st = state if isinstance(state, GameState) else GameState.from_json(state)
+    if level not in LEVELS:
+        raise ValueError(f"level must be one of {', '.join(LEVELS)}")
+    if st.finished:
         raise ValueError("the game is over")
-    rng = rng or random.Random(st.action_count)
-    scored = [(score_move(st, m), rng.random(), i) for i, m in enumerate(moves)]
-    return moves[max(scored)[2]].action
+    if seat is None:
+        seat = st.decider
+    elif seat != st.decider:
+        raise ValueError(f"seat {seat} is not the one to decide (seat {st.decider} is)")
+    if not isinstance(rng, random.Random):
+        rng = random.Random(st.action_count if rng is None else rng)
+    moves = legal_moves(st)
+    if level == "random":
+        return Decision(moves[rng.randrange(len(moves))].action, 0)
+    if level in ("easy", "normal"):
+        out = Outlook(st)
+        scores = [out.score(m) for m in moves]
+        if level == "normal":
+            best = max((s, rng.random(), i) for i, s in enumerate(scores))
+            return Decision(moves[best[2]].action, 0)
+        top = max(scores)
+        weights = [math.exp((s - top) / EASY_TEMPERATURE) for s in scores]
+        return Decision(rng.choices(moves, weights)[0].action, 0)
+    if iterations is None and budget_s is None:
+        budget_s = DEFAULT_BUDGET_S
+    found = search(st, seat, rng, SEARCHES[level], iterations=iterations, budget_s=budget_s)
+    return Decision(found.action, found.iterations)

@@ -179,5 +179,5 @@ class StoreBase:
             if row is None:
                 return None
             seats = [Seat(*r) for r in await tx.fetch(
-                "SELECT seat, user_id, name FROM seats WHERE game_id = ? ORDER BY seat", (game_id,))]
+                "SELECT seat, user_id, name, computer FROM seats WHERE game_id = ? ORDER BY seat", (game_id,))]
         return game_from_row(row, seats)

@@ -111,9 +111,9 @@ class StoreReads(StoreBase):
 
     # --- history ----------------------------------------------------------------------------------
     async def results(self, game_id: int) -> list[Result]:
-        rows = await self.fetch_all("SELECT seat, user_id, name, vp, rubles, winner FROM results WHERE game_id = ? "
-                                    "ORDER BY vp DESC, rubles DESC, seat", (game_id,))
-        return [Result(r[0], r[1], r[2], r[3], r[4], bool(r[5])) for r in rows]
+        rows = await self.fetch_all("SELECT seat, user_id, name, vp, rubles, winner, computer FROM results "
+                                    "WHERE game_id = ? ORDER BY vp DESC, rubles DESC, seat", (game_id,))
+        return [Result(r[0], r[1], r[2], r[3], r[4], bool(r[5]), r[6]) for r in rows]
 
     async def finished_games(self, guild_id: int | None, limit: int = 10) -> list[FinishedGame]:
         """The server's most recently finished games with their results."""
@@ -124,12 +124,14 @@ class StoreReads(StoreBase):
                 for r in rows]
 
     async def leaderboard(self, guild_id: int | None, limit: int = 15) -> list[Standing]:
-        """Per member over the server's finished games: games, wins (ties count for each), average and best VP."""
+        """Per member over the server's finished games among people only (games with a computer player are
+        ranked apart, i.e. not here): games, wins (ties count for each), average and best VP."""
         rows = await self.fetch_all(
             "SELECT r.user_id, COUNT(*) AS n, SUM(r.winner) AS wins, AVG(r.vp) AS average, MAX(r.vp), "
             "(SELECT r2.name FROM results r2 WHERE r2.user_id = r.user_id ORDER BY r2.game_id DESC LIMIT 1) "
             "FROM results r JOIN games g ON g.id = r.game_id "
             "WHERE g.guild_id IS ? AND g.status = 'finished' AND r.user_id IS NOT NULL "
+            "AND NOT EXISTS (SELECT 1 FROM results c WHERE c.game_id = g.id AND c.computer IS NOT NULL) "
             "GROUP BY r.user_id ORDER BY wins DESC, average DESC, n DESC, r.user_id LIMIT ?", (guild_id, limit))
         return [Standing(r[0], r[5], int(r[1]), int(r[2]), float(r[3]), int(r[4])) for r in rows]
 

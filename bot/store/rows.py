@@ -15,8 +15,9 @@ OPEN_STATUSES = (LOBBY, ACTIVE)
 @dataclass(slots=True)
 class Seat:
     seat: int
-    user_id: int | None  # None: an empty seat (kicked or left) waiting for a replacement
+    user_id: int | None  # None: an empty seat (kicked or left) waiting for a replacement, or a computer's
     name: str
+    computer: str | None = None  # a computer player's level (``rules.ai``) when a computer holds the seat
 
 
 @dataclass(slots=True)
@@ -62,6 +63,16 @@ class Game:
                 return s.user_id
         return None
 
+    def computer_at(self, seat: int) -> str | None:
+        """The level of the computer player holding ``seat``, if one does."""
+        for s in self.seats:
+            if s.seat == seat:
+                return s.computer
+        return None
+
+    def humans(self) -> int:
+        return sum(1 for s in self.seats if s.user_id is not None)
+
 
 @dataclass(slots=True)
 class ActionRow:
@@ -97,6 +108,7 @@ class Result:
     vp: int
     rubles: int
     winner: bool
+    computer: str | None = None
 
 
 @dataclass(slots=True)

@@ -9,7 +9,7 @@ from ..schema import dumps, write_results
 from ..timers import Timer
 from .backend import Tx, fetch_one
 from .core import StoreBase, shard_clause
-from .rows import ACTIVE, FINISHED, OPEN_STATUSES, ChannelBusy, Game, IntegrityError, NotFound, TimerRow
+from .rows import ACTIVE, FINISHED, OPEN_STATUSES, ChannelBusy, Game, IntegrityError, NotFound, Seat, TimerRow
 
 _HANDS = "INSERT INTO hands VALUES (?, ?, ?) ON CONFLICT (game_id, seat) DO UPDATE SET cards = excluded.cards"
 
@@ -34,16 +34,17 @@ class StoreWrites(StoreBase):
                     "INSERT INTO games (guild_id, channel_id, host_id, ruleset, seed, lang, status, version, "
                     "created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, 'lobby', 0, ?, ?) RETURNING id",
                     (guild_id, channel_id, host_id, dumps(ruleset), seed, lang, now, now))
-                await tx.execute("INSERT INTO seats VALUES (?, 0, ?, ?)", (game_id, host_id, host_name))
+                await tx.execute("INSERT INTO seats (game_id, seat, user_id, name) VALUES (?, 0, ?, ?)",
+                                 (game_id, host_id, host_name))
         except IntegrityError:
             raise ChannelBusy(f"channel {channel_id} already has an open game") from None
         game = await self.get_game(game_id)
         assert game is not None
         return game
 
-    async def update_lobby(self, game_id: int, expected_version: int, seats: Sequence[tuple[int, str]],
+    async def update_lobby(self, game_id: int, expected_version: int, seats: Sequence[Seat],
                            *, host_id: int | None = None, ruleset: dict[str, Any] | None = None) -> int:
-        """Replace the lobby's seat list (user id, name) in join order; returns the new version."""
+        """Replace the lobby's seat list (people and computer players) in join order; returns the new version."""
         fields: dict[str, Any] = {}
         if host_id is not None:
             fields["host_id"] = host_id
@@ -52,8 +53,8 @@ class StoreWrites(StoreBase):
         async with self.transaction() as tx:
             version = await self._bump(tx, game_id, expected_version, self.clock(), **fields)
             await tx.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
-            await tx.executemany("INSERT INTO seats VALUES (?, ?, ?, ?)",
-                                   [(game_id, i, uid, name) for i, (uid, name) in enumerate(seats)])
+            await tx.executemany("INSERT INTO seats (game_id, seat, user_id, name, computer) VALUES (?, ?, ?, ?, ?)",
+                                 [(game_id, i, s.user_id, s.name, s.computer) for i, s in enumerate(seats)])
         return version
 
     async def start_game(self, game_id: int, expected_version: int, *, ruleset: dict[str, Any],
@@ -105,17 +106,18 @@ class StoreWrites(StoreBase):
 
     async def set_seat(self, game_id: int, expected_version: int, seat: int, user_id: int | None, name: str,
                        *, state: dict[str, Any] | None = None, timers: Sequence[Timer] | None = None,
-                       host_id: int | None = None, notices: Sequence[tuple[str, dict[str, Any]]] = ()) -> int:
-        """Give a seat to another user (None: empty it); optionally store the state with the new name, the
-        turn's new timers, a new host and channel notices. The seat's pass mode is cleared (it was the
-        previous holder's)."""
+                       host_id: int | None = None, notices: Sequence[tuple[str, dict[str, Any]]] = (),
+                       computer: str | None = None) -> int:
+        """Give a seat to another user (None: empty it, or ``computer``: a computer player of that level);
+        optionally store the state with the new name, the turn's new timers, a new host and channel notices.
+        The seat's pass mode is cleared (it was the previous holder's)."""
         fields: dict[str, Any] = {} if state is None else {"state": dumps(state)}
         if host_id is not None:
             fields["host_id"] = host_id
         async with self.transaction() as tx:
             version = await self._bump(tx, game_id, expected_version, self.clock(), **fields)
-            count = await tx.execute("UPDATE seats SET user_id = ?, name = ? WHERE game_id = ? AND seat = ?",
-                                     (user_id, name, game_id, seat))
+            count = await tx.execute("UPDATE seats SET user_id = ?, name = ?, computer = ? WHERE game_id = ? AND "
+                                     "seat = ?", (user_id, name, computer, game_id, seat))
             if count != 1:
                 raise NotFound(f"game {game_id} has no seat {seat}")
             await tx.execute("DELETE FROM pass_modes WHERE game_id = ? AND seat = ?", (game_id, seat))

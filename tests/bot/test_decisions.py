@@ -1,4 +1,5 @@
-"""Decisions beyond a plain buy: a trading card's target, the Observatory and the Pub, via the board.
+"""Decisions beyond a plain buy: a trading card's target, the Observatory and the Pub, via the board's
+private "Your move" menu.
 
 The games are set up by writing a prepared state into the database (as if play had reached it)."""
 
@@ -16,6 +17,7 @@ from .helpers import (
     controls,
     decider_of,
     game_in,
+    open_menu,
     rig,
     setup_members,
     start_game,
@@ -24,8 +26,20 @@ from .helpers import (
 )
 
 
-def _select(board: discord.Message, kind: str) -> Any:
-    return next(c for c in controls(board) if (c.custom_id or "").split(":")[-1].rstrip("0123456789") == kind)
+def _select(menu: discord.Message | simcord.ResponseMessage, kind: str) -> Any:
+    return next(c for c in controls(menu) if (c.custom_id or "").startswith("pb:s:")
+                and (c.custom_id or "").split(":")[-1].rstrip("0123456789") == kind)
+
+
+def _button(menu: discord.Message | simcord.ResponseMessage, kind: str) -> Any:
+    return next(c for c in controls(menu) if (c.custom_id or "").startswith("pb:b:")
+                and (c.custom_id or "").split(":")[-1].startswith(kind + "|"))
+
+
+def _version_shown(channel: simcord.ChannelHandle) -> int:
+    """The game version in the live board's "Your move" button."""
+    cid = next(c.custom_id for c in controls(board_message(channel)) if (c.custom_id or "").startswith("pb:y:"))
+    return int(cid.split(":")[-1])
 
 
 async def test_trading_card_target_chosen_privately(env: simcord.Env) -> None:
@@ -43,25 +57,30 @@ async def test_trading_card_target_chosen_privately(env: simcord.Env) -> None:
     await rig(env, channel, players, trading)
     board = board_message(channel)
     actor = decider_of(board, players)
-    buy = _select(board, "buy")
+    assert not [c for c in controls(board) if (c.custom_id or "").startswith(("pb:s:", "pb:b:"))]  # none public
+    menu = await open_menu(actor, board)
+    buy = _select(menu, "buy")
     group = [o for o in buy.options if o.value.startswith("?")]
     assert len(group) == 1 and "from" in group[0].label
-    r = await actor.select(board, [group[0].value], custom_id=buy.custom_id)
-    shown = r.response
-    assert shown is not None and shown.ephemeral
+    r = await actor.select(menu, [group[0].value], custom_id=buy.custom_id)
+    shown = r.followups[-1] if r.followups else r.response
+    assert shown is not None and shown.ephemeral and shown.id == menu.id  # the menu now asks for the target
     target = next(c for row in shown.message.components for c in cast(discord.ActionRow, row).children)
     assert isinstance(target, discord.SelectMenu)
     labels = [o.label for o in target.options]
     assert len(labels) == 2 and all("over" in x and "rubles" in x for x in labels)  # Market, Customs House
     before = await game_in(env, channel)
     chosen = next(o for o in target.options if "Market" in o.label)
-    await actor.select(shown, [chosen.value], custom_id=target.custom_id)
+    r = await actor.select(shown, [chosen.value], custom_id=target.custom_id)
     st = await state_in(env, channel)
     seat = next(s.seat for s in before.seats if s.user_id == actor.id)
     names = [st.cards[c].id for c in st.tableaux[seat]]
     assert "bank" in names and "market" not in names and "customs_house" in names
     assert (await game_in(env, channel)).version == before.version + 1
-    assert "✅" in shown.content and not shown.components  # the private choice is closed
+    assert _version_shown(channel) == before.version + 1  # the live board shows the new state
+    closed = r.followups[-1] if r.followups else r.response
+    assert closed is not None and closed.ephemeral and closed.id == menu.id
+    assert "✅" in closed.content and not closed.components  # the private choice is closed
 
 
 async def test_observatory_draw_and_discard(env: simcord.Env) -> None:
@@ -81,19 +100,32 @@ async def test_observatory_draw_and_discard(env: simcord.Env) -> None:
     board = board_message(channel)
     actor = decider_of(board, players)
     other = next(p for p in players if p is not actor)
+    version = (await game_in(env, channel)).version
     stacks = await actor.autocomplete(channel, "petersburg observatory", "stack", "")
-    assert {c["value"] for c in stacks} == {"workers", "buildings", "aristocrats", "trading"}
-    r = await actor.slash(channel, "petersburg observatory", stack="aristocrats")
+    assert {c["value"] for c in stacks} == {f"v{version} observe {s}"
+                                            for s in ("workers", "buildings", "aristocrats", "trading")}
+    chosen = next(c["value"] for c in stacks if c["value"].endswith(" aristocrats"))
+    r = await actor.slash(channel, "petersburg observatory", stack=chosen)
     assert r.ephemeral and "Observatory" in (r.response.content if r.response else "")
+    assert r.response is not None and _button(r.response, "discard")  # the same player decides again
     st = await state_in(env, channel)
     assert st.pending is not None and st.pending.kind == "observatory"
     drawn = st.cards[st.pending.card]
     board = board_message(channel)
+    assert _version_shown(channel) == version + 1
     assert cat.by_id[drawn.id].name_en in (board.embeds[0].description or "")  # shown to everyone
-    discard = next(c for c in controls(board) if (c.custom_id or "").split(":")[-1].startswith("discard|"))
-    r = await other.click(board, custom_id=discard.custom_id)
-    assert "not your turn" in (r.followups[-1].content if r.followups else "")
-    await actor.click(board, custom_id=discard.custom_id)
+    assert decider_of(board, players) is actor
+    # the other player gets no controls, and cannot take the decision by command either
+    r_other = await open_menu(other, board)
+    assert "turn" in r_other.content and not controls(r_other)
+    decision = next(c["value"] for c in await actor.autocomplete(channel, "petersburg observatory", "decision", "")
+                    if " discard" in c["value"])
+    r = await other.slash(channel, "petersburg observatory", decision=decision)
+    reply = r.followups[-1] if r.followups else r.response
+    assert reply is not None and reply.ephemeral and "not your turn" in reply.content
+    assert (await game_in(env, channel)).version == version + 1
+    menu = await open_menu(actor, board)
+    await actor.click(menu, custom_id=_button(menu, "discard").custom_id)
     st = await state_in(env, channel)
     assert st.pending is None and st.cards[st.discard[-1]].id == drawn.id
     assert any(st.cards[c].id == "observatory" for c in st.face_down)
@@ -114,18 +146,21 @@ async def test_pub_after_building_scoring(env: simcord.Env) -> None:
     await rig(env, channel, players, pubs)
     for _ in range(2):  # both pass: building scoring, then the Pub decisions
         board = board_message(channel)
-        pas = next(c for c in controls(board) if (c.custom_id or "").split(":")[-1].startswith("pass|"))
-        await decider_of(board, players).click(board, custom_id=pas.custom_id)
+        who = decider_of(board, players)
+        menu = await open_menu(who, board)
+        await who.click(menu, custom_id=_button(menu, "pass").custom_id)
     st = await state_in(env, channel)
     assert st.pending is not None and st.pending.kind == "pub"
     board = board_message(channel)
     actor = decider_of(board, players)
-    pub = _select(board, "pub")
+    assert not [c for c in controls(board) if (c.custom_id or "").startswith(("pb:s:", "pb:b:"))]  # none public
+    menu = await open_menu(actor, board)
+    pub = _select(menu, "pub")
     values = [o.value for o in pub.options]
     assert values[0].endswith("|0") and len(values) == 6  # 0..5 VP
     seat = st.pending.seat
     vp, rubles = st.vp[seat], st.rubles[seat]
-    await actor.select(board, [values[2]], custom_id=pub.custom_id)
+    await actor.select(menu, [values[2]], custom_id=pub.custom_id)
     st = await state_in(env, channel)
     assert (st.vp[seat], st.rubles[seat]) == (vp + 2, rubles - 4)
     r = await actor.autocomplete(channel, "petersburg pub", "amount", "")

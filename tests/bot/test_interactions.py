@@ -13,21 +13,26 @@ from simcord.backend import serializers
 from simcord.enums import SELECT_TYPES, ComponentType, InteractionType
 
 from bot.client import PetersburgBot
+from cogs.components import decode
+from rules import format_action
 
 from .conftest import make_bot
 from .helpers import (
     act_by_buttons,
+    act_by_commands,
     board_message,
     boards_with_controls,
     bot_of,
     controls,
     decider_of,
     game_in,
+    open_menu,
     pick_control,
     play_to_end,
     setup_members,
     start_game,
     state_in,
+    texts,
 )
 
 
@@ -36,6 +41,47 @@ def _reply(result: simcord.InteractionResult) -> simcord.ResponseMessage:
     msgs = [m for m in [result.response, *result.followups] if m is not None and m.content]
     assert msgs, result
     return msgs[-1]
+
+
+def _version_shown(channel: simcord.ChannelHandle) -> int:
+    """The game version in the live board's "Your move" button."""
+    cid = next(c.custom_id for c in controls(board_message(channel)) if (c.custom_id or "").startswith("pb:y:"))
+    return int(cid.split(":")[-1])
+
+
+def _no_move_controls(board: discord.Message) -> bool:
+    """The public board offers no move (selects and buttons of moves are only in the private menu)."""
+    return not [c for c in controls(board) if (c.custom_id or "").startswith(("pb:s:", "pb:b:"))]
+
+
+async def _forged_click(env: simcord.Env, actor: simcord.MemberActor, menu: simcord.ResponseMessage,
+                        custom_id: str, value: str | None) -> simcord.InteractionResult:
+    """A click by ``actor`` of a control on someone else's private menu (which Discord would not show them):
+    a forged or replayed interaction; the bot must check who acts itself."""
+    backend = env.backend
+    stored = backend.get_message(menu.channel_id, menu.id)
+    data: dict[str, Any] = {"custom_id": custom_id, "component_type": ComponentType.BUTTON}
+    if value is not None:
+        data = {"custom_id": custom_id, "component_type": ComponentType.STRING_SELECT, "values": [value]}
+    record, payload = sc_interactions.base_payload(
+        backend, type=InteractionType.MESSAGE_COMPONENT, channel_id=stored.channel_id,
+        guild_id=actor.guild.id, user_id=actor.id, data=data)
+    payload["message"] = dict(serializers.message_payload(backend, stored))
+    record.source_message_id = stored.id
+    backend.emit("INTERACTION_CREATE", payload)
+    await env.settle()
+    return simcord.InteractionResult(env, record)
+
+
+def _answers_to(env: simcord.Env, needle: str) -> list[str]:
+    """Contents of interaction answers (responses, edits, followups) the bot sent that contain ``needle``."""
+    out = []
+    for req in env.http_requests:
+        body = req.json if isinstance(req.json, dict) else {}
+        content = body.get("content") or (body.get("data") or {}).get("content") or ""
+        if ("/webhooks/" in req.path or "/interactions/" in req.path) and needle in content:
+            out.append(content)
+    return out
 
 
 async def _setup(env: simcord.Env, n: int = 2, **create: object) -> tuple[simcord.ChannelHandle, list]:
@@ -48,25 +94,37 @@ async def _setup(env: simcord.Env, n: int = 2, **create: object) -> tuple[simcor
 async def test_out_of_turn_click_is_private_and_changes_nothing(env: simcord.Env) -> None:
     channel, players = await _setup(env)
     board = board_message(channel)
-    waiting = next(p for p in players if p is not decider_of(board, players))
+    assert _no_move_controls(board)
+    actor = decider_of(board, players)
+    waiting = next(p for p in players if p is not actor)
     before = await game_in(env, channel)
-    _, cid, value = pick_control(board)
+    # "Your move" for the player who waits: a private answer naming the player to decide, no controls
+    shown = await open_menu(waiting, board)
+    assert shown.ephemeral and "turn" in shown.content and actor.user.name in shown.content
+    assert not controls(shown)
+    # a move control of the decider's private menu, sent by the waiting player: refused privately
+    menu = await open_menu(actor, board)
+    _, cid, value = pick_control(menu)
     assert value is not None
-    result = await waiting.select(board, [value], custom_id=cid)
-    reply = _reply(result)
-    assert reply.ephemeral and "not your turn" in reply.content
+    r = await _forged_click(env, waiting, menu, cid, value)
+    assert _reply(r).ephemeral and "not your turn" in _reply(r).content
     after = await game_in(env, channel)
     assert after.version == before.version and after.state == before.state
     assert board_message(channel).id == board.id  # no new board
+    assert _version_shown(channel) == before.version  # nor a changed one
 
 
 async def test_outsider_click_and_hand_button(env: simcord.Env) -> None:
     channel, players = await _setup(env)
     outsider = env.guild.add_member(env.create_user("kibitz"))
     board = board_message(channel)
-    _, cid, value = pick_control(board)
     before = await game_in(env, channel)
-    r = await outsider.select(board, [value], custom_id=cid)
+    shown = await open_menu(outsider, board)
+    assert shown.ephemeral and "not playing" in shown.content and not controls(shown)
+    actor = decider_of(board, players)
+    menu = await open_menu(actor, board)
+    _, cid, value = pick_control(menu)
+    r = await _forged_click(env, outsider, menu, cid, value)  # a control the outsider cannot see
     assert _reply(r).ephemeral and "not playing" in _reply(r).content
     hand_id = next(c.custom_id for c in controls(board) if c.custom_id.startswith("pb:h:"))
     r = await outsider.click(board, custom_id=hand_id)
@@ -88,7 +146,7 @@ async def test_illegal_commands_answered_privately(env: simcord.Env) -> None:
         (actor, "petersburg take", {"card": card}, "must buy a worker"),  # first worker phase
         (actor, "petersburg buy", {"card": "Czar"}, "not available"),
         (actor, "petersburg buy", {"card": "no such thing"}, "Cannot read"),
-        (actor, "petersburg pub", {"amount": 3}, "no Pub or Observatory decision"),
+        (actor, "petersburg pub", {"amount": "3"}, "no Pub or Observatory decision"),
         (actor, "petersburg pass", {}, "must buy a worker"),
         (other, "petersburg buy", {"card": card}, "not your turn"),
         (other, "petersburg start", {}, "already started"),
@@ -109,12 +167,14 @@ async def test_autocomplete_offers_only_legal_moves(env: simcord.Env) -> None:
     actor = decider_of(board, players)
     other = next(p for p in players if p is not actor)
     st = await state_in(env, channel)
-    from rules import format_action, legal_moves
+    from rules import legal_moves
 
+    version = (await game_in(env, channel)).version
     legal = {format_action(m.action, st.ruleset.catalogue) for m in legal_moves(st)}
     buys = await actor.autocomplete(channel, "petersburg buy", "card", "")
-    assert buys and {c["value"] for c in buys} == {x for x in legal if x.startswith("buy")}
+    assert buys and {c["value"] for c in buys} == {f"v{version} {x}" for x in legal if x.startswith("buy")}
     assert all("rubles" in c["name"] for c in buys)
+    assert _version_shown(channel) == version  # the version the channel's board shows
     assert await actor.autocomplete(channel, "petersburg take", "card", "") == []  # forced worker buy
     assert await other.autocomplete(channel, "petersburg buy", "card", "") == []  # not to move
     cards = await actor.autocomplete(channel, "petersburg card", "name", "lumb")
@@ -123,16 +183,31 @@ async def test_autocomplete_offers_only_legal_moves(env: simcord.Env) -> None:
 
 async def test_stale_board_click(env: simcord.Env) -> None:
     channel, players = await _setup(env)
-    old = board_message(channel)
-    # Discord fails to take the buttons off the old board: it still shows them.
-    env.inject_error("PATCH", f"/channels/{channel.id}/messages/{old.id}", status=500, times=None)
-    await act_by_buttons(env, channel, players)
-    new = board_message(channel)
-    assert new.id != old.id and len(boards_with_controls(channel)) == 2
+    board = board_message(channel)
+    actor = decider_of(board, players)
+    old_version = (await game_in(env, channel)).version
+    old_menu = await open_menu(actor, board)  # the actor looks at the menu ...
+    await act_by_commands(env, channel, players)  # ... but moves by command instead
+    store = bot_of(env).store
+    assert store is not None
+    done = (await store.actions((await game_in(env, channel)).id))[0]
+    for _ in range(10):  # play on until the actor decides again
+        if decider_of(board_message(channel), players) is actor:
+            break
+        await act_by_buttons(env, channel, players)
+    assert decider_of(board_message(channel), players) is actor
     before = await game_in(env, channel)
-    actor = decider_of(new, players)  # the player to move now clicks the outdated board
-    _, cid, value = pick_control(channel.history()[[m.id for m in channel.history()].index(old.id)])
-    r = await actor.select(old, [value], custom_id=cid) if value else await actor.click(old, custom_id=cid)
+    assert before.version > old_version and board_message(channel).id == board.id  # the live board, edited
+    assert _version_shown(channel) == before.version
+    st = await state_in(env, channel)
+    # an option of the outdated menu other than the move made then: refused as out of date
+    stale = [(c.custom_id, o.value) for c in controls(old_menu) if (c.custom_id or "").startswith("pb:s:")
+             for o in c.options if not o.value.startswith("?")
+             and format_action(decode(o.value), st.ruleset.catalogue) != done.notation]
+    assert stale
+    cid, value = stale[0]
+    assert cid.split(":")[3] == str(old_version)
+    r = await actor.select(old_menu, [value], custom_id=cid)
     assert _reply(r).ephemeral and "out of date" in _reply(r).content
     after = await game_in(env, channel)
     assert after.version == before.version and after.state == before.state
@@ -161,18 +236,23 @@ async def test_two_fast_clicks_apply_once(env: simcord.Env) -> None:
     board = board_message(channel)
     actor = decider_of(board, players)
     before = await game_in(env, channel)
-    _, cid, value = pick_control(board)
+    menu = await open_menu(actor, board)
+    _, cid, value = pick_control(menu)
     assert value is not None
-    await _emit_select_twice(env, actor, board, cid, value)
+    await _emit_select_twice(env, actor, menu, cid, value)
     after = await game_in(env, channel)
     assert after.version == before.version + 1
     store = bot_of(env).store
     assert store is not None
     assert len(await store.actions(after.id)) == 1
     assert len(boards_with_controls(channel)) == 1
-    # the losing click was told privately
-    stale = [m for m in channel.history(viewer=actor) if m.flags.ephemeral and "out of date" in m.content]
-    assert len(stale) == 1
+    assert board_message(channel).id == board.id and _version_shown(channel) == after.version
+    # the winning click was confirmed, the losing one told privately that the move was made already
+    assert len(_answers_to(env, "✅")) == 1
+    assert len(_answers_to(env, "already made")) == 1
+    assert not _answers_to(env, "out of date")
+    other = next(p for p in players if p is not actor)
+    assert not [m for m in channel.history(viewer=other) if "already made" in m.content]  # privately
 
 
 async def test_restart_mid_game_buttons_still_work(env: simcord.Env, db_path: Path) -> None:
@@ -241,8 +321,10 @@ async def test_lobby_flow_and_host_tools(env: simcord.Env) -> None:
     host, b, c, d, e = setup_members(env, 5, guild)
     r = await host.slash(channel, "petersburg start")
     assert "no game" in _reply(r).content
-    await host.slash(channel, "petersburg create", money="hidden")
+    r = await host.slash(channel, "petersburg create", money="hidden")
+    assert r.ephemeral  # answered privately; the lobby itself is a channel message
     lobby = channel.history()[-1]
+    assert not lobby.flags.ephemeral and host.mention in lobby.content
     r = await host.slash(channel, "petersburg start")
     assert "2 to 4 players" in _reply(r).content
     r = await b.click(lobby, custom_id=f"pb:l:{(await game_in(env, channel)).id}:join")
@@ -254,8 +336,10 @@ async def test_lobby_flow_and_host_tools(env: simcord.Env) -> None:
     assert "full" in _reply(r).content
     r = await b.slash(channel, "petersburg start")
     assert "Only the host" in _reply(r).content
+    assert d.mention in channel.history()[0].content
     r = await host.slash(channel, "petersburg kick", player=d)
-    assert not r.ephemeral
+    assert r.ephemeral and "removed" in _reply(r).content
+    assert d.mention not in channel.history()[0].content  # the lobby message no longer lists them
     await c.slash(channel, "petersburg leave")
     game = await game_in(env, channel)
     assert [s.user_id for s in game.seats] == [host.id, b.id]
@@ -265,27 +349,38 @@ async def test_lobby_flow_and_host_tools(env: simcord.Env) -> None:
     assert "?" in (board_message(channel).embeds[0].fields[0].value or "")  # money hidden from the channel
     # replace an absent player: the newcomer plays the seat with its hand
     r = await host.slash(channel, "petersburg replace", player=b, new_player=e)
-    assert not r.ephemeral
+    assert r.ephemeral
     game = await game_in(env, channel)
     assert game.seats[1].user_id == e.id
+    # the channel is told by a public notice (posted by the board poster, not as the command's answer)
+    notice = texts([m for m in channel.history() if not m.flags.ephemeral], "takes over seat 2")
+    assert len(notice) == 1 and e.mention in notice[0] and b.mention in notice[0]
     for _ in range(3):
         await act_by_buttons(env, channel, [host, e])
     # kick in play empties the seat; someone joins it
     r = await host.slash(channel, "petersburg kick", player=e)
+    assert r.ephemeral
     game = await game_in(env, channel)
     assert game.seats[1].user_id is None
+    notice = texts([m for m in channel.history() if not m.flags.ephemeral], "was removed (seat 2)")
+    assert len(notice) == 1 and e.mention in notice[0]
     r = await c.slash(channel, "petersburg join")
-    assert "seat 2" in _reply(r).content
+    assert r.ephemeral and "seat 2" in _reply(r).content
+    notice = texts([m for m in channel.history() if not m.flags.ephemeral], "takes seat 2")
+    assert len(notice) == 1 and c.mention in notice[0]
     await act_by_buttons(env, channel, [host, c])
     # abort: not by a plain member, yes by the host
     r = await c.slash(channel, "petersburg abort")
     assert "Only the host" in _reply(r).content
     r = await host.slash(channel, "petersburg abort")
-    assert not r.ephemeral
+    assert r.ephemeral
     assert (await game_in(env, channel)).status == "aborted"
     assert boards_with_controls(channel) == []
+    notice = texts([m for m in channel.history() if not m.flags.ephemeral], "ended the game without scoring")
+    assert len(notice) == 1 and host.mention in notice[0]
     r = await host.slash(channel, "petersburg create")  # the channel is free again
-    assert not r.ephemeral
+    assert r.ephemeral and "already has a game" not in _reply(r).content
+    assert (await game_in(env, channel)).status == "lobby"
 
 
 async def test_moderator_can_abort_and_info_commands(env: simcord.Env) -> None:
@@ -298,10 +393,21 @@ async def test_moderator_can_abort_and_info_commands(env: simcord.Env) -> None:
     assert _reply(r).ephemeral and "/petersburg create" in _reply(r).content
     r = await mod.slash(channel, "petersburg card", name="lumberjack")
     assert _reply(r).ephemeral and "Lumberjack" in _reply(r).content
+    old = board_message(channel)
     r = await players[0].slash(channel, "petersburg board")
-    assert len(boards_with_controls(channel)) == 1 and board_message(channel).id == channel.history()[-1].id
+    assert _reply(r).ephemeral and "shown again" in _reply(r).content
+    board = board_message(channel)
+    assert len(boards_with_controls(channel)) == 1 and board.id != old.id  # reposted, the old one deleted
+    public = [m for m in channel.history() if not m.flags.ephemeral]
+    decider = decider_of(board, players)
+    # at the bottom: the board, then the one turn message pinging the player to decide
+    assert public[-2].id == board.id and public[-1].content == f"{decider.mention}, it is your turn."
+    assert len(texts(public, "it is your turn")) == 1
     r = await mod.slash(channel, "petersburg abort")
+    assert r.ephemeral
     assert (await game_in(env, channel)).status == "aborted"
+    assert len(texts(channel.history(), f"{mod.mention} ended the game without scoring")) == 1
+    assert not texts(channel.history(), "it is your turn") and boards_with_controls(channel) == []
 
 
 async def test_no_bug_reaches_users_as_traceback(env: simcord.Env) -> None:
@@ -318,8 +424,10 @@ async def test_no_bug_reaches_users_as_traceback(env: simcord.Env) -> None:
     original = store.record_action
     store.record_action = boom  # type: ignore[method-assign]
     try:
-        _, cid, value = pick_control(board)
-        r = await actor.select(board, [value], custom_id=cid)
+        menu = await open_menu(actor, board)
+        _, cid, value = pick_control(menu)
+        assert value is not None
+        r = await actor.select(menu, [value], custom_id=cid)
     finally:
         store.record_action = original  # type: ignore[method-assign]
     reply = _reply(r)

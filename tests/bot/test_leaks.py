@@ -17,7 +17,7 @@ import simcord
 
 import render
 from bot.store import ACTIVE, Game, Seat
-from cogs.board import public_board, turn_text
+from cogs.public import public_board, turn_text
 from rules import GameState, Ruleset, apply, legal_moves, new_game
 from rules.autopass import arm
 

@@ -209,3 +209,41 @@ async def test_defect_9_a_player_who_left_is_never_pinged(env: simcord.Env) -> N
     turn = [m for m in channel.history() if m.id == game.turn_message_id]
     assert turn and leaver.mention not in turn[0].content and "empty" in turn[0].content
     assert leaver.mention not in "\n".join(e.description or "" for e in board_message(channel).embeds)
+
+
+async def test_a_reminder_for_a_turn_already_played_is_dropped(env: simcord.Env) -> None:
+    """The reminder is claimed, then the player acts before it is posted: no stale ping, and the next
+    player's turn message stays."""
+    channel, players = await _setup(env)
+    await players[0].slash(channel, "petersburg settings", reminder="1", interval="off")
+    bot = bot_of(env)
+    cog = bot.get_cog("Petersburg")
+    assert cog is not None and bot.service is not None
+    service, original = bot.service, cog.poster.remind  # type: ignore[attr-defined]
+
+    async def racing(game_id: int, *rest: object) -> bool:
+        game = await service.game(game_id)
+        st = service.state(game)
+        await service.act(game_id, game.user_at(st.decider) or 0, legal_moves(st)[0].action)
+        await cog.poster.show(game_id)  # type: ignore[attr-defined]
+        return bool(await original(game_id, *rest))
+
+    cog.poster.remind = racing  # type: ignore[attr-defined]
+    await env.advance_time(90)
+    game = await game_in(env, channel)
+    st = await state_in(env, channel)
+    assert not [m.content for m in channel.history() if "⏰" in m.content]
+    turn = [m for m in channel.history() if m.id == game.turn_message_id]
+    assert turn and f"<@{game.user_at(st.decider)}>" in turn[0].content
+    assert game.turn_user_id == game.user_at(st.decider)
+
+
+async def test_a_pass_mode_shows_on_the_board_at_once(env: simcord.Env) -> None:
+    channel, players = await _setup(env)
+    waiting = next(p for p in players if p is not decider_of(board_message(channel), players))
+    before = await game_in(env, channel)
+    await waiting.slash(channel, "petersburg pass", mode="phase")
+    board = board_message(channel)
+    assert (await game_in(env, channel)).version == before.version
+    text = "\n".join(e.description or "" for e in board.embeds)
+    assert f"Passing automatically: {waiting.name}" in text, text

@@ -21,6 +21,7 @@ from .helpers import (
     controls,
     decider_of,
     game_in,
+    open_menu,
     reply_of,
     rig,
     setup_members,
@@ -66,27 +67,37 @@ async def _modes(env: simcord.Env, channel: simcord.ChannelHandle) -> dict[int, 
 
 
 async def _click_pass(channel: simcord.ChannelHandle, who: MemberActor) -> None:
-    board = board_message(channel)
-    cid = next(c.custom_id for c in controls(board) if (c.custom_id or "").startswith("pb:b:")
+    """``who`` opens the board's "Your move" menu and clicks its pass button."""
+    menu = await open_menu(who, board_message(channel))
+    cid = next(c.custom_id for c in controls(menu) if (c.custom_id or "").startswith("pb:b:")
                and c.custom_id.split(":")[-1].startswith("pass|"))
-    await who.click(board, custom_id=cid)
+    await who.click(menu, custom_id=cid)
+
+
+def _version_shown(channel: simcord.ChannelHandle) -> int:
+    """The game version in the live board's "Your move" button."""
+    cid = next(c.custom_id for c in controls(board_message(channel)) if (c.custom_id or "").startswith("pb:y:"))
+    return int(cid.split(":")[-1])
 
 
 async def test_rest_of_phase_from_the_board_menu(env: simcord.Env) -> None:
     channel, (a, b) = await _rigged(env, 2)
     board = board_message(channel)
+    version = (await game_in(env, channel)).version
     menu = next(c for c in controls(board) if (c.custom_id or "").startswith("pb:m:"))
     assert [o.value for o in menu.options] == ["turn", "display", "phase", "off"]
     r = await b.select(board, ["phase"], custom_id=menu.custom_id)  # b is waiting: anyone at the table may
     assert reply_of(r).ephemeral and "rest of this phase" in reply_of(r).content
     assert await _modes(env, channel) == {1: "phase"}
     assert board_message(channel).id == board.id  # nothing happened yet
+    assert (await game_in(env, channel)).version == version == _version_shown(channel)
     for _ in range(2):  # a buys; b's turn is passed at once, so a is to decide again
         await act_by_buttons(env, channel, [a, b])
         rows = await _rows(env, channel)
         assert (rows[-1].seat, rows[-1].auto, rows[-1].notation) == (1, "mode_phase", "pass")
         assert rows[-2].auto is None and rows[-2].user_id == a.id
         board = board_message(channel)
+        assert _version_shown(channel) == (await game_in(env, channel)).version  # the live board is current
         assert decider_of(board, [a, b]) is a
         text = board.embeds[0].description or ""
         assert "p1 passed (automatically) — pass mode: rest of this phase." in text

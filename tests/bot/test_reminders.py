@@ -9,7 +9,7 @@ import discord
 import simcord
 from simcord.actors import MemberActor
 
-from bot.store import Store
+from bot.store import Seat, Store
 from bot.timers import Timer
 
 from .conftest import make_bot
@@ -36,12 +36,25 @@ async def _setup(env: simcord.Env, n: int = 2, **settings: str) -> tuple[simcord
     await start_game(env, channel, players)
     if settings:
         r = await players[0].slash(channel, "petersburg settings", **settings)
-        assert r.response is not None and not r.ephemeral and "set game" in r.response.content, r
+        assert r.response is not None and r.ephemeral and "set game" in r.response.content, r
+        # everyone at the table sees the new settings in the channel
+        assert texts([m for m in channel.history() if not m.flags.ephemeral], r.response.content) == [
+            r.response.content]
     return channel, players
 
 
-def _pings(channel: simcord.ChannelHandle, who: MemberActor) -> list[str]:
-    return [x for x in texts(channel.history(), "⏰") if who.mention in x]
+def _pings(env: simcord.Env, channel: simcord.ChannelHandle, who: MemberActor) -> list[str]:
+    """Every reminder the bot posted in the channel for ``who`` (a reminder replaces the one before it, so
+    they are counted as sent, not as still there)."""
+    return [req.json["content"] for req in env.http_requests
+            if req.method == "POST" and req.path == f"/channels/{channel.id}/messages"
+            and isinstance(req.json, dict) and "⏰" in (req.json.get("content") or "")
+            and who.mention in req.json["content"]]
+
+
+def _shown(channel: simcord.ChannelHandle, needle: str) -> list[str]:
+    """The channel's messages (still there) that contain ``needle``."""
+    return texts(channel.history(), needle)
 
 
 def _dms(who: MemberActor) -> list[str]:
@@ -51,25 +64,30 @@ def _dms(who: MemberActor) -> list[str]:
 async def test_reminder_once_then_every_interval_and_not_after_acting(env: simcord.Env) -> None:
     channel, players = await _setup(env, reminder="30", interval="2h")
     first = decider_of(board_message(channel), players)
+    assert _shown(channel, f"{first.mention}, it is your turn.")  # the turn message
     await env.advance_time(29 * MIN)
-    assert _pings(channel, first) == [] and _dms(first) == []
+    assert _pings(env, channel, first) == [] and _dms(first) == []
     await env.advance_time(2 * MIN)
-    assert len(_pings(channel, first)) == 1 and len(_dms(first)) == 1
-    assert "waiting for you" in _pings(channel, first)[0] and "channels/" in _dms(first)[0]  # a link to the board
+    assert len(_pings(env, channel, first)) == 1 and len(_dms(first)) == 1
+    assert "waiting for you" in _pings(env, channel, first)[0] and "channels/" in _dms(first)[0]  # a board link
+    # the reminder replaced the turn message: one message pings the player
+    assert _shown(channel, "⏰") == _pings(env, channel, first) and not _shown(channel, "it is your turn")
     await env.advance_time(100 * MIN)  # 131 min: the interval (2 h after the first) has not passed
-    assert len(_pings(channel, first)) == 1
+    assert len(_pings(env, channel, first)) == 1
     await env.advance_time(25 * MIN)  # 156 min: the second reminder
-    assert len(_pings(channel, first)) == 2 and len(_dms(first)) == 2
+    assert len(_pings(env, channel, first)) == 2 and len(_dms(first)) == 2
+    assert _shown(channel, "⏰") == _pings(env, channel, first)[1:]  # it replaced the first one: no pile-up
     # acting ends the turn's reminders; the next player's clock starts now
     await act_by_buttons(env, channel, players)
     second = decider_of(board_message(channel), players)
     assert second is not first
+    assert _shown(channel, "⏰") == [] and _shown(channel, "it is your turn") == [f"{second.mention}, it is your turn."]
     await env.advance_time(29 * MIN)
-    assert _pings(channel, second) == []
+    assert _pings(env, channel, second) == []
     await env.advance_time(2 * MIN)
-    assert len(_pings(channel, second)) == 1
+    assert len(_pings(env, channel, second)) == 1
     await env.advance_time(10 * 60 * MIN)
-    assert len(_pings(channel, first)) == 2  # none for the earlier turn, ever
+    assert len(_pings(env, channel, first)) == 2  # none for the earlier turn, ever
     assert bot_of(env).store is not None
 
 
@@ -77,9 +95,10 @@ async def test_no_reminders_after_the_game_ends_or_is_aborted(env: simcord.Env) 
     channel, players = await _setup(env, reminder="10", interval="10")
     await play_to_end(env, channel, players)
     assert (await game_in(env, channel)).status == "finished"
-    before = len(texts(channel.history(), "⏰"))
+    before = [_pings(env, channel, p) for p in players]
+    assert not _shown(channel, "⏰") and not _shown(channel, "it is your turn")  # nobody is pinged any more
     await env.advance_time(5 * 60 * MIN)
-    assert len(texts(channel.history(), "⏰")) == before
+    assert [_pings(env, channel, p) for p in players] == before
     store = bot_of(env).store
     assert store is not None and await store.fetch_all("SELECT * FROM reminders") == []
     # an aborted game (in another channel) stops its reminders too
@@ -87,9 +106,10 @@ async def test_no_reminders_after_the_game_ends_or_is_aborted(env: simcord.Env) 
     await start_game(env, other, players)
     await players[0].slash(other, "petersburg settings", reminder="10")
     r = await players[0].slash(other, "petersburg abort")
-    assert r.response is not None and "ended the game" in r.response.content
+    assert r.response is not None and r.ephemeral and "ended the game" in r.response.content
+    assert len(_shown(other, "ended the game")) == 1  # the channel's notice
     await env.advance_time(60 * MIN)
-    assert texts(other.history(), "⏰") == []
+    assert all(_pings(env, other, p) == [] for p in players)
 
 
 async def test_reminders_survive_a_restart_and_are_not_sent_twice(env: simcord.Env, db_path: Path) -> None:
@@ -101,15 +121,16 @@ async def test_reminders_survive_a_restart_and_are_not_sent_twice(env: simcord.E
     assert old.store is not None
     await old.store.close()
     await env.advance_time(15 * MIN)  # due at 30 min: the new process sends it
-    assert len(_pings(channel, first)) == 1 and len(_dms(first)) == 1
+    assert len(_pings(env, channel, first)) == 1 and len(_dms(first)) == 1
     old = bot_of(env)
     await env.restart_bot(make_bot(db_path, sync=False))  # restart again after it was sent
     assert old.store is not None
     await old.store.close()
     await env.advance_time(2 * 60 * MIN)  # 2 h 35 min: claimed once, not again before the interval
-    assert len(_pings(channel, first)) == 1
+    assert len(_pings(env, channel, first)) == 1
     await env.advance_time(60 * MIN)
-    assert len(_pings(channel, first)) == 2
+    assert len(_pings(env, channel, first)) == 2
+    assert _shown(channel, "⏰") == _pings(env, channel, first)[1:]  # replaced across restarts too
 
 
 async def test_claiming_is_atomic(db_url: str) -> None:
@@ -117,7 +138,7 @@ async def test_claiming_is_atomic(db_url: str) -> None:
     store = await Store.open(db_url, clock=lambda: 1000.0)
     game = await store.create_game(guild_id=1, channel_id=5, host_id=10, host_name="Ann",
                                    ruleset={"edition": 2}, seed=1, lang="en")
-    await store.update_lobby(game.id, game.version, [(10, "Ann"), (11, "Bob")])
+    await store.update_lobby(game.id, game.version, [Seat(0, 10, "Ann"), Seat(1, 11, "Bob")])
     from rules import Ruleset, new_game
 
     st = new_game(Ruleset(players=2), ["Ann", "Bob"], seed=1)
@@ -143,8 +164,8 @@ async def test_time_out_plays_for_an_absent_player(env: simcord.Env) -> None:
     game = await game_in(env, channel)
     absent = decider_of(board_message(channel), players)
     await env.advance_time(61 * MIN)
-    assert len(_pings(channel, absent)) == 1
-    assert "will play for you" in _pings(channel, absent)[0]
+    assert len(_pings(env, channel, absent)) == 1
+    assert "will play for you" in _pings(env, channel, absent)[0]
     await env.advance_time(2 * 60 * MIN)  # 3 h 1 min: the bot plays for them
     rows = await store.actions(game.id)
     assert len(rows) == 1 and rows[0].auto == "timeout" and rows[0].user_id is None
@@ -152,6 +173,8 @@ async def test_time_out_plays_for_an_absent_player(env: simcord.Env) -> None:
     board = board_message(channel)
     assert "time ran out" in (board.embeds[0].description or "")
     assert decider_of(board, players) is not absent
+    nxt = decider_of(board, players)
+    assert _shown(channel, "⏰") == [] and _shown(channel, "it is your turn") == [f"{nxt.mention}, it is your turn."]
     assert texts(absent.user.dm_channel.history(), "⌛")  # told by DM
     # the other player acts; the absent one times out again on their next turn
     await act_by_buttons(env, channel, players)
@@ -177,9 +200,9 @@ async def test_settings_validation_and_server_defaults(env: simcord.Env) -> None
     await start_game(env, channel, players)
     first = decider_of(board_message(channel), players)
     await env.advance_time(16 * MIN)  # the server's 15 minutes apply to the new game
-    assert len(_pings(channel, first)) == 1
+    assert len(_pings(env, channel, first)) == 1
     await env.advance_time(5 * 60 * MIN)  # interval off: once
-    assert len(_pings(channel, first)) == 1
+    assert len(_pings(env, channel, first)) == 1
     r = await players[1].slash(channel, "petersburg settings", reminder="5")
     assert reply_of(r).ephemeral and "Only the host" in reply_of(r).content
     r = await players[1].slash(channel, "petersburg settings")
@@ -197,9 +220,9 @@ async def test_kicked_seat_is_played_for_and_its_new_holder_reminded(env: simcor
         await act_by_buttons(env, channel, players)
         absent = decider_of(board_message(channel), players)
     r = await host.slash(channel, "petersburg kick", player=absent)
-    assert r.response is not None and "was removed" in r.response.content
+    assert r.response is not None and r.ephemeral and "was removed" in r.response.content
     await env.advance_time(60 * MIN)
-    assert _pings(channel, absent) == []  # nobody holds the seat: no reminder
+    assert _pings(env, channel, absent) == []  # nobody holds the seat: no reminder
     await env.advance_time(61 * MIN)  # the time-out still plays for the empty seat
     store = bot_of(env).store
     assert store is not None
@@ -213,4 +236,4 @@ async def test_kicked_seat_is_played_for_and_its_new_holder_reminded(env: simcor
     while decider_of(board_message(channel), everyone) is not newcomer:
         await act_by_buttons(env, channel, everyone)
     await env.advance_time(31 * MIN)
-    assert len(_pings(channel, newcomer)) == 1 and len(_dms(newcomer)) == 1
+    assert len(_pings(env, channel, newcomer)) == 1 and len(_dms(newcomer)) == 1

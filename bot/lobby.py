@@ -1,0 +1,205 @@
+"""Seats: the lobby (create, join, leave, start), computer players in seats, and the host's tools (abort,
+kick, replace). Every change of a seat in play is stored with the notice the channel gets about it."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from rules import GameState, Ruleset, new_game
+from rules.i18n import LANGUAGES
+
+from .service_base import MAX_PLAYERS, MIN_PLAYERS, ServiceBase, UserError
+from .store import ABORTED, ACTIVE, LOBBY, ChannelBusy, Game, Seat
+from .timers import Timer, plan
+
+
+def hands_of(st: GameState) -> dict[int, list[str]]:
+    """Seat -> card type ids in hand."""
+    cards = st.cards
+    return {s: [cards[c].id for c in st.hands[s]] for s in range(st.n)}
+
+
+class LobbyService(ServiceBase):
+    """Who sits where."""
+
+    # --- lobby ------------------------------------------------------------------------------------
+    async def create(self, *, guild_id: int | None, channel_id: int, user_id: int, name: str, edition: int = 2,
+                     open_money: bool = True, lang: str | None = None, seed: int | None = None) -> Game:
+        """A new lobby in the channel with the creator as host and first seat."""
+        lang = lang if lang in LANGUAGES else self.default_lang
+        Ruleset(edition=edition)  # validates the edition
+        seed = seed if seed is not None else random.SystemRandom().randrange(1, 2**62)
+        try:
+            return await self.store.create_game(
+                guild_id=guild_id, channel_id=channel_id, host_id=user_id, host_name=name,
+                ruleset={"edition": edition, "open_money": open_money}, seed=seed, lang=lang)
+        except ChannelBusy:
+            raise UserError("channel_busy") from None
+
+    async def join(self, channel_id: int, user_id: int, name: str) -> tuple[Game, int]:
+        """Join the lobby (or take an empty seat of a game in play); returns the game and the seat."""
+        game = await self.game_in_channel(channel_id)
+        async with self.lock(game.id):
+            game = await self.game(game.id)
+            if game.seat_of(user_id) is not None:
+                raise UserError("already_joined")
+            if game.status == LOBBY:
+                if len(game.seats) >= MAX_PLAYERS:
+                    raise UserError("game_full", max=MAX_PLAYERS)
+                seats = [*game.seats, Seat(len(game.seats), user_id, name)]
+                await self.store.update_lobby(game.id, game.version, seats)
+                return await self.game(game.id), len(seats) - 1
+            # an empty seat first, else a computer player's (a person takes over from it)
+            free = [s for s in game.seats if s.user_id is None and s.computer is None]
+            free = free or [s for s in game.seats if s.computer is not None]
+            if not free:
+                raise UserError("already_started")
+            empty = free[0].seat
+            host = user_id if game.user_at(_seat_of_host(game)) is None else None  # nobody held the role
+            notices = [("bot.seat_taken", {"player": user_id, "seat": empty + 1})]
+            if host is not None:
+                notices.append(("bot.host_now", {"player": host}))
+            await self._give_seat(game, empty, user_id, name, host_id=host, notices=notices)
+            return await self.game(game.id), empty
+
+    async def leave(self, channel_id: int, user_id: int) -> Game:
+        """Leave the lobby (the next player becomes host; the last one out ends it) or empty your seat."""
+        game = await self.game_in_channel(channel_id)
+        async with self.lock(game.id):
+            game = await self.game(game.id)
+            seat = game.seat_of(user_id)
+            if seat is None:
+                raise UserError("not_in_game")
+            if game.status == LOBBY:
+                rest = [s for s in game.seats if s.user_id != user_id]
+                people = [s.user_id for s in rest if s.user_id is not None]
+                if not people:  # computer players alone do not keep a lobby open
+                    await self.store.set_status(game.id, game.version, ABORTED)
+                    self._modes.pop(game.id, None)
+                else:
+                    host = game.host_id if game.host_id != user_id else people[0]
+                    await self.store.update_lobby(game.id, game.version, rest, host_id=host)
+            else:
+                new_host = _next_human(game, seat) if user_id == game.host_id else None
+                notices = [("bot.seat_left", {"player": user_id, "seat": seat + 1})]
+                if new_host is not None:
+                    notices.append(("bot.host_now", {"player": new_host}))
+                await self._give_seat(game, seat, None, game.seats[seat].name, host_id=new_host, notices=notices)
+                game = await self.game(game.id)
+                if game.humans() == 0:
+                    await self.store.set_status(game.id, game.version, ABORTED, [("bot.aborted", {})])
+                    self._modes.pop(game.id, None)
+            return await self.game(game.id)
+
+    async def start(self, channel_id: int, user_id: int) -> tuple[Game, GameState]:
+        """The host starts: seats in join order, tokens dealt from the game's seed."""
+        game = await self.game_in_channel(channel_id)
+        async with self.lock(game.id):
+            game = await self.game(game.id)
+            if game.status != LOBBY:
+                raise UserError("already_started")
+            if user_id != game.host_id:
+                raise UserError("not_host")
+            n = len(game.seats)
+            if not MIN_PLAYERS <= n <= MAX_PLAYERS:
+                raise UserError("player_count", min=MIN_PLAYERS, max=MAX_PLAYERS, n=n)
+            ruleset = Ruleset(edition=int(game.ruleset.get("edition", 2)), players=n,
+                              open_money=bool(game.ruleset.get("open_money", True)))
+            st = new_game(ruleset, [s.name for s in game.seats], seed=game.seed)
+            timers = self._plan(game, st, await self.timing(game), self.store.clock())
+            order = ", ".join(f"{i + 1}. <@{s.user_id}>" for i, s in enumerate(game.seats))
+            await self.store.start_game(game.id, game.version, ruleset=ruleset.to_json(), state=st.to_json(),
+                                        hands=hands_of(st), timers=timers, notices=[("bot.started", {"order": order})])
+            return await self.game(game.id), st
+
+    # --- host tools -------------------------------------------------------------------------------
+    async def abort(self, channel_id: int, user_id: int, *, may_manage: bool) -> Game:
+        """End the game without scores (host, or a member allowed to manage messages)."""
+        game = await self.game_in_channel(channel_id)
+        async with self.lock(game.id):
+            game = await self.game(game.id)
+            if user_id != game.host_id and not may_manage:
+                raise UserError("not_host_or_mod")
+            notices = [("bot.aborted_by", {"player": user_id})] if game.status == ACTIVE else []
+            await self.store.set_status(game.id, game.version, ABORTED, notices)
+            self._modes.pop(game.id, None)
+            return await self.game(game.id)
+
+    async def kick(self, channel_id: int, host_id: int, target_id: int) -> tuple[Game, int]:
+        """Host: remove a lobby player, or empty an absent player's seat (someone may then join it)."""
+        game = await self.game_in_channel(channel_id)
+        async with self.lock(game.id):
+            game = await self.game(game.id)
+            if host_id != game.host_id:
+                raise UserError("not_host")
+            if target_id == host_id:
+                raise UserError("kick_self")
+            seat = game.seat_of(target_id)
+            if seat is None:
+                raise UserError("not_a_player")
+            if game.status == LOBBY:
+                rest = [s for s in game.seats if s.user_id != target_id]
+                await self.store.update_lobby(game.id, game.version, rest)
+            else:
+                await self._give_seat(game, seat, None, game.seats[seat].name,
+                                      notices=[("bot.kicked", {"player": target_id, "seat": seat + 1})])
+            return await self.game(game.id), seat
+
+    async def replace(self, channel_id: int, host_id: int, target_id: int, new_id: int,
+                      new_name: str) -> tuple[Game, int]:
+        """Host: another user takes the seat of ``target_id`` in a game in play."""
+        game = await self.game_in_channel(channel_id)
+        async with self.lock(game.id):
+            game = await self.game(game.id)
+            if host_id != game.host_id:
+                raise UserError("not_host")
+            if game.status != ACTIVE:
+                raise UserError("not_active")
+            seat = game.seat_of(target_id)
+            if seat is None:
+                raise UserError("not_a_player")
+            if game.seat_of(new_id) is not None:
+                raise UserError("already_seated")
+            await self._give_seat(game, seat, new_id, new_name, notices=[
+                ("bot.replaced", {"old": target_id, "new": new_id, "seat": seat + 1})])
+            return await self.game(game.id), seat
+
+    async def _give_seat(self, game: Game, seat: int, user_id: int | None, name: str, *, host_id: int | None = None,
+                         notices: Sequence[tuple[str, dict[str, Any]]] = (), computer: str | None = None) -> None:
+        """Store the seat's new holder and show the new name in the state, with a new host and channel notices
+        when given (caller holds the lock)."""
+        state = game.state
+        timers: list[Timer] | None = None
+        if state is not None:
+            state = dict(state)
+            state["seats"] = list(state["seats"])
+            state["seats"][seat] = name
+            if game.status == ACTIVE:  # the turn's clock starts again with the seat's new holder
+                st = GameState.from_json(state)
+                decider = st.decider
+                has_user = (user_id if decider == seat else game.user_at(decider)) is not None
+                by_computer = computer is not None if decider == seat else game.computer_at(decider) is not None
+                timers = [] if st.finished or by_computer else plan(decider, has_user, await self.timing(game),
+                                                                    self.store.clock())
+        await self.store.set_seat(game.id, game.version, seat, user_id, name, state=state, timers=timers,
+                                  host_id=host_id, notices=notices, computer=computer)
+        self._modes.get(game.id, {}).pop(seat, None)  # the store cleared the seat's pass mode
+
+
+
+def _next_human(game: Game, seat: int) -> int | None:
+    """The user of the next seat clockwise after ``seat`` that a person holds (the new host), if any."""
+    n = len(game.seats)
+    for k in range(1, n):
+        uid = game.user_at((seat + k) % n)
+        if uid is not None:
+            return uid
+    return None
+
+
+def _seat_of_host(game: Game) -> int:
+    """The host's seat, or -1 when the host holds none (left the game)."""
+    seat = game.seat_of(game.host_id)
+    return -1 if seat is None else seat

@@ -1,0 +1,118 @@
+"""A tournament of computer levels: seeded games with seat rotation, win rates with 95 % Wilson
+intervals, mean VP and time per move. A script that prints figures (``python -m rules arena``).
+
+Seating: the levels fill the seats in the order given, the last one repeated to fill the table
+(``strong normal`` at 4 players is one strong against three normal); game ``g`` deals the stacks
+from ``seed + g // players`` and turns the seating ``g % players`` seats on, so each deal is played
+from every seat. A shared win counts as a fractional win (1/k for each of k winners). A level on
+several seats of a game is counted per seat (its seats' results are not independent then).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass, field
+from typing import TextIO
+
+from . import apply, new_game
+from .ai import LEVELS, decide
+from .ruleset import Ruleset
+
+
+@dataclass(slots=True)
+class Tally:
+    seats: int = 0  # seat-games played
+    wins: float = 0.0  # fractional wins
+    vp: int = 0
+    moves: int = 0
+    seconds: float = 0.0
+    iterations: int = 0  # search iterations, over the moves that searched
+    searched: int = 0  # moves that searched (more than one legal move)
+
+
+@dataclass(slots=True)
+class ArenaResult:
+    games: int
+    tallies: dict[str, Tally] = field(default_factory=dict)
+
+
+def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95 % Wilson score interval of a win rate (fractional wins allowed)."""
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def lineup(levels: list[str], players: int, game: int) -> list[str]:
+    """The level at each seat in game ``game``."""
+    filled = levels + [levels[-1]] * (players - len(levels))
+    turn = game % players
+    return filled[-turn:] + filled[:-turn] if turn else filled
+
+
+def play(
+    levels: list[str],
+    players: int = 4,
+    games: int = 8,
+    seed: int = 0,
+    edition: int = 0,
+    budget_s: float | None = 0.2,
+    iterations: int | None = None,
+    out: TextIO | None = None,
+) -> ArenaResult:
+    """Play the tournament; ``edition`` 0 alternates the editions deal by deal."""
+    for lv in levels:
+        if lv not in LEVELS:
+            raise ValueError(f"unknown level {lv!r} (use {', '.join(LEVELS)})")
+    if not 1 <= len(levels) <= players:
+        raise ValueError(f"give 1 to {players} levels for {players} players")
+    result = ArenaResult(games, {lv: Tally() for lv in levels})
+    for g in range(games):
+        deal = seed + g // players
+        ed = edition or 1 + deal % 2
+        seating = lineup(levels, players, g)
+        st = new_game(Ruleset(edition=ed, players=players), [f"{lv} {i + 1}" for i, lv in enumerate(seating)], deal)
+        rngs = [random.Random(f"{seed}/{g}/{i}") for i in range(players)]
+        while not st.finished:
+            s = st.decider
+            t0 = time.perf_counter()
+            decision = decide(st, s, seating[s], rngs[s], budget_s=budget_s, iterations=iterations)
+            tally = result.tallies[seating[s]]
+            tally.seconds += time.perf_counter() - t0
+            tally.moves += 1
+            tally.iterations += decision.iterations
+            tally.searched += decision.iterations > 0
+            apply(st, decision.action)
+        for s, lv in enumerate(seating):
+            tally = result.tallies[lv]
+            tally.seats += 1
+            tally.vp += st.vp[s]
+            if s in st.winners:
+                tally.wins += 1 / len(st.winners)
+        if out is not None:
+            won = ", ".join(seating[s] for s in st.winners)
+            print(f"game {g + 1}/{games} (edition {ed}, deal {deal}): {st.vp} won by {won}", file=out, flush=True)
+    return result
+
+
+def report(result: ArenaResult) -> str:
+    """The table of win rates, intervals, mean VP and time per move."""
+    lines = [f"{'level':<12} {'seats':>5} {'win rate':>8} {'95% CI':>15} {'mean VP':>8} {'s/move':>8} {'iter/move':>9}"]
+    for lv, t in result.tallies.items():
+        lo, hi = wilson(t.wins, t.seats)
+        rate = t.wins / t.seats if t.seats else 0.0
+        vp = t.vp / t.seats if t.seats else 0.0
+        per_move = t.seconds / t.moves if t.moves else 0.0
+        its = f"{t.iterations / t.searched:.0f}" if t.searched else "-"
+        lines.append(
+            f"{lv:<12} {t.seats:>5} {rate:>8.1%} {f'{lo:.1%} - {hi:.1%}':>15} {vp:>8.1f} {per_move:>8.3f} {its:>9}"
+        )
+    lines.append("Shared wins count as fractional wins; a level on several seats is counted per seat.")
+    lines.append("s/move: wall clock per decision (forced moves included); iter/move: per searched decision.")
+    return "\n".join(lines)

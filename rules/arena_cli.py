@@ -1,0 +1,54 @@
+"""The ``arena`` subcommand of ``python -m rules`` (see ``rules.arena``)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from .ai import LEVELS
+from .arena import play, report
+from .fastcore import core_name, rerun_compiled
+
+
+def add_arena_parser(sub: Any) -> None:
+    a = sub.add_parser("arena", help="a seeded tournament of computer levels; prints win rates")
+    a.add_argument("levels", nargs="+", choices=LEVELS, metavar="LEVEL", help=f"levels: {', '.join(LEVELS)}")
+    a.add_argument("--players", type=int, default=4, choices=(2, 3, 4))
+    a.add_argument("--games", type=int, default=40)
+    a.add_argument("--budget", type=float, default=0.2, help="seconds per move for the search levels")
+    a.add_argument("--iterations", type=int, default=None, help="iterations per move instead of a time budget")
+    a.add_argument("--seed", type=int, default=0)
+    a.add_argument("--edition", type=int, default=0, choices=(0, 1, 2), help="0: alternate deal by deal")
+    a.add_argument("--pure", action="store_true", help="run the pure Python core even where a build is current")
+    a.add_argument("--quiet", action="store_true", help="print only the table")
+
+
+def run_arena(args: argparse.Namespace, argv: list[str]) -> int:
+    if not args.pure:
+        status = rerun_compiled(list(argv))
+        if status is not None:
+            return status
+    budget = None if args.iterations is not None else args.budget
+    what = f"{args.iterations} iterations" if budget is None else f"{budget} s"
+    print(
+        f"arena: {' '.join(args.levels)}, {args.players} players, {args.games} games, seed {args.seed}, "
+        f"search {what} per move, rules core {core_name()}",
+        flush=True,
+    )
+    try:
+        result = play(
+            args.levels,
+            players=args.players,
+            games=args.games,
+            seed=args.seed,
+            edition=args.edition,
+            budget_s=budget,
+            iterations=args.iterations,
+            out=None if args.quiet else sys.stdout,
+        )
+    except ValueError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    print(report(result))
+    return 0

@@ -1,0 +1,126 @@
+"""The arena command and the choice of rules core: a tiny tournament runs and prints its table; the
+seating rotates; the Wilson interval is right; the compiled core is used exactly when it is current."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from benchmarks.compile_rules import ROOT, STAMP, build, missing_prerequisites, sources_digest
+from rules import GameRecord, replay
+from rules.__main__ import main
+from rules.arena import lineup, play, wilson
+from rules.fastcore import CHILD_FLAG, compiled_build, rerun_compiled, running_compiled
+
+
+def test_arena_prints_a_table(capsys) -> None:  # type: ignore[no-untyped-def]
+    argv = ["arena", "--players", "3", "--games", "3", "--iterations", "3", "--pure", "normal", "easy", "random"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "rules core pure Python" in out
+    assert "game 3/3" in out
+    table = [line.split() for line in out.splitlines()]
+    rows = {r[0]: r for r in table if r and r[0] in ("normal", "easy", "random")}
+    assert set(rows) == {"normal", "easy", "random"}
+    assert all(r[1] == "3" for r in rows.values())  # each level sat once in each of the 3 games
+
+
+def test_arena_counts_every_game_once_and_shares_ties() -> None:
+    result = play(["strong", "normal"], players=4, games=2, seed=3, iterations=4)
+    assert result.tallies["strong"].seats == 2 and result.tallies["normal"].seats == 6
+    assert sum(t.wins for t in result.tallies.values()) == pytest.approx(2.0)
+
+
+def test_arena_rejects_unknown_levels(capsys) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(SystemExit):
+        main(["arena", "--pure", "grandmaster"])
+    with pytest.raises(ValueError):
+        play(["normal", "easy", "random"], players=2)
+
+
+def test_lineup_rotates_and_fills() -> None:
+    assert lineup(["strong", "normal"], 4, 0) == ["strong", "normal", "normal", "normal"]
+    assert lineup(["strong", "normal"], 4, 1) == ["normal", "strong", "normal", "normal"]
+    assert lineup(["a", "b", "c"], 3, 2) == ["b", "c", "a"]
+    assert [lineup(["a", "b"], 2, g) for g in range(3)] == [["a", "b"], ["b", "a"], ["a", "b"]]
+
+
+def test_wilson_interval() -> None:
+    lo, hi = wilson(5, 10)
+    assert lo == pytest.approx(0.2366, abs=1e-4) and hi == pytest.approx(0.7634, abs=1e-4)
+    assert wilson(0, 0) == (0.0, 1.0)
+    lo, hi = wilson(20, 20)
+    assert hi == 1.0 and 0.83 < lo < 0.85
+
+
+def test_random_with_a_level(capsys) -> None:  # type: ignore[no-untyped-def]
+    assert main(["random", "--players", "2", "--seed", "4", "--computer", "--level", "easy"]) == 0
+    st = replay(GameRecord.loads(capsys.readouterr().out))
+    assert st.finished
+
+
+def test_compiled_build_is_used_only_when_current(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    assert not running_compiled()  # the tests run the pure core
+    assert compiled_build(tmp_path) is None  # no build
+    (tmp_path / STAMP).write_text("something older")
+    assert compiled_build(tmp_path) is None  # a stale build
+    (tmp_path / STAMP).write_text(sources_digest())
+    assert compiled_build(tmp_path) == tmp_path
+    monkeypatch.setenv(CHILD_FLAG, "1")
+    assert rerun_compiled(["arena", "normal"]) is None  # a child never re-runs itself
+
+
+def test_arena_runs_on_the_compiled_core_when_built() -> None:
+    why = missing_prerequisites()
+    if why is not None:
+        pytest.skip(f"no compiled build possible here: {why}")
+    build()
+    env = {k: v for k, v in os.environ.items() if k != CHILD_FLAG}
+    argv = ["arena", "--players", "2", "--games", "1", "--iterations", "2", "--quiet", "strong", "normal"]
+    run = subprocess.run([sys.executable, "-m", "rules", *argv], cwd=ROOT, env=env, capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert "rules core compiled (mypyc)" in run.stdout
+
+
+SEARCH = r"""
+import json, random
+import rules.ai_search
+from rules import Ruleset, apply, legal_moves, new_game
+from rules.ai import decide
+
+out = {"compiled": not rules.ai_search.__file__.endswith(".py"), "decisions": []}
+for players in (2, 3, 4):
+    rng = random.Random(players)
+    st = new_game(Ruleset(edition=1 + players % 2, players=players), [str(i) for i in range(players)], seed=players)
+    for step in range(140):
+        if st.finished:
+            break
+        if step % 20 == 7:
+            for level in ("strong", "mcts-random", "easy", "normal"):
+                d = decide(st, st.decider, level, rng=step, iterations=25)
+                out["decisions"].append([level, list(d.action), d.iterations])
+        apply(st, rng.choice(legal_moves(st)).action)
+print(json.dumps(out))
+"""
+
+
+def test_compiled_players_decide_as_pure_python() -> None:
+    """The computer players compiled with the rules (compile_rules.COMPILED) choose exactly as in pure Python."""
+    why = missing_prerequisites()
+    if why is not None:
+        pytest.skip(f"no compiled build possible here: {why}")
+    results = []
+    for path in (build(), ROOT):
+        env = {**os.environ, "PYTHONPATH": str(path)}
+        run = subprocess.run([sys.executable, "-c", SEARCH], cwd=path, env=env, capture_output=True, text=True)
+        assert run.returncode == 0, run.stderr[-3000:]
+        results.append(json.loads(run.stdout))
+    compiled, pure = results
+    assert compiled["compiled"] is True and pure["compiled"] is False
+    assert len(pure["decisions"]) >= 20
+    assert compiled["decisions"] == pure["decisions"]
