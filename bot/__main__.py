@@ -1,4 +1,7 @@
-"""``python -m bot [--sync] [--env-file PATH]``: run the bot (token from .env or the environment)."""
+"""``python -m bot [--sync] [--env-file PATH]``: run the bot (token from .env or the environment).
+
+``python -m bot copy-db --to postgresql://… [--from sqlite:///path] [--force]``: copy the database
+(``bot.copydb``)."""
 
 from __future__ import annotations
 
@@ -38,16 +41,16 @@ def setup_logging(level: str, token: str) -> None:
 
 async def _run(config: Config, sync: bool) -> int:
     """Open (and check) the database, then run the bot; 3 when the database cannot be used."""
-    from .client import PetersburgBot, wall_clock
+    from .client import make_bot, wall_clock
     from .store import Store, Unusable
 
     try:
-        store = await Store.open(config.database_path, clock=wall_clock)
+        store = await Store.open(config.database, clock=wall_clock, pool_size=config.pool_size)
     except Unusable as e:
         print(f"error: {e}", file=sys.stderr)
         return 3
     try:
-        bot = PetersburgBot(config, sync_commands=sync, store=store)
+        bot = make_bot(config, sync_commands=sync, store=store)
         async with bot:
             await bot.start(config.token)
     finally:
@@ -56,11 +59,16 @@ async def _run(config: Config, sync: bool) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    args_in = sys.argv[1:] if argv is None else argv
+    if args_in[:1] == ["copy-db"]:
+        from .copydb import main as copy_main
+
+        return copy_main(args_in[1:])
     parser = argparse.ArgumentParser(prog="python -m bot", description="Saint Petersburg on Discord.")
     parser.add_argument("--sync", action="store_true",
                         help="push the slash commands to Discord at startup (to DEV_GUILD_ID if set, else globally)")
     parser.add_argument("--env-file", default=".env", help="settings file to read (default: .env)")
-    args = parser.parse_args(argv)
+    args = parser.parse_args(args_in)
     load_env(args.env_file)
     try:
         config = Config.from_env()

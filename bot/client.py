@@ -1,5 +1,11 @@
 """The bot client: opens the store, loads the cogs, registers the persistent buttons, and polls the
-database for due turn reminders and time-outs."""
+database for due turn reminders and time-outs.
+
+Sharding (``SHARD_COUNT``/``SHARD_IDS``) makes it an ``AutoShardedBot`` (``make_bot``); a process then polls
+timers and catches up boards only for games in the servers of the shards it runs (``shard_filter``), so
+processes that share one database split that work between them. Should two processes poll the same game
+anyway, the database keeps it correct: a reminder is claimed once, a time-out commits once.
+"""
 
 from __future__ import annotations
 
@@ -37,10 +43,12 @@ COGS = ("cogs.petersburg",)
 class PetersburgBot(commands.Bot):
     """discord.py bot for Saint Petersburg. ``sync_commands``: push the slash commands at startup."""
 
-    def __init__(self, config: Config, *, sync_commands: bool = False, store: Store | None = None) -> None:
+    def __init__(self, config: Config, *, sync_commands: bool = False, store: Store | None = None,
+                 **options: Any) -> None:
         intents = discord.Intents.default()  # no privileged intents needed: slash commands and buttons
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None,
-                         allowed_mentions=discord.AllowedMentions(users=True, roles=False, everyone=False))
+                         allowed_mentions=discord.AllowedMentions(users=True, roles=False, everyone=False),
+                         **options)
         self.config = config
         self.sync_commands = sync_commands
         self._given_store = store
@@ -55,7 +63,7 @@ class PetersburgBot(commands.Bot):
     async def setup_hook(self) -> None:
         """Open the database, load cogs, register DynamicItems and the translator; sync on request."""
         if self.store is None:
-            self.store = await Store.open(self.config.database_path, clock=wall_clock)
+            self.store = await Store.open(self.config.database, clock=wall_clock, pool_size=self.config.pool_size)
         c = self.config
         self.service = GameService(self.store, c.language, Timing(reminder=c.reminder_minutes,
                                                                   interval=c.reminder_interval_minutes,
@@ -80,6 +88,14 @@ class PetersburgBot(commands.Bot):
         except Exception as e:  # the loop must keep running
             log.exception("processing due timers failed")
             self.record_bug(e)
+
+    def shard_filter(self) -> tuple[tuple[int, ...], int] | None:
+        """(shard ids, shard count) of the shards this process runs, or None when it runs them all."""
+        count = self.shard_count
+        ids = getattr(self, "shard_ids", None)
+        if not count or count <= 1 or ids is None or set(ids) >= set(range(count)):
+            return None
+        return tuple(ids), count
 
     async def sync_app_commands(self) -> list[Any]:
         """Push the command tree: to DEV_GUILD_ID at once when set, else globally."""
@@ -109,4 +125,17 @@ class PetersburgBot(commands.Bot):
             self.store = None
 
     async def on_ready(self) -> None:
-        log.info("logged in as %s (%s)", self.user, getattr(self.user, "id", "?"))
+        log.info("logged in as %s (%s), shards %s of %s", self.user, getattr(self.user, "id", "?"),
+                 getattr(self, "shard_ids", None) or "all", self.shard_count or 1)
+
+
+class ShardedPetersburgBot(PetersburgBot, commands.AutoShardedBot):
+    """The bot over several shards in one process (``SHARD_COUNT``, ``SHARD_IDS``)."""
+
+
+def make_bot(config: Config, *, sync_commands: bool = False, store: Store | None = None) -> PetersburgBot:
+    """The bot the configuration asks for: sharded when SHARD_COUNT is set."""
+    if not config.sharded:
+        return PetersburgBot(config, sync_commands=sync_commands, store=store)
+    return ShardedPetersburgBot(config, sync_commands=sync_commands, store=store, shard_count=config.shard_count,
+                                shard_ids=list(config.shard_ids) if config.shard_ids is not None else None)

@@ -63,6 +63,16 @@ class Config:
     computer_seconds: float = 2.0  # the strong computer player's thinking time per move (its budget)
     computer_pause: float = 1.5  # seconds before a computer player's move, so people can follow
     hint_seconds: float = 1.0  # thinking time for /petersburg hint
+    database_url: str | None = None  # DATABASE_URL: postgresql://… or sqlite:///path (wins over database_path)
+    pool_size: int = 10  # PostgreSQL connections per process at most
+    sharded: bool = False  # SHARD_COUNT set: an AutoShardedBot
+    shard_count: int | None = None  # None with sharded: as many as Discord recommends (SHARD_COUNT=auto)
+    shard_ids: tuple[int, ...] | None = None  # the shards this process runs (None: all)
+
+    @property
+    def database(self) -> str:
+        """What ``Store.open`` opens: DATABASE_URL, else DATABASE_PATH."""
+        return self.database_url or self.database_path
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Config:
@@ -86,7 +96,15 @@ class Config:
             raise ValueError("TIMER_POLL_SECONDS must be between 1 and 3600")
         seconds = {key: _seconds_setting(e, key, default, top) for key, default, top in (
             ("COMPUTER_SECONDS", 2.0, 30.0), ("COMPUTER_PAUSE_SECONDS", 1.5, 30.0), ("HINT_SECONDS", 1.0, 10.0))}
+        url = e.get("DATABASE_URL", "").strip() or None
+        if url is not None and not url.startswith(("postgresql://", "postgres://", "sqlite:///")):
+            raise ValueError("DATABASE_URL must start with postgresql:// or sqlite:/// (or be empty)")
+        pool = e.get("DATABASE_POOL_SIZE", "").strip() or "10"
+        if not pool.isdigit() or not 1 <= int(pool) <= 1000:
+            raise ValueError("DATABASE_POOL_SIZE must be a whole number from 1 to 1000")
+        sharded, count, ids = _shards(e.get("SHARD_COUNT", "").strip().lower(), e.get("SHARD_IDS", "").strip())
         return cls(
+            database_url=url, pool_size=int(pool), sharded=sharded, shard_count=count, shard_ids=ids,
             token=e.get("DISCORD_TOKEN", "").strip(),
             database_path=e.get("DATABASE_PATH", "").strip() or DEFAULT_DATABASE,
             log_level=(e.get("LOG_LEVEL", "") or "INFO").strip().upper(),
@@ -104,7 +122,10 @@ class Config:
         )
 
     def __repr__(self) -> str:  # never show the token
-        return (f"Config(database_path={self.database_path!r}, log_level={self.log_level!r}, "
+        from .store.postgres import redact
+
+        return (f"Config(database={redact(self.database)!r}, shards={self.shard_ids!r}/{self.shard_count!r}, "
+                f"log_level={self.log_level!r}, "
                 f"dev_guild_id={self.dev_guild_id!r}, language={self.language!r}, "
                 f"rest_proxy={self.rest_proxy!r}, gateway_url={self.gateway_url!r}, "
                 f"reminder_minutes={self.reminder_minutes}, "
@@ -116,6 +137,33 @@ class Config:
 
 
 MAX_MINUTES = 43200  # 30 days
+
+
+def _shards(count: str, ids: str) -> tuple[bool, int | None, tuple[int, ...] | None]:
+    """(sharded, shard count, shard ids) from SHARD_COUNT (empty, ``auto`` or a number) and SHARD_IDS (empty or
+    ids and ranges such as ``0,1`` or ``4-7``)."""
+    if not count:
+        if ids:
+            raise ValueError("SHARD_IDS needs SHARD_COUNT")
+        return False, None, None
+    if count == "auto":
+        if ids:
+            raise ValueError("SHARD_IDS needs a number in SHARD_COUNT, not auto")
+        return True, None, None
+    if not count.isdigit() or int(count) < 1:
+        raise ValueError("SHARD_COUNT must be a whole number of shards (1 or more) or auto")
+    n = int(count)
+    if not ids:
+        return True, n, None
+    chosen: set[int] = set()
+    for part in ids.split(","):
+        lo, _, hi = part.strip().partition("-")
+        if not lo.isdigit() or (hi and not hi.isdigit()):
+            raise ValueError("SHARD_IDS must be shard numbers or ranges, e.g. 0,1 or 4-7")
+        chosen.update(range(int(lo), int(hi or lo) + 1))
+    if not chosen or max(chosen) >= n:
+        raise ValueError(f"SHARD_IDS must be shard numbers from 0 to {n - 1}")
+    return True, n, tuple(sorted(chosen))
 
 
 def _minutes_setting(env: Mapping[str, str], key: str, default: int) -> int:

@@ -6,10 +6,16 @@ the board version a button carries, and commits each accepted action atomically 
 next turn's timers. Under the same lock it then passes automatically for whoever is to decide while
 their pass mode applies or passing is their only legal move (``rules.autopass``), one transaction per
 pass, and plays ``rules.autopass.default_action`` for a player whose time ran out.
+
+Several processes on one database (PostgreSQL): the lock only orders this process's work; what makes an
+action apply once is the store's version check (the loser of a race gets ``stale_board``, a time-out that
+lost to another process's action or time-out does nothing), and on a shared database nothing read is
+cached between calls (server settings, pass modes).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
@@ -101,13 +107,13 @@ class GameService(LobbyService):
                         await self._reschedule(current)
         return resolve(None, settings, self.default_timing)
 
-    async def due_timers(self) -> list[TimerRow]:
-        """Reminders and time-outs due now."""
+    async def due_timers(self, shards: tuple[Sequence[int], int] | None = None) -> list[TimerRow]:
+        """Reminders and time-outs due now (of the servers of ``shards`` = (shard ids, count) when given)."""
         now = self.store.clock()
-        next_due = await self.store.next_due()
+        next_due = await self.store.next_due(shards=shards)
         if next_due is None or next_due > now:
             return []
-        return await self.store.due_timers(now)
+        return await self.store.due_timers(now, shards=shards)
 
     async def claim_reminder(self, timer: TimerRow, game: Game) -> bool:
         """Take a due reminder (atomically, so it is sent once); it repeats after the game's interval."""
@@ -119,7 +125,8 @@ class GameService(LobbyService):
                       after: Callable[[Outcome], Awaitable[None]] | None = None) -> Outcome | None:
         """Time is up for an absent player: play ``rules.autopass.default_action`` for them, like a player's
         action (under the game's lock, committed and logged as automatic); or, when the game's ``takeover``
-        setting is on, hand the seat to a computer player (which then plays). None if nothing was played."""
+        setting is on, hand the seat to a computer player (which then plays). None if nothing was played, also
+        when another process played or timed out first (the version check lets one of them through)."""
         async with self.lock(timer.game_id):
             game = await self.store.get_game(timer.game_id)
             if game is None or game.status != ACTIVE or game.version != timer.version:
@@ -133,8 +140,13 @@ class GameService(LobbyService):
                 await self.hand_to_computer(game, timer.seat)
                 return None
             timing = await self.timing(game)
-            out = await self._commit(game, st, timer.seat, default_action(st), user_id=None, auto=TIMEOUT,
-                                     timing=timing)
+            try:
+                out = await self._commit(game, st, timer.seat, default_action(st), user_id=None, auto=TIMEOUT,
+                                         timing=timing)
+            except UserError as e:
+                if e.code != "stale_board":
+                    raise
+                return None
             out.followups = await self._follow_up(game, st, timing)
             if after is not None:
                 await after(out)
@@ -152,17 +164,23 @@ class GameService(LobbyService):
             if st.decider != seat:
                 return None
             timing = await self.timing(game)
-            out = await self._commit(game, st, seat, action, user_id=None, auto=COMPUTER, timing=timing)
+            try:
+                out = await self._commit(game, st, seat, action, user_id=None, auto=COMPUTER, timing=timing)
+            except UserError as e:
+                if e.code != "stale_board":
+                    raise
+                return None  # another process moved this game on first
             out.followups = await self._follow_up(game, st, timing)
             return out
 
     # --- pass modes -------------------------------------------------------------------------------
     async def pass_modes(self, game_id: int) -> dict[int, AutoPass]:
         """Seat -> the pass mode it set (read from the store once per game, then kept up to date)."""
-        modes = self._modes.get(game_id)
+        modes = None if self.store.shared else self._modes.get(game_id)
         if modes is None:
             modes = {s: AutoPass.from_json(d) for s, d in (await self.store.pass_modes(game_id)).items()}
-            self._modes[game_id] = modes
+            if not self.store.shared:
+                self._modes[game_id] = modes
         return dict(modes)
 
     async def _save_mode(self, game_id: int, seat: int, ap: AutoPass | None) -> None:
@@ -210,7 +228,8 @@ class GameService(LobbyService):
         """Automatic passes after an action (caller holds the lock): for the player to decide while their
         pass mode applies (``rules.autopass.due``) or when passing is their only legal action. Each is
         committed on its own; the chain ends because every pass brings the phase's end nearer, and
-        MAX_CHAIN guards it anyway. Pass modes that no longer apply are cleared."""
+        MAX_CHAIN guards it anyway. Pass modes that no longer apply are cleared. The chain stops when another
+        process changed the game meanwhile (that process runs its own follow-ups)."""
         modes = await self.pass_modes(game.id)
         outs: list[Outcome] = []
         for _ in range(MAX_CHAIN):
@@ -233,8 +252,13 @@ class GameService(LobbyService):
                 reason = FORCED
             if reason is None:
                 break
-            outs.append(await self._commit(game, st, seat, Action(PASS), user_id=None, auto=reason,
-                                           timing=timing, clear_pass=clear))
+            try:
+                outs.append(await self._commit(game, st, seat, Action(PASS), user_id=None, auto=reason,
+                                               timing=timing, clear_pass=clear))
+            except UserError as e:
+                if e.code != "stale_board":
+                    raise
+                return outs
         else:
             log.warning("game %s: more than %d automatic passes in a row", game.id, MAX_CHAIN)
         for seat, ap in modes.items():
@@ -313,6 +337,8 @@ class GameService(LobbyService):
                 state=st.to_json(), hands={s: new_hands[s] for s in changed}, status=status, auto=auto,
                 timers=self._plan(game, st, timing, self.store.clock()), clear_pass=clear_pass)
         except VersionConflict:
+            for f in dataclasses.fields(st):  # nothing changed: ``st`` as it was (callers hold on to it)
+                setattr(st, f.name, getattr(before, f.name))
             raise UserError("stale_board") from None
         modes = self._modes.get(game.id)
         if modes is not None:

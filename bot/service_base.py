@@ -81,7 +81,7 @@ class ServiceBase:
     async def _server(self, guild_id: int | None) -> dict[str, Any] | None:
         if guild_id is None:
             return None
-        settings = self._server_settings.get(guild_id)
+        settings = None if self.store.shared else self._server_settings.get(guild_id)
         if settings is None:
             settings = self._server_settings[guild_id] = await self.store.guild_settings(guild_id)
         return settings

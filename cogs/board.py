@@ -2,7 +2,8 @@
 
 The store says what the channel must show (``Game.needs_board``: the game's version is ahead of the board
 shown; stored notices; final scores not yet posted), in the same transaction as each commit. The poster
-brings a channel up to date, one game at a time (a lock per game), from the newest state:
+brings a channel up to date, one game at a time (a lock per game, and a claim in the database when several
+processes share it: ``board_claim``), from the newest state:
 - the board is edited in place while it is still among the channel's last few messages, else posted anew
   and the old one deleted; the old board keeps its buttons until the new one is there;
 - the player to decide is pinged by one short turn message, replaced when the turn passes to someone else;
@@ -28,6 +29,7 @@ from bot.texts import final_text
 from rules import GameState, view
 from rules.i18n import t
 
+from .board_claim import claimed, new_owner
 from .public import PublicBoard, embed_of, names_of, notice_text, public_board, turn_text
 
 if TYPE_CHECKING:
@@ -64,6 +66,7 @@ class BoardPoster:
         self._boards: dict[int, int] = {}  # channel -> board message id (as this process knows it)
         self._own: set[int] = set()  # turn messages (not counted as pushing the board up)
         self.after_shown: Callable[[int], None] | None = None  # e.g. a computer player's turn comes next
+        self._owner = new_owner()  # this process's name in the games' board claims (bot.store: claim_board)
 
     @property
     def store(self) -> Any:
@@ -92,7 +95,7 @@ class BoardPoster:
 
     async def catch_up(self) -> None:
         """At startup: every game whose channel is behind (a crash between commit and post, a failure)."""
-        for game_id in await self.store.games_to_show():
+        for game_id in await self.store.games_to_show(shards=self.bot.shard_filter()):
             self.kick(game_id)
 
     async def _run(self, game_id: int) -> None:
@@ -146,7 +149,7 @@ class BoardPoster:
     async def remind(self, game_id: int, version: int, text: str, user_id: int) -> bool:
         """A reminder replaces the turn message (pinging again), so reminders do not pile up either. Only while
         the game is still at ``version`` (the turn the reminder was for); False when it moved on."""
-        async with self._locks.setdefault(game_id, asyncio.Lock()):
+        async with self._locks.setdefault(game_id, asyncio.Lock()), claimed(self.store, game_id, self._owner):
             game = await self.store.get_game(game_id)
             if game is None or game.version != version or game.status != ACTIVE:
                 return False
@@ -166,7 +169,7 @@ class BoardPoster:
 
     async def _attempt(self, game_id: int, *, repost: bool = False, refresh: bool = False) -> None:
         lock = self._locks.setdefault(game_id, asyncio.Lock())
-        async with lock:
+        async with lock, claimed(self.store, game_id, self._owner):
             game = await self.store.get_game(game_id)
             if game is None:
                 return

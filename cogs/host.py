@@ -80,7 +80,7 @@ class HostCommands(CogBase):
     # --- reminders and time-outs ----------------------------------------------------------------------
     async def run_due_timers(self) -> None:
         """Send due reminders and play for players whose time ran out; each one on its own."""
-        for timer in await self.service.due_timers():
+        for timer in await self.service.due_timers(self.bot.shard_filter()):
             try:
                 if timer.kind == AUTOPASS:
                     await self._time_out(timer)

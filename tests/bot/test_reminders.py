@@ -133,9 +133,9 @@ async def test_reminders_survive_a_restart_and_are_not_sent_twice(env: simcord.E
     assert _shown(channel, "⏰") == _pings(env, channel, first)[1:]  # replaced across restarts too
 
 
-async def test_claiming_is_atomic(tmp_path: Path) -> None:
+async def test_claiming_is_atomic(db_url: str) -> None:
     """Two pollers racing for the same due reminder: exactly one wins; a newer game version voids it."""
-    store = await Store.open(tmp_path / "g.sqlite3", clock=lambda: 1000.0)
+    store = await Store.open(db_url, clock=lambda: 1000.0)
     game = await store.create_game(guild_id=1, channel_id=5, host_id=10, host_name="Ann",
                                    ruleset={"edition": 2}, seed=1, lang="en")
     await store.update_lobby(game.id, game.version, [Seat(0, 10, "Ann"), Seat(1, 11, "Bob")])

@@ -1,0 +1,162 @@
+"""Game actions per second and p99 per action with N games played at once, through the service, on SQLite,
+on PostgreSQL, and on PostgreSQL from two processes.
+
+    .venv/bin/python benchmarks/bench_db.py --pg postgresql://… [--games 1,100,1000] [--budget 2000]
+
+Each of N games (two players, created and started before the clock runs) is one task that plays random
+legal moves (load, validate, apply, commit with the next turn's timers; automatic passes included) as
+fast as it can. Every game plays ``max(3, budget // N)`` actions (1 game: 200), so a run stays bounded
+on a small machine. "2 processes": two worker processes each play half of the games on their own pool
+(10 connections each), started together; actions per second are counted from the first start to the last
+end. p99 is per ``GameService.act`` call. Without ``--pg`` only SQLite runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import multiprocessing
+import random
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import asyncpg  # noqa: E402
+
+from bot.service import GameService, UserError  # noqa: E402
+from bot.store import Store  # noqa: E402
+from rules import GameState, legal_moves  # noqa: E402
+
+
+def pct(xs: list[float], p: float) -> float:
+    s = sorted(xs)
+    return s[min(len(s) - 1, round(p / 100 * (len(s) - 1)))] if s else float("nan")
+
+
+async def setup(url: str, games: int) -> list[int]:
+    """``games`` started games; their ids."""
+    store = await Store.open(url)
+    svc = GameService(store)
+    ids = []
+    for g in range(games):
+        channel = 1000 + g
+        game = await svc.create(guild_id=1, channel_id=channel, user_id=10, name="Ann", seed=g + 1)
+        await svc.join(channel, 11, "Bob")
+        await svc.start(channel, 10)
+        ids.append(game.id)
+    await store.close()
+    return ids
+
+
+async def play(url: str, ids: list[int], actions: int, seed: int) -> tuple[list[float], float, float]:
+    """Play ``actions`` moves in each game at once; (seconds per act, start, end) on the wall clock."""
+    store = await Store.open(url, pool_size=10)
+    svc = GameService(store)
+    times: list[float] = []
+
+    async def one(game_id: int) -> None:
+        rng = random.Random(seed + game_id)
+        for _ in range(actions):
+            game = await svc.game(game_id)
+            if game.status != "active":
+                return
+            st = GameState.from_json(game.state or {})
+            uid = game.user_at(st.decider)
+            assert uid is not None
+            started = time.perf_counter()
+            try:
+                await svc.act(game_id, uid, rng.choice(legal_moves(st)).action, version=game.version)
+            except UserError:
+                continue
+            times.append(time.perf_counter() - started)
+
+    start = time.time()
+    await asyncio.gather(*(one(i) for i in ids))
+    end = time.time()
+    await store.close()
+    return times, start, end
+
+
+def _worker(url: str, ids: list[int], actions: int, out: str, go: float) -> None:
+    """A second process: wait for the common start time, play, write the timings."""
+    async def main() -> None:
+        await asyncio.sleep(max(0.0, go - time.time()))
+        times, start, end = await play(url, ids, actions, seed=len(ids))
+        Path(out).write_text(json.dumps({"times": times, "start": start, "end": end}))
+
+    asyncio.run(main())
+
+
+def run_processes(url: str, ids: list[int], actions: int, tmp: Path) -> tuple[list[float], float]:
+    """Two processes, half the games each: (all timings, wall seconds from first start to last end)."""
+    go = time.time() + 3.0  # both processes have started their interpreters by then
+    ctx = multiprocessing.get_context("spawn")
+    halves = [ids[0::2], ids[1::2]]
+    outs = [str(tmp / f"worker{i}.json") for i in range(2)]
+    procs = [ctx.Process(target=_worker, args=(url, h, actions, o, go)) for h, o in zip(halves, outs, strict=True)
+             if h]
+    for p in procs:
+        p.start()
+    for p in procs:
+        p.join()
+        if p.exitcode != 0:
+            raise RuntimeError(f"worker failed with {p.exitcode}")
+    data = [json.loads(Path(o).read_text()) for o, h in zip(outs, halves, strict=True) if h]
+    times = [t for d in data for t in d["times"]]
+    return times, max(d["end"] for d in data) - min(d["start"] for d in data)
+
+
+async def fresh_pg(server: str) -> str:
+    """A new database on the server; its URL."""
+    name = f"petersburg_bench_{uuid.uuid4().hex[:8]}"
+    conn = await asyncpg.connect(server)
+    await conn.execute(f'CREATE DATABASE "{name}"')
+    await conn.close()
+    return server.rsplit("/", 1)[0] + "/" + name
+
+
+async def drop_pg(server: str, url: str) -> None:
+    conn = await asyncpg.connect(server)
+    await conn.execute(f'DROP DATABASE IF EXISTS "{url.rsplit("/", 1)[1]}" WITH (FORCE)')
+    await conn.close()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--pg", default="", help="a PostgreSQL server URL the benchmark may create databases on")
+    parser.add_argument("--games", default="1,100,1000", help="numbers of concurrent games")
+    parser.add_argument("--budget", type=int, default=2000, help="actions per run (at least 3 per game)")
+    args = parser.parse_args()
+    rows = []
+    with tempfile.TemporaryDirectory() as tmpdir:
+        tmp = Path(tmpdir)
+        for n in [int(x) for x in args.games.split(",")]:
+            actions = 200 if n == 1 else max(3, args.budget // n)
+            setups = [("SQLite", "sqlite", 1)] + ([("PostgreSQL", "pg", 1), ("PostgreSQL", "pg", 2)] if args.pg else [])
+            for label, kind, procs in setups:
+                url = str(tmp / f"bench_{n}_{procs}.sqlite3") if kind == "sqlite" else asyncio.run(fresh_pg(args.pg))
+                ids = asyncio.run(setup(url, n))
+                if procs == 1:
+                    times, start, end = asyncio.run(play(url, ids, actions, seed=1))
+                    wall = end - start
+                else:
+                    times, wall = run_processes(url, ids, actions, tmp)
+                if kind == "pg":
+                    asyncio.run(drop_pg(args.pg, url))
+                rows.append((label, procs, n, len(times), len(times) / wall, 1000 * pct(times, 99),
+                             1000 * pct(times, 50)))
+                print(f"  done: {label} x{procs}, {n} games", file=sys.stderr, flush=True)
+    print("| database | processes | games | actions | actions/s | p50 ms | p99 ms |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    for label, procs, n, count, rate, p99, p50 in rows:
+        print(f"| {label} | {procs} | {n} | {count} | {rate:.0f} | {p50:.1f} | {p99:.1f} |")
+
+
+if __name__ == "__main__":
+    main()

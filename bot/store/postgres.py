@@ -1,0 +1,127 @@
+"""The PostgreSQL backend (asyncpg pool): any number of bot processes on one database.
+
+Transactions run at READ COMMITTED. What makes several processes safe is in the SQL itself: a change to
+a game is an ``UPDATE games ... WHERE id = ? AND version = ?`` that takes the game's row lock, so of two
+racing transactions the second waits, re-checks the version after the first commits, changes nothing and
+the store raises ``VersionConflict``; a timer is claimed by an ``UPDATE``/``DELETE`` whose ``WHERE`` names
+the due time it read, so only one claimer matches.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from functools import lru_cache
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+import asyncpg
+
+from .backend import Row
+from .rows import IntegrityError, Unusable
+
+
+@lru_cache(maxsize=512)
+def to_pg(sql: str) -> str:
+    """``?`` placeholders -> ``$1``, ``$2``...; ``IS ?`` -> ``IS NOT DISTINCT FROM ?`` (our SQL has no ``?``
+    inside literals)."""
+    sql = re.sub(r"\bIS \?", "IS NOT DISTINCT FROM ?", sql)
+    parts = sql.split("?")
+    return parts[0] + "".join(f"${i}{p}" for i, p in enumerate(parts[1:], 1))
+
+
+def _count(status: str) -> int:
+    """Rows changed from a command status such as ``UPDATE 1`` or ``INSERT 0 3``."""
+    last = status.rsplit(" ", 1)[-1]
+    return int(last) if last.isdigit() else -1
+
+
+def redact(url: str) -> str:
+    """The URL without its password (for messages and logs)."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    host = parts.hostname or ""
+    netloc = f"{parts.username}:***@{host}" + (f":{parts.port}" if parts.port else "")
+    return urlunsplit(parts._replace(netloc=netloc))
+
+
+class PostgresTx:
+    """A transaction on one pooled connection (``Tx``)."""
+
+    dialect = "postgresql"
+
+    def __init__(self, conn: Any) -> None:
+        self.conn = conn
+
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
+        try:
+            return _count(await self.conn.execute(to_pg(sql), *params))
+        except asyncpg.IntegrityConstraintViolationError as e:
+            raise IntegrityError(str(e)) from None
+
+    async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        if not rows:
+            return
+        try:
+            await self.conn.executemany(to_pg(sql), rows)
+        except asyncpg.IntegrityConstraintViolationError as e:
+            raise IntegrityError(str(e)) from None
+
+    async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        try:
+            return [tuple(r) for r in await self.conn.fetch(to_pg(sql), *params)]
+        except asyncpg.IntegrityConstraintViolationError as e:
+            raise IntegrityError(str(e)) from None
+
+    async def lock(self, key: int) -> None:
+        await self.conn.execute("SELECT pg_advisory_xact_lock($1)", key)
+
+
+class PostgresBackend:
+    """A pool of connections; every transaction takes one for its duration."""
+
+    dialect = "postgresql"
+    shared = True
+
+    def __init__(self, pool: Any) -> None:
+        self.pool = pool
+
+    @classmethod
+    async def open(cls, url: str, *, pool_size: int = 10) -> PostgresBackend:
+        """Connect to ``url``; ``Unusable`` with the reason when the server cannot be used."""
+        try:
+            pool = await asyncpg.create_pool(url, min_size=1, max_size=pool_size, command_timeout=60)
+        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, ValueError) as e:
+            raise Unusable(f"the database {redact(url)} cannot be used: {e}") from None
+        assert pool is not None
+        return cls(pool)
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[PostgresTx]:
+        async with self.pool.acquire() as conn, conn.transaction():
+            yield PostgresTx(conn)
+
+    @asynccontextmanager
+    async def snapshot(self) -> AsyncIterator[PostgresTx]:
+        async with self.pool.acquire() as conn, conn.transaction(isolation="repeatable_read", readonly=True):
+            yield PostgresTx(conn)
+
+    @asynccontextmanager
+    async def reader(self) -> AsyncIterator[PostgresTx]:
+        async with self.pool.acquire() as conn:
+            yield PostgresTx(conn)
+
+    async def fetch_all(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        async with self.pool.acquire() as conn:
+            return await PostgresTx(conn).fetch(sql, params)
+
+    async def columns(self, table: str) -> list[str]:
+        rows = await self.fetch_all("SELECT column_name FROM information_schema.columns WHERE table_schema = "
+                                    "current_schema() AND table_name = ? ORDER BY ordinal_position", (table,))
+        return [r[0] for r in rows]
+
+    async def close(self) -> None:
+        await self.pool.close()
+

@@ -1,0 +1,178 @@
+"""The SQLite backend (aiosqlite, WAL): one write connection, one read connection, one process."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+from .backend import Row
+from .rows import IntegrityError, Unusable
+
+
+class SQLiteTx:
+    """A transaction on an aiosqlite connection (``Tx``)."""
+
+    dialect = "sqlite"
+
+    def __init__(self, conn: aiosqlite.Connection) -> None:
+        self.conn = conn
+
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
+        try:
+            async with self.conn.execute(sql, params) as cur:
+                return cur.rowcount
+        except sqlite3.IntegrityError as e:
+            raise IntegrityError(str(e)) from None
+
+    async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        try:
+            async with self.conn.executemany(sql, rows):
+                pass
+        except sqlite3.IntegrityError as e:
+            raise IntegrityError(str(e)) from None
+
+    async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        try:
+            async with self.conn.execute(sql, params) as cur:
+                return [tuple(r) for r in await cur.fetchall()]
+        except sqlite3.IntegrityError as e:
+            raise IntegrityError(str(e)) from None
+
+    async def lock(self, key: int) -> None:
+        """Nothing to do: BEGIN IMMEDIATE already made this transaction the only writer."""
+
+
+class SQLiteBackend:
+    """Writes go through one connection (an asyncio lock serializes its transactions); reads through a
+    second one, so that in WAL mode they never queue behind a write (``:memory:`` shares one)."""
+
+    dialect = "sqlite"
+    shared = False
+
+    def __init__(self, conn: aiosqlite.Connection, reader: aiosqlite.Connection | None = None) -> None:
+        self.conn = conn
+        self._lock = asyncio.Lock()
+        self._reader = reader or conn
+        self._read_lock = asyncio.Lock() if reader is not None else self._lock
+
+    @classmethod
+    async def open(cls, path: str | Path, *, synchronous: str = "FULL") -> SQLiteBackend:
+        """Open (creating folders and file) and check the database at ``path``; ``Unusable`` when it cannot
+        be opened or written, is not a database, or fails ``PRAGMA quick_check``."""
+        memory = str(path) == ":memory:"
+        if not memory:
+            try:
+                Path(path).parent.mkdir(parents=True, exist_ok=True)
+            except OSError as e:
+                raise Unusable(f"cannot create the folder of the database {path}: {e.strerror or e}") from None
+            _check_size(path)
+        conns: list[aiosqlite.Connection] = []
+        try:
+            conn = await _connect(path, conns)
+            for pragma in ("journal_mode=WAL", f"synchronous={synchronous}", "foreign_keys=ON", "busy_timeout=5000"):
+                await SQLiteTx(conn).execute(f"PRAGMA {pragma}")
+            await _check(conn, path)
+            reader = None if memory else await _connect(path, conns)
+            if reader is not None:
+                await SQLiteTx(reader).execute("PRAGMA busy_timeout=5000")
+                await SQLiteTx(reader).execute("PRAGMA query_only=ON")
+            return cls(conn, reader)
+        except (sqlite3.Error, OSError) as e:
+            for c in conns:
+                await c.close()
+            raise Unusable(f"the database {path} cannot be used: {e}") from None
+        except BaseException:
+            for c in conns:
+                await c.close()  # an open connection's thread would keep the process alive
+            raise
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[SQLiteTx]:
+        async with self._lock:
+            tx = SQLiteTx(self.conn)
+            await tx.execute("BEGIN IMMEDIATE")
+            try:
+                yield tx
+                await tx.execute("COMMIT")
+            except BaseException:
+                await tx.execute("ROLLBACK")
+                raise
+
+    @asynccontextmanager
+    async def snapshot(self) -> AsyncIterator[SQLiteTx]:
+        async with self._read_lock:
+            tx = SQLiteTx(self._reader)
+            await tx.execute("BEGIN")
+            try:
+                yield tx
+            finally:
+                await tx.execute("COMMIT")
+
+    @asynccontextmanager
+    async def reader(self) -> AsyncIterator[SQLiteTx]:
+        async with self._read_lock:
+            yield SQLiteTx(self._reader)
+
+    async def fetch_all(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        async with self._read_lock:
+            return await SQLiteTx(self._reader).fetch(sql, params)
+
+    async def columns(self, table: str) -> list[str]:
+        return [r[1] for r in await self.fetch_all(f"PRAGMA table_info({table})")]
+
+    async def close(self) -> None:
+        async with self._lock:
+            if self._reader is not self.conn:
+                await self._reader.close()
+            await self.conn.close()
+
+
+async def _connect(path: str | Path, conns: list[aiosqlite.Connection]) -> aiosqlite.Connection:
+    conn = await aiosqlite.connect(str(path), isolation_level=None)
+    conns.append(conn)
+    return conn
+
+
+def _check_size(path: str | Path) -> None:
+    """A database file cut short: its header promises more pages than the file holds (SQLite itself would
+    read the missing pages as empty, and ``quick_check`` would not notice)."""
+    p = Path(path)
+    if not p.is_file() or p.stat().st_size == 0:
+        return
+    size = p.stat().st_size
+    try:
+        with p.open("rb") as f:
+            header = f.read(100)
+    except OSError as e:
+        raise Unusable(f"the database {path} cannot be used: {e.strerror or e}") from None
+    if len(header) < 100 or not header.startswith(b"SQLite format 3\0"):
+        return  # not a database at all: SQLite says so itself
+    page_size = int.from_bytes(header[16:18], "big")
+    page_size = 65536 if page_size == 1 else page_size
+    pages = int.from_bytes(header[28:32], "big")
+    valid = header[24:28] == header[92:96]  # the page count is trustworthy (SQLite >= 3.7.0 wrote it)
+    if size % page_size or (valid and pages * page_size > size):
+        raise Unusable(f"the database {path} is truncated ({size} bytes, its header says {pages} pages of "
+                       f"{page_size}); restore a backup or move the file away to start with an empty one")
+
+
+async def _check(conn: aiosqlite.Connection, path: str | Path) -> None:
+    """The database answers, passes ``PRAGMA quick_check`` and takes a write lock (so it is not read-only)."""
+    tx = SQLiteTx(conn)
+    rows = [str(r[0]) for r in await tx.fetch("PRAGMA quick_check")]
+    if rows != ["ok"]:
+        raise Unusable(f"the database {path} is damaged (PRAGMA quick_check: {'; '.join(rows[:3])}); restore a "
+                       "backup or move the file away to start with an empty one")
+    try:
+        await tx.execute("BEGIN IMMEDIATE")
+        await tx.execute("CREATE TABLE IF NOT EXISTS _write_probe (x INTEGER)")
+        await tx.execute("ROLLBACK")
+    except sqlite3.OperationalError as e:
+        raise Unusable(f"the database {path} cannot be written ({e}); check the permissions of the file and "
+                       "its folder") from None

@@ -1,0 +1,45 @@
+"""The real bot (cogs inside SimCord) on PostgreSQL: a whole game by buttons, boards and final scores posted
+once (the board poster claims each game's channel in the database there)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import pytest
+import simcord
+
+from bot.client import PetersburgBot
+from bot.config import Config
+
+from .databases import postgres_database
+from .helpers import bot_of, game_in, play_to_end, setup_members, start_game, state_in
+
+
+@pytest.fixture
+async def pg_url() -> AsyncIterator[str]:
+    async with postgres_database() as url:
+        yield url
+
+
+@pytest.fixture
+def simcord_bot(pg_url: str) -> PetersburgBot:
+    return PetersburgBot(Config(token="x", database_url=pg_url, render_images=False), sync_commands=True)
+
+
+async def test_whole_game_on_postgresql(env: simcord.Env) -> None:
+    store = bot_of(env).store
+    assert store is not None and store.dialect == "postgresql"
+    channel = env.create_guild().create_text_channel("petersburg")
+    players = setup_members(env, 2)
+    await start_game(env, channel, players)
+    actions = await play_to_end(env, channel, players, by="buttons")
+    game = await game_in(env, channel)
+    st = await state_in(env, channel)
+    assert game.status == "finished" and st.finished and game.final_posted
+    final = channel.history()[-1]
+    assert final.embeds and len(final.embeds[0].fields) == 2
+    assert [m.embeds[0].title for m in channel.history() if m.embeds].count(final.embeds[0].title) == 1
+    rows = await store.actions(game.id)
+    assert [r.idx for r in rows] == list(range(st.action_count))
+    assert len([r for r in rows if r.auto is None]) == actions
+    assert await store.fetch_all("SELECT board_owner FROM games WHERE id = ?", (game.id,)) == [(None,)]

@@ -1,0 +1,116 @@
+"""``python -m bot copy-db``: a SQLite database with finished and running games copied into the target
+(``db_url``: PostgreSQL, and another SQLite file), verified, refused over a non-empty target without
+``--force``, and a game continued on the copy."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+from bot.copydb import TABLES, counts
+from bot.service import GameService
+from bot.store import Store
+from bot.timers import Timing
+from rules import GameState, legal_moves
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+async def _play(svc: GameService, game_id: int, rng: random.Random, steps: int | None = None) -> None:
+    """Random legal moves of whoever decides, ``steps`` of them or until the game ends."""
+    done = 0
+    while steps is None or done < steps:
+        game = await svc.game(game_id)
+        if game.status != "active":
+            return
+        st = GameState.from_json(game.state or {})
+        uid = game.user_at(st.decider)
+        assert uid is not None
+        await svc.act(game_id, uid, rng.choice(legal_moves(st)).action, version=game.version)
+        done += 1
+
+
+async def _source(path: Path) -> dict[str, int]:
+    """Two finished games, one running (with timers, a pass mode, a notice), an aborted lobby, server
+    settings and a closed-DM mark; returns its row counts."""
+    store = await Store.open(path)
+    svc = GameService(store, timing=Timing(reminder=60, interval=240, autopass=600))
+    rng = random.Random(5)
+    ids = []
+    for channel in (1, 2, 3):
+        game = await svc.create(guild_id=7, channel_id=channel, user_id=10, name="Ann", seed=channel)
+        await svc.join(channel, 11, "Bob")
+        await svc.start(channel, 10)
+        ids.append(game.id)
+    await _play(svc, ids[0], rng)
+    await _play(svc, ids[1], rng)
+    await _play(svc, ids[2], rng, steps=8)
+    await svc.set_pass_mode(ids[2], 11, "phase")
+    await svc.create(guild_id=7, channel_id=4, user_id=12, name="Cy")
+    await svc.leave(4, 12)
+    await svc.update_server_settings(7, {"reminder": 30})
+    await store.set_dm_unreachable(11, True)
+    found = await counts(store)
+    await store.close()
+    return found
+
+
+def _copy(source: Path, target: str, *extra: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "bot", "copy-db", "--from", f"sqlite:///{source}", "--to", target,
+                           "--env-file", "/nonexistent", *extra], cwd=ROOT, capture_output=True, text=True, timeout=120)
+
+
+async def test_copy_then_continue_on_the_copy(db_url: str, tmp_path: Path) -> None:
+    source = tmp_path / "source.sqlite3"
+    expected = await _source(source)
+    assert all(expected[t] for t in TABLES), expected  # every table has rows to copy
+
+    proc = await asyncio.to_thread(_copy, source, db_url)
+    assert proc.returncode == 0, proc.stderr
+    assert "verified" in proc.stdout and "results" in proc.stdout
+    again = await asyncio.to_thread(_copy, source, db_url)
+    assert again.returncode == 1 and "not empty" in again.stderr and "--force" in again.stderr
+    forced = await asyncio.to_thread(_copy, source, db_url, "--force")
+    assert forced.returncode == 0, forced.stderr
+
+    old, new = await Store.open(source), await Store.open(db_url)
+    assert await counts(new) == expected
+    for game_id in (1, 2, 3, 4):
+        a, b = await old.get_game(game_id), await new.get_game(game_id)
+        assert a is not None and b is not None
+        assert (a.status, a.version, a.state, a.seats, a.settings) == (b.status, b.version, b.state, b.seats,
+                                                                          b.settings)
+        assert await old.actions(game_id) == await new.actions(game_id)
+        assert await old.hands(game_id) == await new.hands(game_id)
+        assert await old.timers(game_id) == await new.timers(game_id)
+    assert await old.leaderboard(7) == await new.leaderboard(7)
+    assert await old.finished_games(7) == await new.finished_games(7)
+    assert await new.pass_modes(3) == await old.pass_modes(3) != {}
+    assert await new.guild_settings(7) == {"reminder": 30}
+    assert await new.dm_unreachable_since(11) == await old.dm_unreachable_since(11)
+    assert [n.key for n in await new.notices(3)] == [n.key for n in await old.notices(3)]
+    await old.close()
+
+    # the running game goes on to its end on the copy; a new game gets a new id (the sequences moved on)
+    svc = GameService(new)
+    await _play(svc, 3, random.Random(9))
+    game = await svc.game(3)
+    assert game.status == "finished" and len(await new.results(3)) == 2
+    fresh = await svc.create(guild_id=7, channel_id=9, user_id=10, name="Ann")
+    assert fresh.id == 5
+    [notice_id] = [r[0] for r in await new.fetch_all("SELECT MAX(id) FROM notices")]
+    await new.set_status(fresh.id, fresh.version, "aborted", [("bot.aborted", {})])
+    assert [n.id for n in await new.notices(fresh.id)] == [notice_id + 1]
+    assert len(await new.leaderboard(7)) == 2
+    await new.close()
+
+
+async def test_copy_refuses_the_same_database_and_a_bad_target(tmp_path: Path) -> None:
+    source = tmp_path / "s.sqlite3"
+    same = await asyncio.to_thread(_copy, source, f"sqlite:///{source}")
+    assert same.returncode == 2 and "same database" in same.stderr
+    bad = await asyncio.to_thread(_copy, source, "postgresql://nobody@127.0.0.1:1/none")
+    assert bad.returncode == 1 and "cannot be used" in bad.stderr
