@@ -15,6 +15,19 @@ from .store import ABORTED, ACTIVE, LOBBY, ChannelBusy, Game, Seat
 from .timers import Timer, plan
 
 
+def max_players(game: Game) -> int:
+    """The most seats the game's ruleset allows (the rules core says: 5 with the Market, else 4)."""
+    edition = int(game.ruleset.get("edition", 2))
+    expansions = tuple(game.ruleset.get("expansions", ()))
+    for n in range(MAX_PLAYERS, MIN_PLAYERS - 1, -1):
+        try:
+            Ruleset(edition=edition, players=n, expansions=expansions)
+        except ValueError:
+            continue
+        return n
+    return MIN_PLAYERS
+
+
 def hands_of(st: GameState) -> dict[int, list[str]]:
     """Seat -> card type ids in hand."""
     cards = st.cards
@@ -39,8 +52,8 @@ class LobbyService(ServiceBase):
                 raise UserError("already_started")
             if user_id != game.host_id:
                 raise UserError("not_host")
-            if len(game.seats) >= MAX_PLAYERS:
-                raise UserError("game_full", max=MAX_PLAYERS)
+            if len(game.seats) >= max_players(game):
+                raise UserError("game_full", max=max_players(game))
             taken = {s.name for s in game.seats}
             unique = next(f"{name} {k}" if k > 1 else name for k in range(1, MAX_PLAYERS + 2)
                           if (f"{name} {k}" if k > 1 else name) not in taken)
@@ -74,15 +87,23 @@ class LobbyService(ServiceBase):
 
     # --- lobby ------------------------------------------------------------------------------------
     async def create(self, *, guild_id: int | None, channel_id: int, user_id: int, name: str, edition: int = 2,
-                     open_money: bool = True, lang: str | None = None, seed: int | None = None) -> Game:
-        """A new lobby in the channel with the creator as host and first seat."""
+                     open_money: bool = True, lang: str | None = None, seed: int | None = None,
+                     expansions: Sequence[str] = ()) -> Game:
+        """A new lobby in the channel with the creator as host and first seat; ``expansions`` as the rules
+        core names them (e.g. the Market), refused with the core's reason where the rulebooks do not allow them."""
         lang = lang if lang in LANGUAGES else self.default_lang
-        Ruleset(edition=edition)  # validates the edition
+        try:
+            Ruleset(edition=edition, expansions=tuple(expansions))  # validates the edition and expansions
+        except ValueError as e:
+            raise UserError("bad_ruleset", reason=str(e)) from None
         seed = seed if seed is not None else random.SystemRandom().randrange(1, 2**62)
+        ruleset: dict[str, Any] = {"edition": edition, "open_money": open_money}
+        if expansions:
+            ruleset["expansions"] = list(expansions)
         try:
             return await self.store.create_game(
                 guild_id=guild_id, channel_id=channel_id, host_id=user_id, host_name=name,
-                ruleset={"edition": edition, "open_money": open_money}, seed=seed, lang=lang)
+                ruleset=ruleset, seed=seed, lang=lang)
         except ChannelBusy:
             raise UserError("channel_busy") from None
 
@@ -94,8 +115,8 @@ class LobbyService(ServiceBase):
             if game.seat_of(user_id) is not None:
                 raise UserError("already_joined")
             if game.status == LOBBY:
-                if len(game.seats) >= MAX_PLAYERS:
-                    raise UserError("game_full", max=MAX_PLAYERS)
+                if len(game.seats) >= max_players(game):
+                    raise UserError("game_full", max=max_players(game))
                 seats = [*game.seats, Seat(len(game.seats), user_id, name)]
                 await self.store.update_lobby(game.id, game.version, seats)
                 return await self.game(game.id), len(seats) - 1
@@ -151,10 +172,11 @@ class LobbyService(ServiceBase):
             if user_id != game.host_id:
                 raise UserError("not_host")
             n = len(game.seats)
-            if not MIN_PLAYERS <= n <= MAX_PLAYERS:
-                raise UserError("player_count", min=MIN_PLAYERS, max=MAX_PLAYERS, n=n)
+            if not MIN_PLAYERS <= n <= max_players(game):
+                raise UserError("player_count", min=MIN_PLAYERS, max=max_players(game), n=n)
             ruleset = Ruleset(edition=int(game.ruleset.get("edition", 2)), players=n,
-                              open_money=bool(game.ruleset.get("open_money", True)))
+                              open_money=bool(game.ruleset.get("open_money", True)),
+                              expansions=tuple(game.ruleset.get("expansions", ())))
             st = new_game(ruleset, [s.name for s in game.seats], seed=game.seed)
             timers = self._plan(game, st, await self.timing(game), self.store.clock())
             order = ", ".join(f"{i + 1}. " + (f"<@{s.user_id}>" if s.user_id else s.name)

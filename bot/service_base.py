@@ -15,7 +15,7 @@ from rules.autopass import AutoPass
 from .store import Game, Store
 from .timers import Timer, Timing, plan, resolve
 
-MIN_PLAYERS, MAX_PLAYERS = 2, 4
+MIN_PLAYERS, MAX_PLAYERS = 2, 5  # the most any ruleset allows (``bot.lobby.max_players``: the game's)
 
 
 class UserError(Exception):

@@ -12,7 +12,8 @@ from collections.abc import Container, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from rules import DRAWN, HAND, LOWER, UPPER, Action, Move, catalogue
+from rules import DRAWN, HAND, LOWER, UPPER, Action, Move
+from rules.cards import any_type
 from rules.describe import describe, headline
 from rules.i18n import card_name, t
 
@@ -20,7 +21,7 @@ from .store import FinishedGame, Standing
 from .timers import Timing
 
 TOKEN_EMOJI = {"hammer": "🔨", "cathedral": "⛪", "bust": "🗿", "hand": "✋"}
-COLOUR_EMOJI = {"green": "🟩", "blue": "🟦", "red": "🟥"}
+COLOUR_EMOJI = {"green": "🟩", "blue": "🟦", "red": "🟥", "yellow": "🟨"}
 ROW_KEYS = {UPPER: "row.upper", LOWER: "row.lower", HAND: "row.hand", DRAWN: "row.drawn"}
 
 
@@ -47,7 +48,7 @@ def card_label(card_id: str, edition: int, lang: str, with_cost: bool = True) ->
     name = card_name(card_id, edition, lang)
     if not with_cost:
         return name
-    ct = catalogue(edition).by_id.get(card_id)
+    ct = any_type(edition, card_id)
     return f"{name} ({ct.cost})" if ct is not None else name
 
 
@@ -58,6 +59,8 @@ def describe_action(action: Action, edition: int, lang: str, price: int | None =
         return t("act.pass", lang)
     if k == "pub":
         text = t("act.pub", lang, vp=action.amount)
+    elif k == "as":
+        text = t("act.as", lang, good=t(f"good.{action.card}", lang))
     elif k == "observe":
         text = t("act.observe", lang, deck=t(f"deck.{action.card}", lang))
     else:
@@ -223,14 +226,15 @@ def leaderboard_text(standings: Sequence[Standing], lang: str) -> str:
 
 def _tableau(view: dict[str, Any], player: dict[str, Any], lang: str) -> str:
     ed = view["edition"]
-    cat = catalogue(ed)
     by_colour: dict[str, Counter[str]] = {}
     for entry in player["tableau"]:
-        ct = cat.by_id[entry["card"]]
+        ct = any_type(ed, entry["card"])
+        if ct is None:
+            raise KeyError(entry["card"])
         label = card_name(ct.id, ed, lang) + (" 💤" if entry["face_down"] else "")
         by_colour.setdefault(ct.colour, Counter())[label] += 1
     out = []
-    for colour in ("green", "blue", "red"):
+    for colour in ("green", "yellow", "blue", "red"):
         cnt = by_colour.get(colour)
         if cnt:
             items = [f"{name} ×{n}" if n > 1 else name for name, n in cnt.items()]
@@ -323,7 +327,9 @@ def final_text(view: dict[str, Any], lang: str, names: Sequence[str] | None = No
 
 def card_text(card_id: str, edition: int, lang: str) -> str:
     """A card's data: colour, cost, income and rule text."""
-    ct = catalogue(edition).by_id[card_id]
+    ct = any_type(edition, card_id)
+    if ct is None:
+        raise KeyError(card_id)
     lines = [f"**{ct.name(lang)}** — {t('colour.' + ct.colour, lang)}"
              + (f", {t('bot.trading_card', lang)}" if ct.trading else ""),
              t("bot.card_stats", lang, cost=ct.cost, rubles=ct.rubles, vp=ct.vp, count=ct.count)]

@@ -16,6 +16,7 @@ import discord
 from discord.ext import commands
 
 from bot import images
+from bot.lobby import max_players
 from bot.service import GameService, UserError
 from bot.store import LOBBY, Game, Store
 from bot.texts import hand_text
@@ -136,8 +137,9 @@ class CogBase(commands.Cog):
         lang = game.lang
         players = ", ".join(f"<@{s.user_id}>" if s.user_id else s.name for s in game.seats)
         money = t("bot.money_open" if game.ruleset.get("open_money", True) else "bot.money_hidden", lang)
+        extras = "".join(", " + t(f"bot.expansion_{x}", lang) for x in game.ruleset.get("expansions", ()))
         return t("bot.lobby", lang, host=f"<@{game.host_id}>", edition=game.ruleset.get("edition", 2),
-                 money=money, players=players, n=len(game.seats))
+                 money=money + extras, players=players, n=len(game.seats), max=max_players(game))
 
     async def refresh_lobby(self, game: Game) -> None:
         if game.board_message_id is None or game.shown_version >= 0:

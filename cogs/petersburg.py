@@ -21,6 +21,7 @@ from bot.store import ACTIVE, LOBBY
 from bot.texts import card_text, hand_text
 from bot.translator import locale_str as _
 from rules import catalogue, view
+from rules.cards import all_types
 from rules.i18n import LANGUAGES, error_text, t
 
 from .base import NO_PINGS, Interaction, lang_of
@@ -131,7 +132,7 @@ class Petersburg(PlayCommands, HostCommands, InfoCommands, ComputerCommands, com
     # --- commands: lobby --------------------------------------------------------------------------
     @app_commands.command(name="create", description=_("cmd.create"))
     @app_commands.describe(edition=_("opt.edition"), money=_("opt.money"), language=_("opt.language"),
-                           computers=_("opt.computers"), level=_("opt.level"))
+                           computers=_("opt.computers"), level=_("opt.level"), market=_("opt.market"))
     @app_commands.choices(edition=[app_commands.Choice(name=_("choice.edition1"), value=1),
                                    app_commands.Choice(name=_("choice.edition2"), value=2)])
     @app_commands.choices(money=[app_commands.Choice(name=_("choice.money_open"), value="open"),
@@ -142,9 +143,10 @@ class Petersburg(PlayCommands, HostCommands, InfoCommands, ComputerCommands, com
                                  for lv in COMPUTER_LEVELS])
     async def create(self, interaction: Interaction, edition: int = 2, money: str = "open",
                      language: str | None = None, computers: app_commands.Range[int, 0, 3] = 0,
-                     level: str = "normal") -> None:
+                     level: str = "normal", market: bool = False) -> None:
         """Open a lobby in this channel or thread (a public message with Join/Leave/Start), with
-        ``computers`` computer players of ``level`` already seated."""
+        ``computers`` computer players of ``level`` already seated; ``market``: with the Market (2nd edition,
+        up to five players)."""
         await self.defer(interaction)
         lang = language if language in LANGUAGES else lang_of(interaction, default=self.bot.config.language)
 
@@ -152,7 +154,8 @@ class Petersburg(PlayCommands, HostCommands, InfoCommands, ComputerCommands, com
             assert interaction.channel_id is not None
             game = await self.service.create(guild_id=interaction.guild_id, channel_id=interaction.channel_id,
                                              user_id=interaction.user.id, name=interaction.user.display_name,
-                                             edition=edition, open_money=money != "hidden", lang=lang)
+                                             edition=edition, open_money=money != "hidden", lang=lang,
+                                             expansions=("market",) if market else ())
             for _n in range(computers):
                 game = await self.service.add_computer(game.channel_id, interaction.user.id, level,
                                                        computer_name(level, lang))
@@ -243,7 +246,11 @@ class Petersburg(PlayCommands, HostCommands, InfoCommands, ComputerCommands, com
         edition = int(game.ruleset.get("edition", 2)) if game is not None else 2
 
         async def work() -> None:
-            ct = catalogue(edition).lookup(name)
+            ct = next((c for c in all_types(edition) if c.id == name), None) or catalogue(edition).lookup(name)
+            if ct is None:
+                needle = name.strip().casefold()
+                ct = next((c for c in all_types(edition) if needle in (c.name(lang).casefold(), c.name_en.casefold())),
+                          None)
             if ct is None:
                 raise UserError("no_such_card_name", name=name)
             file = None
@@ -262,7 +269,7 @@ class Petersburg(PlayCommands, HostCommands, InfoCommands, ComputerCommands, com
         edition = int(game.ruleset.get("edition", 2)) if game is not None else 2
         needle = current.casefold()
         out = []
-        for ct in catalogue(edition).types:
+        for ct in all_types(edition):
             label = ct.name(lang)
             if needle in label.casefold() or needle in ct.name_en.casefold():
                 out.append(app_commands.Choice(name=label[:100], value=ct.id))

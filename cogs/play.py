@@ -32,6 +32,9 @@ from .components import GROUP, decode, move_view, target_view
 log = logging.getLogger(__name__)
 
 VERSIONED = re.compile(r"^v(\d+) (.*)$")
+# what ``observatory decision:`` offers: the drawn card's choices, and the other pending decisions (the
+# Market's "?" good and crate confirmations): the group is full (25 commands), so they share the option
+DECISIONS = ("buy", "take", "discard", "as", "confirm", "release")
 
 
 def versioned(value: str) -> tuple[int | None, str]:
@@ -231,7 +234,7 @@ class PlayCommands(CogBase):
 
     @observatory.autocomplete("decision")
     async def decision_ac(self, interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
-        return await self.complete(interaction, current, ("buy", "take", "discard"))
+        return await self.complete(interaction, current, DECISIONS)
 
     @app_commands.command(name="pub", description=_("cmd.pub"))
     @app_commands.describe(amount=_("opt.amount"))

@@ -3,6 +3,7 @@
 python -m rules random --players N --edition E --seed S [--out FILE] [--computer [--level L]]
 python -m rules replay RECORD.json [--json]
 python -m rules arena --players N --games G LEVEL... [--budget S] [--seed N]
+python -m rules think [--pure]   (JSON requests on stdin, one answer line each)
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from .engine import apply, legal_moves, new_game
 from .record import GameRecord, ReplayError, replay
 from .ruleset import Ruleset
 from .state import GameState
+from .think_cli import add_think_parser, run_think
 
 
 def play_random(
@@ -95,10 +97,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("record")
     p.add_argument("--json", action="store_true", help="print the final state as JSON")
     add_arena_parser(sub)
+    add_think_parser(sub)
     args = parser.parse_args(argv)
 
     if args.cmd == "arena":
         return run_arena(args, sys.argv[1:] if argv is None else argv)
+    if args.cmd == "think":
+        return run_think(args, sys.argv[1:] if argv is None else argv)
     if args.cmd == "random":
         try:
             ruleset = Ruleset(

@@ -44,6 +44,9 @@ EASY_TEMPERATURE = 2.5  # VP: moves within a few VP of the best are about as lik
 class Decision(NamedTuple):
     action: Action
     iterations: int  # search iterations spent (0 for the levels that do not search)
+    # the search's estimate of the seat's chance to win after this move (None: no search was made),
+    # e.g. for a hint's one-line reason
+    win_chance: float | None = None
 
 
 def choose(
@@ -98,4 +101,4 @@ def decide(
     if iterations is None and budget_s is None:
         budget_s = DEFAULT_BUDGET_S
     found = search(st, seat, rng, SEARCHES[level], iterations=iterations, budget_s=budget_s)
-    return Decision(found.action, found.iterations)
+    return Decision(found.action, found.iterations, found.win_chance)

@@ -1,6 +1,8 @@
 """Evaluation knowledge for the computer players: what a legal move should bring over the rest of the
 game (for the greedy players and the search's playouts) and what a position is worth (to cut playouts
-short). Only card data and public state are read; no edition or module switches.
+short). Move values read card data, public facts and the deciding seat's own hand and money; the
+position estimate reads every seat's (it is only used on the search's determinizations). No edition
+or module switches.
 
 The estimates follow the rulebooks' own advice (seed 000 "Tipps und taktische Bemerkungen"): workers
 early, expensive buildings are cheaper per point, keep some money for the trading phase, and a card

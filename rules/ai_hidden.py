@@ -47,16 +47,16 @@ def determinize(st: GameState, seat: int, rng: random.Random) -> GameState:
     cards = st.cards
     hands = hidden_hands(st, seat)
     deck_keys = sorted(d.decks)
-    # The unseen cards, by the stack they belong to: as a set they are known to the seat (all cards
-    # minus the visible ones), so neither where they lie nor in what order matters from here on.
+    # The unseen cards, pooled by kind: a stack's cards by the stack (its backs show it), a hand card
+    # by the stack it came from. Each pool as a set is known to the seat (all cards of that kind minus
+    # the visible ones), so neither where they lie nor in what order matters from here on.
     pools: dict[str, list[int]] = {}
     for k in deck_keys:
-        for c in d.decks[k]:
-            pools.setdefault(cards[c].deck, []).append(c)
+        pools.setdefault(k, []).extend(d.decks[k])
     for s in hands:
         for c in d.hands[s]:
             pools.setdefault(cards[c].deck, []).append(c)
-    for k in pools:
+    for k in sorted(pools):
         pools[k].sort()
         rng.shuffle(pools[k])
     # The hidden hands hold as many cards of each kind as the pools have beyond the stacks' sizes;

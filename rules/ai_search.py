@@ -55,6 +55,7 @@ class SearchResult:
     action: Action
     iterations: int
     visits: dict[Action, int]
+    win_chance: float | None = None  # the chosen move's mean reward for the seat (None: forced move)
 
 
 def _ranked(st: GameState, moves: list[Move]) -> list[Move]:
@@ -175,4 +176,5 @@ def search(
     legal = {m.action for m in moves}
     visits = {a: n.visits for a, n in root.children.items() if a in legal}
     best = max(visits, key=lambda a: (visits[a], root.children[a].reward))
-    return SearchResult(best, done, visits)
+    chosen = root.children[best]
+    return SearchResult(best, done, visits, chosen.reward / chosen.visits)

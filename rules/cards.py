@@ -134,6 +134,19 @@ def any_type(edition: int, card_id: str) -> CardType | None:
     return found
 
 
+def all_types(edition: int) -> list[CardType]:
+    """Every card type of the edition: the base cards, then each expansion's that applies to it."""
+    out = list(catalogue(edition).types)
+    seen = {t.id for t in out}
+    for extra in extra_files():
+        if edition in {e for entry in raw_extra(extra) for e in entry.get("editions", [1, 2])}:
+            for t in catalogue(edition, (extra,)).types:
+                if t.id not in seen:
+                    seen.add(t.id)
+                    out.append(t)
+    return out
+
+
 @cache
 def raw_extra(name: str) -> list[dict[str, Any]]:
     """The card entries of an expansion's data file ``data/expansions/<name>.json`` (as in cards.json)."""

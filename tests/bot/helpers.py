@@ -16,7 +16,8 @@ from bot.store import Game
 from rules import GameState, legal_moves
 
 TURN_RE = re.compile(r"<@(\d+)>")
-PREFERENCE = ("buy", "pub", "take", "discard", "pass")  # finishes games quickly
+# finishes games quickly; "as", "release" and "confirm" are the Market's decisions
+PREFERENCE = ("buy", "pub", "take", "discard", "as", "release", "confirm", "pass")
 
 
 def bot_of(env: simcord.Env) -> PetersburgBot:
@@ -156,9 +157,9 @@ async def act_by_commands(env: simcord.Env, channel: simcord.ChannelHandle,
             if choices:
                 return await actor.slash(channel, "petersburg pub", amount=choices[0]["value"])
             continue
-        if kind == "discard":
-            choices = await actor.autocomplete(channel, "petersburg observatory", "decision", "discard")
-            choices = [c for c in choices if c["value"].startswith("discard")]
+        if kind in ("discard", "as", "release", "confirm"):  # pending decisions share this option
+            choices = await actor.autocomplete(channel, "petersburg observatory", "decision", kind)
+            choices = [c for c in choices if c["value"].split(" ", 1)[-1].startswith(kind + " ")]
             if choices:
                 return await actor.slash(channel, "petersburg observatory", decision=choices[0]["value"])
             continue

@@ -8,7 +8,7 @@ import random
 import pytest
 
 from rules import GameState, Ruleset, apply, check, legal_moves, new_game
-from rules.ai import LEVELS, choose
+from rules.ai import LEVELS, choose, decide
 from rules.ai_search import STRONG, search
 
 
@@ -117,6 +117,16 @@ def test_search_result_is_reproducible_and_counts_iterations() -> None:
     b = search(st, st.decider, random.Random(1), STRONG, iterations=40)
     assert a.iterations == 40 and a.visits == b.visits and a.action == b.action
     assert sum(a.visits.values()) == 40
+    assert a.win_chance is not None and 0.0 <= a.win_chance <= 1.0
+
+
+def test_decide_reports_the_search() -> None:
+    st = random_position(Ruleset(edition=2, players=4), 21)
+    while len(legal_moves(st)) < 2:
+        apply(st, legal_moves(st)[0].action)
+    d = decide(st, level="strong", rng=2, iterations=30)
+    assert d.iterations == 30 and d.win_chance is not None and 0.0 <= d.win_chance <= 1.0
+    assert decide(st, level="normal").win_chance is None
 
 
 def test_choose_rejects_bad_requests() -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import subprocess
 import sys
 from pathlib import Path
@@ -12,8 +13,9 @@ from pathlib import Path
 import pytest
 
 from benchmarks.compile_rules import ROOT, STAMP, build, missing_prerequisites, sources_digest
-from rules import GameRecord, replay
+from rules import GameRecord, Ruleset, apply, legal_moves, new_game, replay
 from rules.__main__ import main
+from rules.ai import decide
 from rules.arena import lineup, play, wilson
 from rules.fastcore import CHILD_FLAG, compiled_build, rerun_compiled, running_compiled
 
@@ -124,3 +126,45 @@ def test_compiled_players_decide_as_pure_python() -> None:
     assert compiled["compiled"] is True and pure["compiled"] is False
     assert len(pure["decisions"]) >= 20
     assert compiled["decisions"] == pure["decisions"]
+
+
+def think(*flags: str, requests: list[str]) -> list[dict[str, object]]:
+    env = {k: v for k, v in os.environ.items() if k != CHILD_FLAG}
+    run = subprocess.run(
+        [sys.executable, "-m", "rules", "think", *flags],
+        input="\n".join(requests) + "\n",
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert run.returncode == 0, run.stderr[-2000:]
+    return [json.loads(line) for line in run.stdout.splitlines()]
+
+
+def test_think_answers_json_requests_like_decide() -> None:
+    st = new_game(Ruleset(edition=2, players=3), ["a", "b", "c"], seed=8)
+    rng = random.Random(8)
+    for _ in range(30):
+        apply(st, rng.choice(legal_moves(st)).action)
+    while len(legal_moves(st)) < 3:
+        apply(st, rng.choice(legal_moves(st)).action)
+    request = {"state": st.to_json(), "level": "strong", "seed": 4, "iterations": 20}
+    answers = think("--pure", requests=[json.dumps(request), "not json", json.dumps({"level": "normal"})])
+    assert len(answers) == 3
+    d = decide(st, None, "strong", 4, None, 20)
+    assert answers[0]["action"] == list(d.action) and answers[0]["iterations"] == 20
+    assert answers[0]["core"] == "pure Python"
+    assert "error" in answers[1] and "error" in answers[2]
+
+
+def test_think_runs_on_the_compiled_core_when_built() -> None:
+    why = missing_prerequisites()
+    if why is not None:
+        pytest.skip(f"no compiled build possible here: {why}")
+    build()
+    st = new_game(Ruleset(players=2), ["a", "b"], seed=2)
+    answers = think(requests=[json.dumps({"state": st.to_json(), "seed": 1, "iterations": 5})])
+    assert answers[0]["core"] == "compiled (mypyc)"
+    assert answers[0]["action"] == list(decide(st, None, "strong", 1, None, 5).action)
