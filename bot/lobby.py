@@ -15,6 +15,15 @@ from .store import ABORTED, ACTIVE, LOBBY, ChannelBusy, Game, Seat
 from .timers import Timer, plan
 
 
+def _host_in_lobby(game: Game, user_id: int) -> Game:
+    """The game, if it is still a lobby and ``user_id`` hosts it (else the user's mistake)."""
+    if game.status != LOBBY:
+        raise UserError("already_started")
+    if user_id != game.host_id:
+        raise UserError("not_host")
+    return game
+
+
 def max_players(game: Game) -> int:
     """The most seats the game's ruleset allows (the rules core says: 5 with the Market, else 4)."""
     edition = int(game.ruleset.get("edition", 2))
@@ -47,11 +56,7 @@ class LobbyService(ServiceBase):
             raise UserError("no_such_level", levels=", ".join(COMPUTER_LEVELS))
         game = await self.game_in_channel(channel_id)
         async with self.lock(game.id):
-            game = await self.game(game.id)
-            if game.status != LOBBY:
-                raise UserError("already_started")
-            if user_id != game.host_id:
-                raise UserError("not_host")
+            game = _host_in_lobby(await self.game(game.id), user_id)
             if len(game.seats) >= max_players(game):
                 raise UserError("game_full", max=max_players(game))
             taken = {s.name for s in game.seats}
@@ -65,11 +70,7 @@ class LobbyService(ServiceBase):
         """Host: the lobby's last computer player leaves."""
         game = await self.game_in_channel(channel_id)
         async with self.lock(game.id):
-            game = await self.game(game.id)
-            if game.status != LOBBY:
-                raise UserError("already_started")
-            if user_id != game.host_id:
-                raise UserError("not_host")
+            game = _host_in_lobby(await self.game(game.id), user_id)
             computers = [s for s in game.seats if s.computer is not None]
             if not computers:
                 raise UserError("no_computer")
@@ -166,11 +167,7 @@ class LobbyService(ServiceBase):
         """The host starts: seats in join order, tokens dealt from the game's seed."""
         game = await self.game_in_channel(channel_id)
         async with self.lock(game.id):
-            game = await self.game(game.id)
-            if game.status != LOBBY:
-                raise UserError("already_started")
-            if user_id != game.host_id:
-                raise UserError("not_host")
+            game = _host_in_lobby(await self.game(game.id), user_id)
             n = len(game.seats)
             if not MIN_PLAYERS <= n <= max_players(game):
                 raise UserError("player_count", min=MIN_PLAYERS, max=max_players(game), n=n)

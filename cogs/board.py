@@ -31,6 +31,7 @@ from rules.i18n import t
 
 from .board_claim import claimed, new_owner
 from .public import PublicBoard, embed_of, names_of, notice_text, public_board, turn_text
+from .runner import PerGame
 
 if TYPE_CHECKING:
     from bot.client import PetersburgBot
@@ -54,14 +55,14 @@ class Problem(Exception):
         self.key, self.text, self.channel_usable = key, text, channel_usable
 
 
-class BoardPoster:
-    """Brings each game's channel up to date; see the module docstring."""
+class BoardPoster(PerGame):
+    """Brings each game's channel up to date (``kick``: in the background, retrying until it works); see the
+    module docstring."""
 
     def __init__(self, bot: PetersburgBot) -> None:
+        super().__init__()
         self.bot = bot
         self._locks: dict[int, asyncio.Lock] = {}
-        self._runners: dict[int, asyncio.Task[None]] = {}
-        self._again: set[int] = set()
         self._after: dict[int, set[int]] = {}  # channel -> ids of messages seen after its board
         self._boards: dict[int, int] = {}  # channel -> board message id (as this process knows it)
         self._own: set[int] = set()  # turn messages (not counted as pushing the board up)
@@ -74,14 +75,6 @@ class BoardPoster:
         return self.bot.store
 
     # --- scheduling -------------------------------------------------------------------------------
-    def kick(self, game_id: int) -> None:
-        """Bring the game's channel up to date in the background (retrying until it works)."""
-        runner = self._runners.get(game_id)
-        if runner is not None and not runner.done():
-            self._again.add(game_id)
-            return
-        self._runners[game_id] = asyncio.create_task(self._run(game_id))
-
     async def show(self, game_id: int, *, repost: bool = False, refresh: bool = False) -> Problem | None:
         """Bring the channel up to date now and say whether it worked (a failure is retried later).
         ``repost``: show the board anew at the bottom of the channel even if it is current; ``refresh``: draw
@@ -98,10 +91,10 @@ class BoardPoster:
         for game_id in await self.store.games_to_show(shards=self.bot.shard_filter()):
             self.kick(game_id)
 
-    async def _run(self, game_id: int) -> None:
+    async def run(self, game_id: int) -> None:
         delay = RETRY_FIRST
         while True:
-            self._again.discard(game_id)
+            self.again(game_id)  # the kicks so far are served by this round
             try:
                 await self._attempt(game_id)
             except Problem:
@@ -112,7 +105,7 @@ class BoardPoster:
                 log.exception("bringing game %s up to date failed", game_id)
                 self.bot.record_bug(e)
                 return
-            if game_id not in self._again:
+            if not self.again(game_id):
                 return
 
     # --- counting what pushes the board up ----------------------------------------------------------

@@ -25,6 +25,7 @@ from bot.translator import locale_str as _
 from rules.i18n import t
 
 from .base import CogBase, Interaction
+from .runner import PerGame
 
 if TYPE_CHECKING:
     from bot.client import PetersburgBot
@@ -43,21 +44,12 @@ def _seed(game_id: int, version: int) -> int:
     return zlib.crc32(f"{game_id}:{version}".encode())
 
 
-class ComputerPlayers:
-    """Plays the computers' turns, one runner per game."""
+class ComputerPlayers(PerGame):
+    """Plays the computers' turns (``kick``: if a computer is to decide in the game, in the background)."""
 
     def __init__(self, bot: PetersburgBot, cog: CogBase) -> None:
+        super().__init__()
         self.bot, self.cog = bot, cog
-        self._runners: dict[int, asyncio.Task[None]] = {}
-        self._again: set[int] = set()
-
-    def kick(self, game_id: int) -> None:
-        """If a computer is to decide in this game, let it play (in the background)."""
-        runner = self._runners.get(game_id)
-        if runner is not None and not runner.done():
-            self._again.add(game_id)
-            return
-        self._runners[game_id] = asyncio.create_task(self._run(game_id))
 
     async def catch_up(self) -> None:
         """At startup: every game in play whose player to decide is a computer."""
@@ -66,11 +58,11 @@ class ComputerPlayers:
             if game.state is not None and any(s.computer for s in game.seats):
                 self.kick(game.id)
 
-    async def _run(self, game_id: int) -> None:
+    async def run(self, game_id: int) -> None:
         try:
             while True:
-                self._again.discard(game_id)
-                if not await self._move(game_id) and game_id not in self._again:
+                self.again(game_id)  # the kicks so far are served by this round
+                if not await self._move(game_id) and not self.again(game_id):
                     return
         except Exception as e:  # a bug: logged; the next commit in this game tries again
             log.exception("computer player of game %s failed", game_id)
