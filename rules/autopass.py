@@ -23,6 +23,7 @@ class AutoPass:
     round: int
     phase: int
     display: tuple[int, ...]  # the display (sorted physical ids) when the mode was set
+    used: int = 0  # card actions used this phase when the mode was set (face-down cards: the Observatory)
 
     def to_json(self) -> dict[str, Any]:
         d = asdict(self)
@@ -31,7 +32,7 @@ class AutoPass:
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> AutoPass:
-        return cls(d["mode"], d["round"], d["phase"], tuple(d["display"]))
+        return cls(d["mode"], d["round"], d["phase"], tuple(d["display"]), int(d.get("used", 0)))
 
 
 def _display(st: GameState) -> tuple[int, ...]:
@@ -42,14 +43,16 @@ def arm(st: GameState, mode: str) -> AutoPass:
     """A pass mode set now."""
     if mode not in MODES:
         raise ValueError(f"pass mode must be one of {', '.join(MODES)}")
-    return AutoPass(mode, st.round, st.phase, _display(st))
+    return AutoPass(mode, st.round, st.phase, _display(st), len(st.face_down))
 
 
 def expired(st: GameState, ap: AutoPass) -> bool:
-    """The mode no longer applies: the phase is over, or (mode 'display') the display changed."""
+    """The mode no longer applies: the phase is over, or (mode 'display') the display changed or somebody
+    used a card action (UI-08, as on Yucata: the Observatory, which lies face down once used this phase;
+    the Warehouse is no action)."""
     if st.finished or (st.round, st.phase) != (ap.round, ap.phase):
         return True
-    return ap.mode == "display" and _display(st) != ap.display
+    return ap.mode == "display" and (_display(st) != ap.display or len(st.face_down) > ap.used)
 
 
 def can_pass(st: GameState) -> bool:

@@ -29,6 +29,21 @@ def test_display_mode_expires_when_a_card_is_taken() -> None:
     assert st.to_move == 0 and not due(st, 0, ap)
 
 
+def test_UI_08_display_mode_ends_when_an_opponent_uses_a_card_action() -> None:
+    """Yucata: "pass until the display changes" also ends when an opponent uses a card action (here the
+    Observatory), even if the display stays as it was."""
+    st = position(players=2, tableau=["Observatory"], upper=["Hospital", "Library"], rubles=30)
+    ap = arm(st, "display")  # set by seat 1 while seat 0 is to move
+    assert not expired(st, ap)
+    play(st, "observe trading")
+    drawn = st.ruleset.catalogue.cards[st.pending.card] if st.pending else None
+    assert drawn is not None
+    play(st, f"discard {drawn.name_en}")
+    assert st.to_move == 1 and tuple(sorted(st.upper + st.lower)) == ap.display  # the display is unchanged ...
+    assert expired(st, ap) and not due(st, 1, ap)  # ... yet the mode is over
+    assert AutoPass.from_json(ap.to_json()) == ap
+
+
 def test_phase_mode_lasts_for_the_phase() -> None:
     st = position(players=3, upper=["Market", "Hospital", "Library"], rubles=30)
     ap = arm(st, "phase")
