@@ -108,6 +108,23 @@ class YourMoveButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         await _cog(interaction).on_your_move(interaction, self.game_id)
 
 
+class StacksButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"pb:k:(?P<game>\d+)"):
+    """"Stacks": what the clicker cannot see, per stack, as counts by card type (UI-05/06), privately."""
+
+    def __init__(self, game_id: int, label: str = "-") -> None:
+        self.game_id = game_id
+        super().__init__(discord.ui.Button(custom_id=f"pb:k:{game_id}", label=label, emoji="📚",
+                                           style=discord.ButtonStyle.secondary))
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> StacksButton:
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await _cog(interaction).on_stacks_button(interaction, self.game_id)
+
+
 class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"pb:h:(?P<game>\d+)"):
     """"My hand": shows the clicking player's hand privately, any time."""
 
@@ -187,7 +204,8 @@ class ComputerSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"
 
 
 PASS_MODE_OPTIONS = (("turn", "⏭️"), ("display", "🔁"), ("phase", "⏩"), ("off", "✖️"))
-DYNAMIC_ITEMS = (ActionSelect, ActionButton, YourMoveButton, HandButton, LobbyButton, PassModeSelect, ComputerSelect)
+DYNAMIC_ITEMS = (ActionSelect, ActionButton, YourMoveButton, HandButton, StacksButton, LobbyButton, PassModeSelect,
+                 ComputerSelect)
 
 
 # --- building the controls ------------------------------------------------------------------------
@@ -224,6 +242,7 @@ def board_view(game_id: int, version: int, lang: str, *, playing: bool) -> disco
         return view
     view.add_item(YourMoveButton(game_id, version, t("bot.button_your_move", lang)))
     view.add_item(HandButton(game_id, t("bot.button_hand", lang)))
+    view.add_item(StacksButton(game_id, t("bot.button_stacks", lang)))
     modes = PassModeSelect(game_id, lang)
     modes.item.row = 1
     view.add_item(modes)

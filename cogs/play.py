@@ -24,7 +24,8 @@ from bot.store import ACTIVE, Game
 from bot.texts import describe_action, hand_text
 from bot.translator import locale_str as _
 from rules import Action, GameState, RuleError, format_action, legal_moves, view
-from rules.i18n import error_text, t
+from rules.i18n import card_name, error_text, t
+from rules.view import unseen
 
 from .base import CogBase, Interaction, lang_of
 from .components import GROUP, decode, move_view, target_view
@@ -126,6 +127,24 @@ class PlayCommands(CogBase):
             raise UserError("stale_board")
         await self.private(interaction, t("bot.pick_target", game.lang),
                            view=target_view(game.id, game.version, moves, st.ruleset.edition, game.lang))
+
+    async def on_stacks_button(self, interaction: Interaction, game_id: int) -> None:
+        """What the clicker cannot see, per stack (UI-05/06): counts by card type, never the order."""
+        await self.defer(interaction)
+        game = await self.store.get_game(game_id)
+        lang = game.lang if game is not None else lang_of(interaction)
+        await self.guard(interaction, lang, lambda: self._stacks(interaction, game))
+
+    async def _stacks(self, interaction: Interaction, game: Game | None) -> None:
+        if game is None:
+            raise UserError("no_game")
+        st = self.service.state(game)
+        ed, lang = st.ruleset.edition, game.lang
+        lines = [t("bot.stacks_title", lang)]
+        for deck, counts in unseen(st, game.seat_of(interaction.user.id)).items():
+            cards = ", ".join(f"{card_name(c, ed, lang)} ×{n}" for c, n in counts.items()) or "—"
+            lines.append(f"**{t(f'deck.{deck}', lang).capitalize()} ({sum(counts.values())})**: {cards}")
+        await self.private(interaction, "\n".join(lines))
 
     async def on_hand_button(self, interaction: Interaction, game_id: int) -> None:
         await self.defer(interaction)

@@ -115,3 +115,26 @@ def hand_prices(st: GameState, seat: int) -> list[dict[str, Any]]:
             pr = price(st, seat, t, False)
         out.append({"card": t.id, "price": pr, "playable": t.id in playable})
     return out
+
+
+def unseen(st: GameState, seat: int | None) -> dict[str, dict[str, int]]:
+    """What ``seat`` (None: a spectator) cannot see, per stack: the stack's cards and the other players'
+    hidden hand cards of that stack's kind, merged and counted by card type, never in their order
+    (UI-05, UI-06: Yucata shows a stack together with the opponents' hidden cards of its type)."""
+    rs = st.ruleset
+    cards = rs.catalogue.cards
+    out: dict[str, dict[str, int]] = {}
+    for key, deck in st.decks.items():
+        counts: dict[str, int] = {}
+        for c in deck:
+            counts[cards[c].id] = counts.get(cards[c].id, 0) + 1
+        out[key] = counts
+    if not rs.open_hands and not st.finished:
+        for s in range(st.n):
+            if s == seat:
+                continue
+            for c in st.hands[s]:
+                ct = cards[c]
+                if ct.deck in out:
+                    out[ct.deck][ct.id] = out[ct.deck].get(ct.id, 0) + 1
+    return {k: dict(sorted(v.items())) for k, v in out.items()}

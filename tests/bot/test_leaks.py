@@ -85,4 +85,4 @@ async def test_hidden_money_game_has_no_private_choices_on_public_messages(env: 
         await act_by_buttons(env, channel, players)
         for m in channel.history():
             ids = [c.custom_id or "" for c in controls(m)]
-            assert all(i.startswith(("pb:y:", "pb:h:", "pb:m:", "pb:l:")) for i in ids), ids
+            assert all(i.startswith(("pb:y:", "pb:h:", "pb:k:", "pb:m:", "pb:l:")) for i in ids), ids

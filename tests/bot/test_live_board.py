@@ -18,6 +18,7 @@ from .helpers import (
     act_by_buttons,
     board_message,
     bot_of,
+    controls,
     decider_of,
     game_in,
     open_menu,
@@ -247,3 +248,15 @@ async def test_a_pass_mode_shows_on_the_board_at_once(env: simcord.Env) -> None:
     assert (await game_in(env, channel)).version == before.version
     text = "\n".join(e.description or "" for e in board.embeds)
     assert f"Passing automatically: {waiting.name}" in text, text
+
+
+async def test_UI_05_stacks_button_shows_unseen_cards_privately(env: simcord.Env) -> None:
+    channel, players = await _setup(env)
+    board = board_message(channel)
+    cid = next(c.custom_id for c in controls(board) if (c.custom_id or "").startswith("pb:k:"))
+    r = await players[1].click(board, custom_id=cid)
+    shown = r.followups[-1] if r.followups else r.response
+    assert shown is not None and shown.ephemeral and "What you cannot see" in shown.content
+    st = await state_in(env, channel)
+    assert f"Workers ({len(st.decks['workers']) + sum(1 for c in st.hands[0] if st.cards[c].deck == 'workers')})" \
+        in shown.content

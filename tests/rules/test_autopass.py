@@ -82,3 +82,4 @@ def test_default_action() -> None:
     st = position(players=2, tableau=["Pub"], upper=["Hospital"], rubles=9)
     play(st, "pass", "pass")
     assert default_action(st) == Action("pub", "", -1, "", 0)
+
