@@ -179,6 +179,9 @@ def stats_text(view: dict[str, Any], lang: str, names: Sequence[str] | None = No
                  [_cell(None if p["rubles"] is None else p["stats"].get("spent", 0)) for p in players]))
     for counter in ("bought", "taken", "traded"):
         rows.append((t(f"bot.stat_{counter}", lang), [_cell(p["stats"].get(counter, 0)) for p in players]))
+    for counter in ("crates_paid", "marketplace_vp"):  # the Market (Yucata's summary table shows them)
+        if any(counter in p["stats"] for p in players):
+            rows.append((t(f"bot.stat_{counter}", lang), [_cell(p["stats"].get(counter, 0)) for p in players]))
     rows.append(("", []))
     sources = list(dict.fromkeys(src for p in players for src, vp in p["vp_by_source"].items() if vp))
     for src in sources:

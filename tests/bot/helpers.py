@@ -17,7 +17,7 @@ from rules import GameState, legal_moves
 
 TURN_RE = re.compile(r"<@(\d+)>")
 # finishes games quickly; "as", "release" and "confirm" are the Market's decisions
-PREFERENCE = ("buy", "pub", "take", "discard", "as", "release", "confirm", "pass")
+PREFERENCE = ("buy", "pub", "take", "discard", "as", "confirm", "release", "pass")
 
 
 def bot_of(env: simcord.Env) -> PetersburgBot:

@@ -68,6 +68,14 @@ async def test_five_player_market_game_whole(env: simcord.Env, db_path: Path) ->
     assert game.status == "finished" and game.final_posted, "the game did not end"
     assert restarted and timed_out, (restarted, timed_out)
     assert decisions >= {"confirm", "release"}, decisions
+    store = bot_of(env).store
+    assert store is not None
+    confirmed = [r for r in await store.actions(game.id) if r.notation.startswith("confirm ") and r.auto is None]
+    assert confirmed, "no crate was confirmed by a player"
     final = [m for m in channel.history() if "Final scores" in m.content]
     assert len(final) == 1
+    stats = await players[0].slash(channel, "petersburg stats")  # the Market's columns, as on Yucata
+    assert stats.response is not None
+    table = "\n".join(e.description or "" for e in stats.response.embeds)
+    assert "Marketplace VP" in table and "Crates confirmed" in table, table
     assert bot_of(env).bugs == []
