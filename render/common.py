@@ -21,13 +21,25 @@ PHASES: tuple[tuple[str, str, str], ...] = (
     ("aristocrats", "aristocrats", "bust"),
     ("trading", "trading", "hand"),
 )
-TOKEN_DECK = {tok: deck for _, deck, tok in PHASES}
-COLOUR_PHASE = {"green": "workers", "blue": "buildings", "red": "aristocrats"}
+TOKEN_DECK = {tok: deck for _, deck, tok in PHASES} | {"sack": "market"}
+COLOUR_PHASE = {"green": "workers", "blue": "buildings", "red": "aristocrats", "yellow": "market"}
 
 
-def card_type(card_id: str, edition: int) -> CardType:
+def extras(view: dict[str, Any]) -> tuple[str, ...]:
+    """The expansions whose cards the view may name (a Market game's view has a "market" field)."""
+    return ("market",) if view.get("market") else ()
+
+
+def phases(view: dict[str, Any]) -> tuple[tuple[str, str, str], ...]:
+    """The round's phases as (phase, stack, token): the view's own list in a Market game, else the base's."""
+    if not view.get("market") or not view.get("phases"):
+        return PHASES
+    return tuple((str(p["key"]), str(p["deck"]), str(p["token"])) for p in view["phases"])
+
+
+def card_type(card_id: str, edition: int, extra: tuple[str, ...] = ()) -> CardType:
     """The catalogue entry of ``card_id``; ValueError if the edition has no such card."""
-    ct = catalogue(edition).by_id.get(card_id)
+    ct = catalogue(edition, extra).by_id.get(card_id)
     if ct is None:
         raise ValueError(f"no card {card_id!r} in edition {edition}")
     return ct
