@@ -114,11 +114,11 @@ def draw_marketplace(cv: Canvas, view: dict[str, Any], lang: str, y: int, width:
             cx0 = round(fx0 + f * cell)
             d.line((cx0, ry + 3, cx0, ry + rh - 3), fill=S.LINE, width=1)
         for field, seats in _field_seats(view, good).items():
-            left = fx0 + (field - 1) * cell
+            fcx = fx0 + (field - 1) * cell
             for i, seat in enumerate(seats):
                 line, col = divmod(i, PER_LINE)
                 in_line = min(PER_LINE, len(seats) - line * PER_LINE)
-                mx = left + cell / 2 + (col - (in_line - 1) / 2) * (MARKER + 6)
+                mx = fcx + cell / 2 + (col - (in_line - 1) / 2) * (MARKER + 6)
                 my = ry + ROW_PAD / 2 + line * LINE_H + LINE_H / 2
                 player_marker(cv, mx, my, MARKER, seat)
                 n = int(tens[seat].get(good, 0)) if seat < len(tens) else 0
