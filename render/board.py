@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 from rules.cards import CardType
 
@@ -105,18 +105,56 @@ def _tableau_columns(view: dict[str, Any], seat: int) -> dict[str, list[Entry]]:
     return cols
 
 
+class ChipLayout(NamedTuple):
+    """How a chip is laid out: its height, its name's lines, whether ×count sits on a line of its own
+    and whether the good's roundel sits under the cost (the Market's narrow columns only)."""
+
+    height: int
+    lines: int
+    count_below: bool = False
+    good_left: bool = False
+    narrow: bool = False
+
+
 def _chip_name_box(x0: int, y0: int, x1: int, count: int, good: str | None = None) -> tuple[int, int, int]:
     """Left, top and right of a chip's name (a good's roundel takes room on the right)."""
     return x0 + 14 + CHIP_COST, y0 + 2, x1 - (CHIP_COUNT_W + 8 if count > 1 else 8) - (CHIP_ROUNDEL if good else 0)
 
 
-def _chip_layout(ct: CardType, count: int, face_down: bool, width: int, lang: str,
-                 good: str | None = None) -> tuple[int, int]:
-    """A chip's height and the lines its name may use: two when one line would need a tiny font."""
-    nx0, _, nx1 = _chip_name_box(0, 0, width, count, good)
-    one = fit_text(ct.name(lang), "condbold", nx1 - nx0, CHIP_H - 4, 21, 16, 1)
-    lines = 1 if not one.truncated else 2
-    return CHIP_H + (CHIP_LINE2 if lines == 2 else 0) + (CHIP_LINE2 if face_down else 0), lines
+def _name_lines(name: str, width: int, most: int) -> int:
+    """The fewest lines (up to ``most``) a narrow chip's name fits in; ``most + 1`` when none does."""
+    for lines in range(1, most + 1):
+        h = CHIP_H - 6 + (lines - 1) * CHIP_LINE2
+        if not fit_text(name, "condbold", width, h, 21, 16 if lines == 1 else 13, lines).truncated:
+            return lines
+    return most + 1
+
+
+def _chip_layout(ct: CardType, count: int, face_down: bool, width: int, lang: str, good: str | None = None,
+                 narrow: bool = False) -> ChipLayout:
+    """A chip's layout: two name lines when one would need a tiny font. ``narrow`` (the Market's four
+    columns): up to three lines, the roundel moves under the cost and then ×count below the name when
+    the name does not fit beside them."""
+    down = CHIP_LINE2 if face_down else 0
+    if not narrow:
+        nx0, _, nx1 = _chip_name_box(0, 0, width, count, good)
+        one = fit_text(ct.name(lang), "condbold", nx1 - nx0, CHIP_H - 4, 21, 16, 1)
+        lines = 1 if not one.truncated else 2
+        return ChipLayout(CHIP_H + (CHIP_LINE2 if lines == 2 else 0) + down, lines)
+    name = ct.name(lang)
+    best: tuple[bool, int, ChipLayout] | None = None  # (name cut, height, layout): the lowest whole name
+    for left in (False, True) if good else (False,):
+        for below in (False, True) if count > 1 else (False,):
+            nx0, _, nx1 = _chip_name_box(0, 0, width, 1 if below else count, None if left else good)
+            lines = _name_lines(name, nx1 - nx0, 3)
+            fits = lines <= 3
+            lines = max(min(lines, 3), 2 if left else 1)
+            h = CHIP_H + (lines - 1) * CHIP_LINE2 + down + (CHIP_LINE2 if below else 0)
+            option = (not fits, h, ChipLayout(h, lines, below, left, True))
+            if best is None or option[:2] < best[:2]:
+                best = option
+    assert best is not None
+    return best[2]
 
 
 def _column_width(area_w: int, n: int = 3) -> int:
@@ -124,16 +162,16 @@ def _column_width(area_w: int, n: int = 3) -> int:
     return (area_w - 2 * 12 - (n - 1) * 10) // n
 
 
-def _column_height(entries: list[Entry], width: int, lang: str) -> int:
+def _column_height(entries: list[Entry], width: int, lang: str, narrow: bool) -> int:
     """Height of a colour column's chips."""
-    return sum(_chip_layout(ct, n, down, width, lang, good)[0] + CHIP_GAP for ct, n, down, good in entries)
+    return sum(_chip_layout(ct, n, down, width, lang, good, narrow)[0] + CHIP_GAP for ct, n, down, good in entries)
 
 
 def _player_height(view: dict[str, Any], seat: int, area_w: int, lang: str) -> int:
     """Height of a player's area: header, column headers and the longest column."""
     cols = _tableau_columns(view, seat)
     cw = _column_width(area_w, len(cols))
-    body = max([_column_height(e, cw, lang) for e in cols.values()] + [CHIP_H + CHIP_GAP])
+    body = max([_column_height(e, cw, lang, len(cols) > 3) for e in cols.values()] + [CHIP_H + CHIP_GAP])
     return PLAYER_HEADER_H + 10 + COLUMN_HEADER_H + 6 + body + 8
 
 
@@ -218,9 +256,10 @@ def _phase_track(cv: Canvas, view: dict[str, Any], lang: str, y: int) -> int:
     return y + h
 
 
-def _chip(cv: Canvas, box: Box, entry: Entry, name_lines: int, edition: int, lang: str, tag: str) -> None:
-    """One entry of a tableau: cost (boxed for trading cards), name, ×count, and "face down"."""
+def _chip(cv: Canvas, box: Box, entry: Entry, layout: ChipLayout, edition: int, lang: str, tag: str) -> None:
+    """One entry of a tableau: cost (boxed for trading cards), name, ×count, the good, "face down"."""
     ct, count, face_down, good = entry
+    name_lines, below = layout.lines, layout.count_below
     x0, y0, x1, y1 = box
     d = cv.draw
     k = S.kind(face_colour(ct), edition)
@@ -239,20 +278,27 @@ def _chip(cv: Canvas, box: Box, entry: Entry, name_lines: int, edition: int, lan
         d.rectangle((x0 + 5, cy0, x0 + 5 + cs, cy0 + cs), fill=k.dark)
         cv.text(cbox, str(ct.cost), tag=f"{tag}.cost", style="condbold", size=18, min_size=10, fill=S.WHITE,
                 align="center")
-    nx0, ny0, nx1 = _chip_name_box(x0, y0, x1, count, good)
-    if good:  # the good it counts for (a "?" card: its token's)
+    nx0, ny0, nx1 = _chip_name_box(x0, y0, x1, 1 if below else count, None if layout.good_left else good)
+    if good and layout.good_left:  # the good it counts for (a "?" card: its token's), under the cost
+        draw_roundel(cv, x0 + 5 + cs / 2, cy0 + cs + 4 + CHIP_LINE2 / 2, CHIP_ROUNDEL - 6, good, f"{tag}.good")
+    elif good:
         draw_roundel(cv, nx1 + 4 + (CHIP_ROUNDEL - 4) / 2, y0 + CHIP_H / 2, CHIP_ROUNDEL - 4, good, f"{tag}.good")
-    if count > 1:
+    if count > 1 and not below:
         cv.text((x1 - CHIP_COUNT_W - 6, y0 + 2, x1 - 8, y0 + CHIP_H - 2), f"×{count}", tag=f"{tag}.count",
                 style="bold", size=22, min_size=14, fill=S.INK, align="right")
-    name_h = CHIP_H - 4 + (CHIP_LINE2 if name_lines == 2 else 0)
-    cv.text((nx0, ny0, nx1, ny0 + name_h), ct.name(lang), tag=f"{tag}.name", style="condbold", size=21,
+    name_h = CHIP_H - 4 + (name_lines - 1) * CHIP_LINE2
+    top = 2 if layout.narrow else 0
+    cv.text((nx0, ny0 + top, nx1, ny0 + name_h), ct.name(lang), tag=f"{tag}.name", style="condbold", size=21,
             min_size=16 if name_lines == 1 else 13, lines=name_lines, fill=S.INK,
-            valign="middle" if name_lines == 1 else "top")
+            valign="middle" if name_lines == 1 or layout.narrow else "top")
     if face_down:
         fy = ny0 + name_h
         cv.text((nx0, fy, x1 - 8, fy + CHIP_LINE2), tr("face_down", lang), tag=f"{tag}.face_down",
                 style="bold", size=18, min_size=12, fill=S.BAD)
+    if below:
+        by = y1 - CHIP_LINE2 - 4
+        cv.text((nx0, by, x1 - 8, by + CHIP_LINE2), f"×{count}", tag=f"{tag}.count", style="bold", size=20,
+                min_size=14, fill=S.INK, align="right")
 
 
 def _player(cv: Canvas, view: dict[str, Any], seat: int, box: Box, lang: str) -> None:
@@ -307,8 +353,9 @@ def _player(cv: Canvas, view: dict[str, Any], seat: int, box: Box, lang: str) ->
                 size=21, min_size=13, fill=k.dark if colour != "red" else S.INK)
         cy = by + COLUMN_HEADER_H + 6
         for j, entry in enumerate(entries):
-            h, lines = _chip_layout(entry[0], entry[1], entry[2], cw, lang, entry[3])
-            _chip(cv, (cx0, cy, cx0 + cw, cy + h), entry, lines, edition, lang, f"player.{seat}.{colour}.{j}")
+            layout = _chip_layout(entry[0], entry[1], entry[2], cw, lang, entry[3], len(cols) > 3)
+            h = layout.height
+            _chip(cv, (cx0, cy, cx0 + cw, cy + h), entry, layout, edition, lang, f"player.{seat}.{colour}.{j}")
             cy += h + CHIP_GAP
 
 
