@@ -121,13 +121,15 @@ def _chip_name_box(x0: int, y0: int, x1: int, count: int, good: str | None = Non
     return x0 + 14 + CHIP_COST, y0 + 2, x1 - (CHIP_COUNT_W + 8 if count > 1 else 8) - (CHIP_ROUNDEL if good else 0)
 
 
-def _name_lines(name: str, width: int, most: int) -> int:
-    """The fewest lines (up to ``most``) a narrow chip's name fits in; ``most + 1`` when none does."""
+def _name_lines(name: str, width: int, most: int) -> tuple[int, int]:
+    """The fewest lines (up to ``most``) a narrow chip's name fits in, and the font size then;
+    ``most + 1`` lines when none does."""
     for lines in range(1, most + 1):
         h = CHIP_H - 6 + (lines - 1) * CHIP_LINE2
-        if not fit_text(name, "condbold", width, h, 21, 16 if lines == 1 else 13, lines).truncated:
-            return lines
-    return most + 1
+        fit = fit_text(name, "condbold", width, h, 21, 16 if lines == 1 else 13, lines)
+        if not fit.truncated:
+            return lines, fit.size
+    return most + 1, 0
 
 
 def _chip_layout(ct: CardType, count: int, face_down: bool, width: int, lang: str, good: str | None = None,
@@ -142,19 +144,19 @@ def _chip_layout(ct: CardType, count: int, face_down: bool, width: int, lang: st
         lines = 1 if not one.truncated else 2
         return ChipLayout(CHIP_H + (CHIP_LINE2 if lines == 2 else 0) + down, lines)
     name = ct.name(lang)
-    best: tuple[bool, int, ChipLayout] | None = None  # (name cut, height, layout): the lowest whole name
+    best: tuple[bool, int, int, ChipLayout] | None = None  # name cut, height, -font size: lowest, largest
     for left in (False, True) if good else (False,):
         for below in (False, True) if count > 1 else (False,):
             nx0, _, nx1 = _chip_name_box(0, 0, width, 1 if below else count, None if left else good)
-            lines = _name_lines(name, nx1 - nx0, 3)
+            lines, size = _name_lines(name, nx1 - nx0, 3)
             fits = lines <= 3
             lines = max(min(lines, 3), 2 if left else 1)
             h = CHIP_H + (lines - 1) * CHIP_LINE2 + down + (CHIP_LINE2 if below else 0)
-            option = (not fits, h, ChipLayout(h, lines, below, left, True))
-            if best is None or option[:2] < best[:2]:
+            option = (not fits, h, -size, ChipLayout(h, lines, below, left, True))
+            if best is None or option[:3] < best[:3]:
                 best = option
     assert best is not None
-    return best[2]
+    return best[3]
 
 
 def _column_width(area_w: int, n: int = 3) -> int:
@@ -388,6 +390,6 @@ def draw_board(view: dict[str, Any], lang: str = "en", last_action: str | None =
             x1 = x0 + half if len(row) > 1 else WIDTH - MARGIN
             _player(cv, view, seat, (x0, y, x1, y + h), lang)
         y += h + GAP
-    legend(cv, (MARGIN, y, WIDTH - MARGIN, y + 40), edition, lang)
+    legend(cv, (MARGIN, y, WIDTH - MARGIN, y + 40), edition, lang, bool(view.get("market")))
     return cv
 

@@ -96,28 +96,30 @@ def phase_name(phase: str, lang: str) -> str:
     return t(f"phase.{phase}", lang)
 
 
-def legend(cv: Canvas, box: Box, edition: int, lang: str) -> None:
-    """One line explaining the shapes: colour badges, boxed cost, coin and shield."""
+def legend(cv: Canvas, box: Box, edition: int, lang: str, market: bool = False) -> None:
+    """One line explaining the shapes: colour badges (the Market's yellow with ``market``), boxed cost,
+    coin and shield."""
     x0, y0, x1, y1 = box
     h = y1 - y0
     items: list[tuple[str, str]] = [
         ("green", phase_name("workers", lang)),
         ("blue", phase_name("buildings", lang)),
         ("red", phase_name("aristocrats", lang)),
+        *([("yellow", phase_name("market", lang))] if market else []),
         ("trading", tr("legend_trading", lang)),
         ("rubles", t("word.rubles", lang)),
         ("vp", t("word.vp", lang)),
     ]
     slot = (x1 - x0) // len(items)
     widths = [slot] * len(items)
-    widths[3] = slot * 2  # the trading explanation is the longest
+    widths[4 if market else 3] = slot * 2  # the trading explanation is the longest
     scale = (x1 - x0) / sum(widths)
     x = float(x0)
     isz = round(h * 0.7)
     for (key, label), wdt in zip(items, widths, strict=True):
         wdt_px = wdt * scale
         cx, cy = x + isz / 2, y0 + h / 2
-        if key in ("green", "blue", "red"):
+        if key in ("green", "blue", "red", "yellow"):
             k = S.kind(key, edition)
             icons.shape(cv.draw, cx, cy, isz * 0.9, k.shape, k.dark, S.INK, 2)
         elif key == "trading":
