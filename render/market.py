@@ -15,7 +15,7 @@ from .text import tr
 TITLE_H = 50  # the title line: "Marketplace", the value tiles and the Sack holder
 NUMBERS_H = 26  # the field numbers 1..10
 LABEL_W = 190  # the good's roundel and name
-MARKER = 30  # a player's marker on the track
+MARKER = 34  # a player's marker on the track (the thin star a fifth larger)
 PER_LINE = 3  # markers side by side in one field before a second line starts
 LINE_H = MARKER + 8
 ROW_PAD = 8
@@ -118,9 +118,9 @@ def draw_marketplace(cv: Canvas, view: dict[str, Any], lang: str, y: int, width:
             for i, seat in enumerate(seats):
                 line, col = divmod(i, PER_LINE)
                 in_line = min(PER_LINE, len(seats) - line * PER_LINE)
-                mx = fcx + cell / 2 + (col - (in_line - 1) / 2) * (MARKER + 6)
+                mx = fcx + cell / 2 + (col - (in_line - 1) / 2) * (MARKER + 7)
                 my = ry + ROW_PAD / 2 + line * LINE_H + LINE_H / 2
-                player_marker(cv, mx, my, MARKER, seat)
+                player_marker(cv, mx, my, MARKER * (1.2 if S.PLAYER_MARKERS[seat % 5] == "star" else 1), seat)
                 n = int(tens[seat].get(good, 0)) if seat < len(tens) else 0
                 if n:
                     ny0 = round(my + MARKER / 2 + 1)
