@@ -62,6 +62,8 @@ def status_text(view: dict[str, Any], lang: str) -> tuple[Callable[[str], str], 
         key = "decides_observatory"
     elif pending and pending.get("kind") == "pub":
         key = "decides_pub"
+    elif pending and pending.get("kind") in ("good", "crate"):  # the Market's decisions (MK-25, MK-36)
+        key = f"decides_{pending['kind']}"
     return (lambda nm: tr(key, lang, name=nm + suffix)), player_name(view, seat)
 
 
