@@ -196,13 +196,14 @@ def test_the_markets_decisions_are_named_in_the_header(kind: str) -> None:
     for seed in range(1, 20):
         st = next((s for s in played(2, 5, 900 + seed, market=True)
                    if s.pending is not None and s.pending.kind == kind), None)
-        if st is None:
+        if st is None or st.pending is None:
             continue
+        seat = st.pending.seat
         words = {"en": "good", "de": "Ware"} if kind == "good" else {"en": "crate", "de": "Kiste"}
         for lang, word in words.items():
             cv = draw_board(view(st, None), lang)
             assert cv.problems() == []
             status = next(t.shown for t in cv.texts if t.tag == "header.status")
-            assert word in status and st.seats[st.pending.seat] in status
+            assert word in status and st.seats[seat] in status
         return
     raise AssertionError(f"no {kind} decision in 19 games")
