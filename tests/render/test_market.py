@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from PIL import Image, ImageChops, ImageStat
 
-from render import Canvas, draw_board, draw_hand, render_board
+from render import Canvas, draw_board, draw_hand, draw_lookup, render_board
 from render import style as S
 from render.canvas import encode_png
 from render.cardface import CARD_RATIO, draw_card
@@ -207,3 +207,14 @@ def test_the_markets_decisions_are_named_in_the_header(kind: str) -> None:
             assert word in status and st.seats[seat] in status
         return
     raise AssertionError(f"no {kind} decision in 19 games")
+
+
+def test_every_market_card_lookup() -> None:
+    for ct in catalogue(2, ("market",)).types:
+        if ct.deck != "market":
+            continue
+        for lang in ("en", "de"):
+            cv = draw_lookup(ct.id, 2, lang)
+            assert cv.problems() == [], (ct.id, lang)
+    with pytest.raises(ValueError):
+        draw_lookup("chick", 1)
