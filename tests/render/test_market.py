@@ -35,6 +35,7 @@ def test_market_board_and_hand_along_a_random_game(players: int) -> None:
             v = view(st, seat)
             board = draw_board(v, lang, LAST if i % 3 else None)
             assert board.problems() == [], (i, seat)
+            assert not [t.shown for t in board.texts if "render." in t.shown or "phase." in t.shown]
             assert board.width == 1500
             tags = {t.tag for t in board.texts}
             assert {"market.title", "market.tile", "market.next", "market.sack"} <= tags
@@ -216,5 +217,6 @@ def test_every_market_card_lookup() -> None:
         for lang in ("en", "de"):
             cv = draw_lookup(ct.id, 2, lang)
             assert cv.problems() == [], (ct.id, lang)
+            assert not [t.shown for t in cv.texts if "render." in t.shown], (ct.id, lang)  # no missing string
     with pytest.raises(ValueError):
         draw_lookup("chick", 1)
