@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
+from functools import partial
 from typing import Any, NamedTuple
 
 from rules.cards import CardType
@@ -79,11 +80,6 @@ def acting_seat(view: dict[str, Any]) -> int | None:
 Entry = tuple[CardType, int, bool, str | None]  # type, count, face down, good shown (Market games)
 
 
-def _colours(view: dict[str, Any]) -> tuple[str, ...]:
-    """The tableau's colour columns: the Market adds yellow (crates included)."""
-    return ("green", "blue", "red", "yellow") if view.get("market") else ("green", "blue", "red")
-
-
 def _tableau_columns(view: dict[str, Any], seat: int) -> dict[str, list[Entry]]:
     """The tableau grouped by colour, identical cards counted: colour -> [(type, count, face_down, good)].
     In a Market game copies with different goods (per copy, or a "?" card's token) stay apart."""
@@ -98,7 +94,7 @@ def _tableau_columns(view: dict[str, Any], seat: int) -> dict[str, list[Entry]]:
                 seen[e["card"]] += 1
         keys.append((e["card"], bool(e.get("face_down")), good))
     counts: Counter[tuple[str, bool, str | None]] = Counter(keys)
-    cols: dict[str, list[Entry]] = {c: [] for c in _colours(view)}
+    cols: dict[str, list[Entry]] = {c: [] for c in M.tableau_colours(view)}
     for (cid, down, good), n in counts.items():
         ct = card_type(cid, edition, extra)
         cols.setdefault(ct.colour, []).append((ct, n, down, good))
@@ -305,6 +301,10 @@ def _chip(cv: Canvas, box: Box, entry: Entry, layout: ChipLayout, edition: int, 
                 min_size=14, fill=S.INK, align="right")
 
 
+def _badge(cv: Canvas, cx: float, cy: float, *, kind: S.Kind) -> None:
+    icons.shape(cv.draw, cx, cy, 20, kind.shape, kind.dark, S.INK, 2)
+
+
 def _player(cv: Canvas, view: dict[str, Any], seat: int, box: Box, lang: str) -> None:
     """A player's area: name, tokens, VP, rubles, hand size, and the tableau by colour."""
     edition = int(view["edition"])
@@ -332,7 +332,7 @@ def _player(cv: Canvas, view: dict[str, Any], seat: int, box: Box, lang: str) ->
     for tok in reversed(toks):
         token_icon(cv, tx1 - 19, (hy0 + hy1) / 2, 36, tok, edition)
         tx1 -= 42
-    player_marker(cv, x0 + 30, (hy0 + hy1) / 2, 28, seat)
+    cv.local(x0 + 30, (hy0 + hy1) / 2, 28, lambda c, x, y: player_marker(c, x, y, 28, seat))
     cv.text_named((x0 + 52, hy0, tx1 - 6, hy1), suffixed(you(view, seat, lang)), player_name(view, seat),
                   tag=f"player.{seat}.name", style="bold", size=30, min_size=17, fill=S.INK)
 
@@ -346,11 +346,11 @@ def _player(cv: Canvas, view: dict[str, Any], seat: int, box: Box, lang: str) ->
         cv.text((x0 + pad, by, x1 - pad, by + COLUMN_HEADER_H + CHIP_H), tr("no_cards", lang),
                 tag=f"player.{seat}.empty", size=22, min_size=14, fill=S.INK_SOFT, align="center")
         return
-    for i, colour in enumerate(_colours(view)):
+    for i, colour in enumerate(M.tableau_colours(view)):
         cx0 = x0 + pad + i * (cw + cgap)
         k = S.kind(colour, edition)
         entries = cols.get(colour, [])
-        icons.shape(d, cx0 + 12, by + COLUMN_HEADER_H / 2, 20, k.shape, k.dark, S.INK, 2)
+        cv.local(cx0 + 12, by + COLUMN_HEADER_H / 2, 20, partial(_badge, kind=k))
         total = sum(e[1] for e in entries)
         label = f"{phase_name(COLOUR_PHASE[colour], lang)} ({total})"
         cv.text((cx0 + 28, by, cx0 + cw, by + COLUMN_HEADER_H), label, tag=f"player.{seat}.{colour}", style="bold",

@@ -39,7 +39,8 @@ def shape(d: Draw, cx: float, cy: float, s: float, kind: str, fill: RGB | None, 
             pts.append((r * math.cos(a), r * math.sin(a)))
         d.polygon(_pts(cx, cy, s, pts), fill=fill, outline=outline, width=width)
     elif kind == "hexagon":  # the Market's yellow cards
-        pts = [(0.5 * math.cos(math.pi / 3 * i), 0.5 * math.sin(math.pi / 3 * i)) for i in range(6)]
+        q = math.sqrt(3) / 4  # exact corners: no float noise that rounds differently at other offsets
+        pts = [(0.5, 0.0), (0.25, q), (-0.25, q), (-0.5, 0.0), (-0.25, -q), (0.25, -q)]
         d.polygon(_pts(cx, cy, s, pts), fill=fill, outline=outline, width=width)
     else:  # box: the trading stack
         k = h * 0.86

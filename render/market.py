@@ -4,11 +4,8 @@ tile, the tiles left and the Sack holder; and which good the token on a "?" card
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from functools import partial
 from typing import Any
-
-from PIL import ImageDraw
 
 from . import style as S
 from .canvas import Canvas
@@ -24,19 +21,6 @@ PER_LINE = 3  # markers side by side in one field before a second line starts
 LINE_H = MARKER + 8
 ROW_PAD = 8
 TENS_H = 16  # "+10" under a marker that went round
-
-
-def _local(cv: Canvas, cx: float, cy: float, size: float, paint: Callable[[Canvas, float, float], None]) -> None:
-    """Run ``paint(canvas, cx, cy)`` on a small copy of the area around (cx, cy) and paste it back: the
-    same pixels, but Pillow's thick polygon outlines then mask a small area instead of the whole board."""
-    r = int(size) + 4
-    box = (max(0, int(cx) - r), max(0, int(cy) - r), min(cv.width, int(cx) + r), min(cv.height, int(cy) + r))
-    part = Canvas(1, 1, S.BG)
-    part.image = cv.image.crop(box)
-    part.draw = ImageDraw.Draw(part.image)
-    part.width, part.height = part.image.size
-    paint(part, cx - box[0], cy - box[1])
-    cv.image.paste(part.image, box[:2])
 
 
 def _roundel(cv: Canvas, cx: float, cy: float, *, good: str) -> None:
@@ -75,6 +59,11 @@ def height(view: dict[str, Any]) -> int:
         return 0
     goods = view["market"]["goods"]
     return TITLE_H + NUMBERS_H + sum(_row_height(view, g) for g in goods) + 12
+
+
+def tableau_colours(view: dict[str, Any]) -> tuple[str, ...]:
+    """A tableau's colour columns: the Market adds yellow (crates included)."""
+    return ("green", "blue", "red", "yellow") if view.get("market") else ("green", "blue", "red")
 
 
 def good_of_card(view: dict[str, Any], seat: int, card_id: str, printed: str | None, nth: int) -> str | None:
@@ -132,7 +121,7 @@ def draw_marketplace(cv: Canvas, view: dict[str, Any], lang: str, y: int, width:
         rh = _row_height(view, good)
         if gi % 2 == 0:
             d.rectangle((x0 + 4, ry, x1 - 4, ry + rh), fill=S.PANEL_DIM)
-        _local(cv, x0 + 34, ry + rh / 2, 42, partial(_roundel, good=good))
+        cv.local(x0 + 34, ry + rh / 2, 42, partial(_roundel, good=good))
         cv.text((x0 + 62, ry + 2, fx0 - 6, ry + rh - 2), tr(f"good.{good}", lang), tag=f"market.{good}.name",
                 style="bold", size=24, min_size=14, fill=S.INK)
         for f in range(10):
@@ -146,7 +135,7 @@ def draw_marketplace(cv: Canvas, view: dict[str, Any], lang: str, y: int, width:
                 mx = fcx + cell / 2 + (col - (in_line - 1) / 2) * (MARKER + 7)
                 my = ry + ROW_PAD / 2 + line * LINE_H + LINE_H / 2
                 size = MARKER * (1.2 if S.PLAYER_MARKERS[seat % len(S.PLAYER_MARKERS)] == "star" else 1)
-                _local(cv, mx, my, size, partial(_marker, size=size, seat=seat))
+                cv.local(mx, my, size, partial(_marker, size=size, seat=seat))
                 n = int(tens[seat].get(good, 0)) if seat < len(tens) else 0
                 if n:
                     ny0 = round(my + MARKER / 2 + 1)
