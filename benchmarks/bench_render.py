@@ -1,6 +1,7 @@
-"""Speed and size of the images: board render time for a late-game state at 2 and 4 players (p50 and
-max over many runs, plus the first, cold run of the process), the split between drawing and PNG
-encoding, and the PNG size; the hand, final-scores and card images for comparison. Not a test; run
+"""Speed and size of the images: board render time for a late-game state at 2 and 4 players and of a
+5-player Market game (p50 and max over many runs, plus the first, cold run of the process), the split
+between drawing and PNG encoding, and the PNG size; the hand, final-scores and card images for
+comparison. Targets (issue 11): the 5-player Market board p50 < 40 ms and PNG < 400 KB. Not a test; run
 it from the repository root::
 
     .venv/bin/python benchmarks/bench_render.py [--runs 50] [--seed 7] [--edition 2] [--cpu N]
@@ -31,14 +32,15 @@ from rules import GameState, Ruleset, apply, legal_moves, new_game, view  # noqa
 
 T = TypeVar("T")
 
-NAMES = ["Anna", "Boris", "Katharina", "Dmitri"]
+NAMES = ["Anna", "Boris", "Katharina", "Dmitri", "Elena"]
 LAST_ACTION = "Katharina bought St Isaac's Cathedral (lower row) over Market for 12 rubles"
 
 
-def play(edition: int, players: int, seed: int) -> list[GameState]:
-    """Every state of a seeded random game."""
+def play(edition: int, players: int, seed: int, market: bool = False) -> list[GameState]:
+    """Every state of a seeded random game (``market``: 2nd edition with the Market)."""
     rng = random.Random(seed)
-    st = new_game(Ruleset(edition=edition, players=players), NAMES[:players], seed=seed)
+    rs = Ruleset(edition=edition, players=players, expansions=("market",) if market else ())
+    st = new_game(rs, NAMES[:players], seed=seed)
     states = [st.copy()]
     while not st.finished:
         apply(st, rng.choice(legal_moves(st)).action)
@@ -76,12 +78,15 @@ def main() -> None:
         os.sched_setaffinity(0, {args.cpu})
 
     print(f"render benchmark: edition {args.edition}, seed {args.seed}, {args.runs} runs each")
-    for players in (2, 4):
-        states = play(args.edition, players, args.seed)
+    for players, market in ((2, False), (4, False), (5, True)):
+        if market and args.edition != 2:
+            continue
+        states = play(args.edition, players, args.seed, market)
         st = states[int(len(states) * 0.85)]
         v = view(st, st.decider)
         first, times, png = timed(partial(render_board, v, "en", LAST_ACTION), args.runs)
-        report(f"board, {players} players, round {st.round}", first, times, len(png))
+        label = f"board, {players} players{', Market' if market else ''}, round {st.round}"
+        report(label, first, times, len(png))
         _, draw_times, cv = timed(partial(draw_board, v, "en", LAST_ACTION), args.runs)
         draw_p50 = statistics.median(draw_times)
         print(f"{'':<34} draw p50 {draw_p50:5.1f} ms, PNG encoding p50 {statistics.median(times) - draw_p50:5.1f} ms, "

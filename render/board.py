@@ -5,21 +5,24 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
-from typing import Any
+from functools import partial
+from typing import Any, NamedTuple
 
 from rules.cards import CardType
 
 from . import icons
+from . import market as M
 from . import style as S
 from .canvas import Box, Canvas
-from .cardface import CARD_RATIO, draw_card
+from .cardface import draw_roundel, face_colour
 from .common import (
     COLOUR_PHASE,
     MARGIN,
-    PHASES,
     card_type,
+    extras,
     legend,
     phase_name,
+    phases,
     player_marker,
     player_name,
     stat,
@@ -27,20 +30,19 @@ from .common import (
     token_icon,
     you,
 )
+from .display import display_bands, display_height, draw_display
 from .fonts import fit_text
 from .text import edition_name, join_names, tr
 
 WIDTH = 1500
 INNER = WIDTH - 2 * MARGIN
 GAP = 14
-CARD_MAX_W = 176
-CARD_GAP = 10
-SEGMENT_GAP = 30
 CHIP_H = 36  # one line
 CHIP_LINE2 = 22  # a second line: a long name or "face down"
 CHIP_COST = 26
 CHIP_COUNT_W = 50
 CHIP_GAP = 6
+CHIP_ROUNDEL = 30  # a good's roundel on a chip (Market games)
 PLAYER_HEADER_H = 62
 COLUMN_HEADER_H = 34
 
@@ -61,6 +63,8 @@ def status_text(view: dict[str, Any], lang: str) -> tuple[Callable[[str], str], 
         key = "decides_observatory"
     elif pending and pending.get("kind") == "pub":
         key = "decides_pub"
+    elif pending and pending.get("kind") in ("good", "crate"):  # the Market's decisions (MK-25, MK-36)
+        key = f"decides_{pending['kind']}"
     return (lambda nm: tr(key, lang, name=nm + suffix)), player_name(view, seat)
 
 
@@ -73,71 +77,102 @@ def acting_seat(view: dict[str, Any]) -> int | None:
 
 
 # --- layout -----------------------------------------------------------------------------------
-def _tableau_columns(player: dict[str, Any], edition: int) -> dict[str, list[tuple[CardType, int, bool]]]:
-    """The tableau grouped by colour, identical cards counted: colour -> [(type, count, face_down)]."""
-    counts: Counter[tuple[str, bool]] = Counter((e["card"], bool(e.get("face_down"))) for e in player["tableau"])
-    cols: dict[str, list[tuple[CardType, int, bool]]] = {"green": [], "blue": [], "red": []}
-    for (cid, down), n in counts.items():
-        ct = card_type(cid, edition)
-        cols.setdefault(ct.colour, []).append((ct, n, down))
+Entry = tuple[CardType, int, bool, str | None]  # type, count, face down, good shown (Market games)
+
+
+def _tableau_columns(view: dict[str, Any], seat: int) -> dict[str, list[Entry]]:
+    """The tableau grouped by colour, identical cards counted: colour -> [(type, count, face_down, good)].
+    In a Market game copies with different goods (per copy, or a "?" card's token) stay apart."""
+    edition, extra = int(view["edition"]), extras(view)
+    seen: Counter[str] = Counter()
+    keys: list[tuple[str, bool, str | None]] = []
+    for e in view["players"][seat]["tableau"]:
+        good = None
+        if extra:
+            good = M.good_of_card(view, seat, e["card"], e.get("market"), seen[e["card"]])
+            if e.get("market") == "?":
+                seen[e["card"]] += 1
+        keys.append((e["card"], bool(e.get("face_down")), good))
+    counts: Counter[tuple[str, bool, str | None]] = Counter(keys)
+    cols: dict[str, list[Entry]] = {c: [] for c in M.tableau_colours(view)}
+    for (cid, down, good), n in counts.items():
+        ct = card_type(cid, edition, extra)
+        cols.setdefault(ct.colour, []).append((ct, n, down, good))
     for entries in cols.values():
-        entries.sort(key=lambda e: (e[0].trading, e[0].cost, e[0].id, e[2]))
+        entries.sort(key=lambda e: (e[0].trading, e[0].cost, e[0].id, e[2], e[3] or ""))
     return cols
 
 
-def _chip_name_box(x0: int, y0: int, x1: int, count: int) -> tuple[int, int, int]:
-    """Left, top and right of a chip's name."""
-    return x0 + 14 + CHIP_COST, y0 + 2, x1 - (CHIP_COUNT_W + 8 if count > 1 else 8)
+class ChipLayout(NamedTuple):
+    """How a chip is laid out: its height, its name's lines, whether ×count sits on a line of its own
+    and whether the good's roundel sits under the cost (the Market's narrow columns only)."""
+
+    height: int
+    lines: int
+    count_below: bool = False
+    good_left: bool = False
+    narrow: bool = False
 
 
-def _chip_layout(ct: CardType, count: int, face_down: bool, width: int, lang: str) -> tuple[int, int]:
-    """A chip's height and the lines its name may use: two when one line would need a tiny font."""
-    nx0, _, nx1 = _chip_name_box(0, 0, width, count)
-    one = fit_text(ct.name(lang), "condbold", nx1 - nx0, CHIP_H - 4, 21, 16, 1)
-    lines = 1 if not one.truncated else 2
-    return CHIP_H + (CHIP_LINE2 if lines == 2 else 0) + (CHIP_LINE2 if face_down else 0), lines
+def _chip_name_box(x0: int, y0: int, x1: int, count: int, good: str | None = None) -> tuple[int, int, int]:
+    """Left, top and right of a chip's name (a good's roundel takes room on the right)."""
+    return x0 + 14 + CHIP_COST, y0 + 2, x1 - (CHIP_COUNT_W + 8 if count > 1 else 8) - (CHIP_ROUNDEL if good else 0)
 
 
-def _column_width(area_w: int) -> int:
-    """Width of one colour column in a player's area."""
-    return (area_w - 2 * 12 - 2 * 10) // 3
+def _name_lines(name: str, width: int, most: int) -> tuple[int, int]:
+    """The fewest lines (up to ``most``) a narrow chip's name fits in, and the font size then;
+    ``most + 1`` lines when none does."""
+    for lines in range(1, most + 1):
+        h = CHIP_H - 6 + (lines - 1) * CHIP_LINE2
+        fit = fit_text(name, "condbold", width, h, 21, 16 if lines == 1 else 13, lines)
+        if not fit.truncated:
+            return lines, fit.size
+    return most + 1, 0
 
 
-def _column_height(entries: list[tuple[CardType, int, bool]], width: int, lang: str) -> int:
+def _chip_layout(ct: CardType, count: int, face_down: bool, width: int, lang: str, good: str | None = None,
+                 narrow: bool = False) -> ChipLayout:
+    """A chip's layout: two name lines when one would need a tiny font. ``narrow`` (the Market's four
+    columns): up to three lines, the roundel moves under the cost and then ×count below the name when
+    the name does not fit beside them."""
+    down = CHIP_LINE2 if face_down else 0
+    if not narrow:
+        nx0, _, nx1 = _chip_name_box(0, 0, width, count, good)
+        one = fit_text(ct.name(lang), "condbold", nx1 - nx0, CHIP_H - 4, 21, 16, 1)
+        lines = 1 if not one.truncated else 2
+        return ChipLayout(CHIP_H + (CHIP_LINE2 if lines == 2 else 0) + down, lines)
+    name = ct.name(lang)
+    best: tuple[bool, int, int, ChipLayout] | None = None  # name cut, height, -font size: lowest, largest
+    for left in (False, True) if good else (False,):
+        for below in (False, True) if count > 1 else (False,):
+            nx0, _, nx1 = _chip_name_box(0, 0, width, 1 if below else count, None if left else good)
+            lines, size = _name_lines(name, nx1 - nx0, 3)
+            fits = lines <= 3
+            lines = max(min(lines, 3), 2 if left else 1)
+            h = CHIP_H + (lines - 1) * CHIP_LINE2 + down + (CHIP_LINE2 if below else 0)
+            option = (not fits, h, -size, ChipLayout(h, lines, below, left, True))
+            if best is None or option[:3] < best[:3]:
+                best = option
+    assert best is not None
+    return best[3]
+
+
+def _column_width(area_w: int, n: int = 3) -> int:
+    """Width of one of ``n`` colour columns in a player's area."""
+    return (area_w - 2 * 12 - (n - 1) * 10) // n
+
+
+def _column_height(entries: list[Entry], width: int, lang: str, narrow: bool) -> int:
     """Height of a colour column's chips."""
-    return sum(_chip_layout(ct, n, down, width, lang)[0] + CHIP_GAP for ct, n, down in entries)
+    return sum(_chip_layout(ct, n, down, width, lang, good, narrow)[0] + CHIP_GAP for ct, n, down, good in entries)
 
 
-def _player_height(player: dict[str, Any], edition: int, area_w: int, lang: str) -> int:
+def _player_height(view: dict[str, Any], seat: int, area_w: int, lang: str) -> int:
     """Height of a player's area: header, column headers and the longest column."""
-    cols = _tableau_columns(player, edition)
-    cw = _column_width(area_w)
-    body = max([_column_height(e, cw, lang) for e in cols.values()] + [CHIP_H + CHIP_GAP])
+    cols = _tableau_columns(view, seat)
+    cw = _column_width(area_w, len(cols))
+    body = max([_column_height(e, cw, lang, len(cols) > 3) for e in cols.values()] + [CHIP_H + CHIP_GAP])
     return PLAYER_HEADER_H + 10 + COLUMN_HEADER_H + 6 + body + 8
-
-
-def _display_segments(view: dict[str, Any]) -> list[tuple[str, list[str]]]:
-    """The display's parts: upper row, lower row and, while one is pending, the Observatory's card."""
-    segs: list[tuple[str, list[str]]] = [("upper", list(view["upper"])), ("lower", list(view["lower"]))]
-    pending = view.get("pending")
-    if pending and pending.get("kind") == "observatory" and pending.get("card"):
-        segs.append(("drawn", [pending["card"]]))
-    return segs
-
-
-def _segment_markets(view: dict[str, Any], name: str, n: int) -> list[str | None]:
-    """Each displayed copy's own market roundel, where the view gives it (copies of a type differ)."""
-    pending = view.get("pending") or {}
-    found = [pending.get("market")] if name == "drawn" else list(view.get(f"{name}_markets") or [])
-    return (found + [None] * n)[:n]
-
-
-def _card_width(segs: list[tuple[str, list[str]]]) -> int:
-    """The widest card that lets every display segment fit in one band."""
-    slots = sum(max(len(cards), 1) for _, cards in segs)
-    card_gaps = sum(max(len(cards) - 1, 0) for _, cards in segs) * CARD_GAP
-    avail = INNER - SEGMENT_GAP * (len(segs) - 1) - card_gaps
-    return int(min(CARD_MAX_W, avail / slots))
 
 
 # --- drawing ----------------------------------------------------------------------------------
@@ -185,13 +220,14 @@ def _phase_track(cv: Canvas, view: dict[str, Any], lang: str, y: int) -> int:
     """One box per phase: its stack with the cards left and who holds its start-player token."""
     edition = int(view["edition"])
     h = 128
-    n = len(PHASES)
+    track = phases(view)
+    n = len(track)
     bw = (INNER - GAP * (n - 1)) // n
     current = view["phase"]
-    idx = [p[0] for p in PHASES].index(current) if current in [p[0] for p in PHASES] else -1
+    idx = [p[0] for p in track].index(current) if current in [p[0] for p in track] else -1
     tokens: dict[str, int] = view.get("tokens", {})
     stacks: dict[str, int] = view.get("stacks", {})
-    for i, (phase, deck, tok) in enumerate(PHASES):
+    for i, (phase, deck, tok) in enumerate(track):
         x0 = MARGIN + i * (bw + GAP)
         x1 = x0 + bw
         is_now = i == idx and not view.get("finished")
@@ -220,44 +256,13 @@ def _phase_track(cv: Canvas, view: dict[str, Any], lang: str, y: int) -> int:
     return y + h
 
 
-def _display(cv: Canvas, view: dict[str, Any], lang: str, y: int) -> int:
-    """The upper and lower rows (and a drawn card) as card faces."""
-    edition = int(view["edition"])
-    segs = _display_segments(view)
-    cw = _card_width(segs)
-    ch = round(cw * CARD_RATIO)
-    label_h = 54
-    x = MARGIN
-    labels = {"upper": tr("upper_row", lang), "lower": tr("lower_row", lang), "drawn": tr("drawn_card", lang)}
-    for name, cards in segs:
-        n = len(cards)
-        seg_w = n * cw + (n - 1) * CARD_GAP if n else cw
-        cv.text((x, y, x + seg_w, y + label_h - 4), labels[name], tag=f"display.{name}.label", style="bold", size=22,
-                min_size=13, lines=2, fill=S.INK, valign="bottom")
-        cy = y + label_h
-        if n == 0:
-            cv.draw.rounded_rectangle((x, cy, x + seg_w, cy + ch), radius=12, fill=S.PANEL_DIM, outline=S.LINE,
-                                      width=2)
-            cv.text((x + 6, cy + ch // 2 - 20, x + seg_w - 6, cy + ch // 2 + 20), tr("empty", lang),
-                    tag=f"display.{name}.empty", size=20, min_size=11, fill=S.INK_SOFT, align="center")
-        if name == "drawn":
-            cv.draw.rounded_rectangle((x - 6, cy - 6, x + seg_w + 6, cy + ch + 6), radius=14, outline=S.HILITE,
-                                      width=5)
-        markets = _segment_markets(view, name, n)
-        for i, cid in enumerate(cards):
-            cx = x + i * (cw + CARD_GAP)
-            draw_card(cv, (cx, cy, cx + cw, cy + ch), card_type(cid, edition), edition, lang,
-                      tag=f"display.{name}.{i}", market=markets[i] if edition == 2 else None)
-        x += seg_w + SEGMENT_GAP
-    return y + label_h + ch
-
-
-def _chip(cv: Canvas, box: Box, ct: CardType, count: int, face_down: bool, name_lines: int, edition: int,
-          lang: str, tag: str) -> None:
-    """One entry of a tableau: cost (boxed for trading cards), name, ×count, and "face down"."""
+def _chip(cv: Canvas, box: Box, entry: Entry, layout: ChipLayout, edition: int, lang: str, tag: str) -> None:
+    """One entry of a tableau: cost (boxed for trading cards), name, ×count, the good, "face down"."""
+    ct, count, face_down, good = entry
+    name_lines, below = layout.lines, layout.count_below
     x0, y0, x1, y1 = box
     d = cv.draw
-    k = S.kind(ct.colour, edition)
+    k = S.kind(face_colour(ct), edition)
     fill = S.GREY_TINT if face_down else k.tint
     d.rounded_rectangle(box, radius=8, fill=fill, outline=S.GREY if face_down else k.dark, width=2)
     if face_down:
@@ -273,18 +278,31 @@ def _chip(cv: Canvas, box: Box, ct: CardType, count: int, face_down: bool, name_
         d.rectangle((x0 + 5, cy0, x0 + 5 + cs, cy0 + cs), fill=k.dark)
         cv.text(cbox, str(ct.cost), tag=f"{tag}.cost", style="condbold", size=18, min_size=10, fill=S.WHITE,
                 align="center")
-    nx0, ny0, nx1 = _chip_name_box(x0, y0, x1, count)
-    if count > 1:
+    nx0, ny0, nx1 = _chip_name_box(x0, y0, x1, 1 if below else count, None if layout.good_left else good)
+    if good and layout.good_left:  # the good it counts for (a "?" card: its token's), under the cost
+        draw_roundel(cv, x0 + 5 + cs / 2, cy0 + cs + 4 + CHIP_LINE2 / 2, CHIP_ROUNDEL - 6, good, f"{tag}.good")
+    elif good:
+        draw_roundel(cv, nx1 + 4 + (CHIP_ROUNDEL - 4) / 2, y0 + CHIP_H / 2, CHIP_ROUNDEL - 4, good, f"{tag}.good")
+    if count > 1 and not below:
         cv.text((x1 - CHIP_COUNT_W - 6, y0 + 2, x1 - 8, y0 + CHIP_H - 2), f"×{count}", tag=f"{tag}.count",
                 style="bold", size=22, min_size=14, fill=S.INK, align="right")
-    name_h = CHIP_H - 4 + (CHIP_LINE2 if name_lines == 2 else 0)
-    cv.text((nx0, ny0, nx1, ny0 + name_h), ct.name(lang), tag=f"{tag}.name", style="condbold", size=21,
+    name_h = CHIP_H - 4 + (name_lines - 1) * CHIP_LINE2
+    top = 2 if layout.narrow else 0
+    cv.text((nx0, ny0 + top, nx1, ny0 + name_h), ct.name(lang), tag=f"{tag}.name", style="condbold", size=21,
             min_size=16 if name_lines == 1 else 13, lines=name_lines, fill=S.INK,
-            valign="middle" if name_lines == 1 else "top")
+            valign="middle" if name_lines == 1 or layout.narrow else "top")
     if face_down:
         fy = ny0 + name_h
         cv.text((nx0, fy, x1 - 8, fy + CHIP_LINE2), tr("face_down", lang), tag=f"{tag}.face_down",
                 style="bold", size=18, min_size=12, fill=S.BAD)
+    if below:
+        by = y1 - CHIP_LINE2 - 4
+        cv.text((nx0, by, x1 - 8, by + CHIP_LINE2), f"×{count}", tag=f"{tag}.count", style="bold", size=20,
+                min_size=14, fill=S.INK, align="right")
+
+
+def _badge(cv: Canvas, cx: float, cy: float, *, kind: S.Kind) -> None:
+    icons.shape(cv.draw, cx, cy, 20, kind.shape, kind.dark, S.INK, 2)
 
 
 def _player(cv: Canvas, view: dict[str, Any], seat: int, box: Box, lang: str) -> None:
@@ -314,33 +332,34 @@ def _player(cv: Canvas, view: dict[str, Any], seat: int, box: Box, lang: str) ->
     for tok in reversed(toks):
         token_icon(cv, tx1 - 19, (hy0 + hy1) / 2, 36, tok, edition)
         tx1 -= 42
-    player_marker(cv, x0 + 30, (hy0 + hy1) / 2, 28, seat)
+    cv.local(x0 + 30, (hy0 + hy1) / 2, 28, lambda c, x, y: player_marker(c, x, y, 28, seat))
     cv.text_named((x0 + 52, hy0, tx1 - 6, hy1), suffixed(you(view, seat, lang)), player_name(view, seat),
                   tag=f"player.{seat}.name", style="bold", size=30, min_size=17, fill=S.INK)
 
     # Tableau by colour.
-    cols = _tableau_columns(p, edition)
+    cols = _tableau_columns(view, seat)
     by = y0 + PLAYER_HEADER_H + 10
     pad = 12
     cgap = 10
-    cw = _column_width(x1 - x0)
+    cw = _column_width(x1 - x0, len(cols))
     if not p["tableau"]:
         cv.text((x0 + pad, by, x1 - pad, by + COLUMN_HEADER_H + CHIP_H), tr("no_cards", lang),
                 tag=f"player.{seat}.empty", size=22, min_size=14, fill=S.INK_SOFT, align="center")
         return
-    for i, colour in enumerate(("green", "blue", "red")):
+    for i, colour in enumerate(M.tableau_colours(view)):
         cx0 = x0 + pad + i * (cw + cgap)
         k = S.kind(colour, edition)
         entries = cols.get(colour, [])
-        icons.shape(d, cx0 + 12, by + COLUMN_HEADER_H / 2, 20, k.shape, k.dark, S.INK, 2)
-        total = sum(n for _, n, _ in entries)
+        cv.local(cx0 + 12, by + COLUMN_HEADER_H / 2, 20, partial(_badge, kind=k))
+        total = sum(e[1] for e in entries)
         label = f"{phase_name(COLOUR_PHASE[colour], lang)} ({total})"
         cv.text((cx0 + 28, by, cx0 + cw, by + COLUMN_HEADER_H), label, tag=f"player.{seat}.{colour}", style="bold",
                 size=21, min_size=13, fill=k.dark if colour != "red" else S.INK)
         cy = by + COLUMN_HEADER_H + 6
-        for j, (ct, n, down) in enumerate(entries):
-            h, lines = _chip_layout(ct, n, down, cw, lang)
-            _chip(cv, (cx0, cy, cx0 + cw, cy + h), ct, n, down, lines, edition, lang, f"player.{seat}.{colour}.{j}")
+        for j, entry in enumerate(entries):
+            layout = _chip_layout(entry[0], entry[1], entry[2], cw, lang, entry[3], len(cols) > 3)
+            h = layout.height
+            _chip(cv, (cx0, cy, cx0 + cw, cy + h), entry, layout, edition, lang, f"player.{seat}.{colour}.{j}")
             cy += h + CHIP_GAP
 
 
@@ -352,26 +371,27 @@ def draw_board(view: dict[str, Any], lang: str = "en", last_action: str | None =
     # Player grid: two per row; an odd last player spans the row.
     rows: list[list[int]] = [list(range(i, min(i + 2, n))) for i in range(0, n, 2)]
     half = (INNER - GAP) // 2
-    row_h = [max(_player_height(players[s], edition, half if len(row) > 1 else INNER, lang) for s in row)
-             for row in rows]
-    segs = _display_segments(view)
-    cw = _card_width(segs)
+    row_h = [max(_player_height(view, s, half if len(row) > 1 else INNER, lang) for s in row) for row in rows]
+    bands = display_bands(view)
+    market_h = M.height(view)
     height = (
-        MARGIN + 62 + 30 + GAP + (46 + GAP if last_action else 0) + 128 + GAP + 54 + round(cw * CARD_RATIO) + GAP + 4
-        + sum(row_h) + GAP * len(rows) + 40 + MARGIN
+        MARGIN + 62 + 30 + GAP + (46 + GAP if last_action else 0) + 128 + GAP + (market_h + GAP if market_h else 0)
+        + display_height(bands, INNER) + GAP + 4 + sum(row_h) + GAP * len(rows) + 40 + MARGIN
     )
     cv = Canvas(WIDTH, height, S.BG)
     y = _header(cv, view, lang, MARGIN) + GAP
     if last_action:
         y = _last_action(cv, last_action, lang, y) + GAP
     y = _phase_track(cv, view, lang, y) + GAP
-    y = _display(cv, view, lang, y) + GAP + 4
+    if market_h:
+        y = M.draw_marketplace(cv, view, lang, y, WIDTH) + GAP
+    y = draw_display(cv, view, lang, y, INNER) + GAP + 4
     for row, h in zip(rows, row_h, strict=True):
         for j, seat in enumerate(row):
             x0 = MARGIN + j * (half + GAP)
             x1 = x0 + half if len(row) > 1 else WIDTH - MARGIN
             _player(cv, view, seat, (x0, y, x1, y + h), lang)
         y += h + GAP
-    legend(cv, (MARGIN, y, WIDTH - MARGIN, y + 40), edition, lang)
+    legend(cv, (MARGIN, y, WIDTH - MARGIN, y + 40), edition, lang, bool(view.get("market")))
     return cv
 

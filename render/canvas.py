@@ -139,6 +139,19 @@ class Canvas:
         self.texts[-1] = rec
         return rec
 
+    def local(self, cx: float, cy: float, size: float, paint: Callable[[Canvas, float, float], None]) -> None:
+        """Run ``paint(canvas, cx, cy)`` on a small copy of the area around (cx, cy) and paste it back: the
+        same pixels, but Pillow's thick polygon outlines then mask a small area instead of the whole
+        image (measured: a few ms on a five-player board). ``paint`` must not place texts."""
+        r = int(size) + 4
+        box = (max(0, int(cx) - r), max(0, int(cy) - r), min(self.width, int(cx) + r), min(self.height, int(cy) + r))
+        part = Canvas(1, 1, self.bg)
+        part.image = self.image.crop(box)
+        part.draw = ImageDraw.Draw(part.image)
+        part.width, part.height = part.image.size
+        paint(part, cx - box[0], cy - box[1])
+        self.image.paste(part.image, box[:2])
+
     def problems(self) -> list[str]:
         """Layout faults, for tests: ink outside its box or the image, texts overlapping, or a text
         cut that must stay whole (card names, numbers, labels). Empty when the layout is sound."""

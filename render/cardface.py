@@ -24,6 +24,11 @@ def market_symbol(ct: CardType) -> str | None:
     return None
 
 
+def face_colour(ct: CardType) -> str:
+    """The colour a card is drawn in: its own, or orange for the Market's crates (MK-32)."""
+    return "crate" if ct.ability == "crate" else ct.colour
+
+
 def draw_roundel(cv: Canvas, cx: float, cy: float, size: float, good: str, tag: str) -> None:
     """A market roundel; the "?" (a good of the owner's choice) is a question mark on the disc."""
     icons.market_good(cv.draw, cx, cy, size, good)
@@ -50,7 +55,7 @@ def draw_card(
     w = x1 - x0
     s = w / 170
     d = cv.draw
-    k = S.kind(ct.colour, edition)
+    k = S.kind(face_colour(ct), edition)
     dark, tint = k.dark, k.tint
     bw = max(2, round(3 * s))
     r = round(12 * s)
@@ -134,6 +139,18 @@ def draw_card(
             sx += step
         if not big:
             ay0 += ss + round(4 * s)
+    elif ct.colour == "yellow" and good:  # a market card: its symbols, large (MK-29)
+        n = max(1, ct.market_count)
+        ss = min(round(40 * s), (ay1 - ay0) if n <= 2 else (ay1 - ay0) // 2, (w - 2 * pad) // min(n, 2) - 4)
+        for i in range(n):
+            row, col = divmod(i, 2)
+            in_row = min(2, n - row * 2)
+            rows = (n + 1) // 2
+            rx = x0 + w / 2 + (col - (in_row - 1) / 2) * (ss + 4)
+            ry = (ay0 + ay1) / 2 + (row - (rows - 1) / 2) * (ss + 2)
+            draw_roundel(cv, rx, ry, ss, good, f"{tag}.good.{i}")
+        if text:
+            ay0 = ay1
     elif not text:
         ps = min(round(46 * s), ay1 - ay0)
         icons.shape(d, x0 + w / 2, (ay0 + ay1) / 2, ps, k.shape, None, dark, max(1, round(2 * s)))

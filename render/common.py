@@ -21,13 +21,25 @@ PHASES: tuple[tuple[str, str, str], ...] = (
     ("aristocrats", "aristocrats", "bust"),
     ("trading", "trading", "hand"),
 )
-TOKEN_DECK = {tok: deck for _, deck, tok in PHASES}
-COLOUR_PHASE = {"green": "workers", "blue": "buildings", "red": "aristocrats"}
+TOKEN_DECK = {tok: deck for _, deck, tok in PHASES} | {"sack": "market"}
+COLOUR_PHASE = {"green": "workers", "blue": "buildings", "red": "aristocrats", "yellow": "market"}
 
 
-def card_type(card_id: str, edition: int) -> CardType:
+def extras(view: dict[str, Any]) -> tuple[str, ...]:
+    """The expansions whose cards the view may name (a Market game's view has a "market" field)."""
+    return ("market",) if view.get("market") else ()
+
+
+def phases(view: dict[str, Any]) -> tuple[tuple[str, str, str], ...]:
+    """The round's phases as (phase, stack, token): the view's own list in a Market game, else the base's."""
+    if not view.get("market") or not view.get("phases"):
+        return PHASES
+    return tuple((str(p["key"]), str(p["deck"]), str(p["token"])) for p in view["phases"])
+
+
+def card_type(card_id: str, edition: int, extra: tuple[str, ...] = ()) -> CardType:
     """The catalogue entry of ``card_id``; ValueError if the edition has no such card."""
-    ct = catalogue(edition).by_id.get(card_id)
+    ct = catalogue(edition, extra).by_id.get(card_id)
     if ct is None:
         raise ValueError(f"no card {card_id!r} in edition {edition}")
     return ct
@@ -84,28 +96,30 @@ def phase_name(phase: str, lang: str) -> str:
     return t(f"phase.{phase}", lang)
 
 
-def legend(cv: Canvas, box: Box, edition: int, lang: str) -> None:
-    """One line explaining the shapes: colour badges, boxed cost, coin and shield."""
+def legend(cv: Canvas, box: Box, edition: int, lang: str, market: bool = False) -> None:
+    """One line explaining the shapes: colour badges (the Market's yellow with ``market``), boxed cost,
+    coin and shield."""
     x0, y0, x1, y1 = box
     h = y1 - y0
     items: list[tuple[str, str]] = [
         ("green", phase_name("workers", lang)),
         ("blue", phase_name("buildings", lang)),
         ("red", phase_name("aristocrats", lang)),
+        *([("yellow", phase_name("market", lang))] if market else []),
         ("trading", tr("legend_trading", lang)),
         ("rubles", t("word.rubles", lang)),
         ("vp", t("word.vp", lang)),
     ]
     slot = (x1 - x0) // len(items)
     widths = [slot] * len(items)
-    widths[3] = slot * 2  # the trading explanation is the longest
+    widths[4 if market else 3] = slot * 2  # the trading explanation is the longest
     scale = (x1 - x0) / sum(widths)
     x = float(x0)
     isz = round(h * 0.7)
     for (key, label), wdt in zip(items, widths, strict=True):
         wdt_px = wdt * scale
         cx, cy = x + isz / 2, y0 + h / 2
-        if key in ("green", "blue", "red"):
+        if key in ("green", "blue", "red", "yellow"):
             k = S.kind(key, edition)
             icons.shape(cv.draw, cx, cy, isz * 0.9, k.shape, k.dark, S.INK, 2)
         elif key == "trading":

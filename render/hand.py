@@ -9,7 +9,7 @@ from . import icons
 from . import style as S
 from .canvas import Box, Canvas
 from .cardface import CARD_RATIO, draw_card
-from .common import MARGIN, card_type, player_marker, player_name, stat, you
+from .common import MARGIN, card_type, extras, player_marker, player_name, stat, you
 from .text import tr
 
 CARD_W = 250
@@ -84,7 +84,7 @@ def draw_hand(view: dict[str, Any], lang: str = "en") -> Canvas:
     x = MARGIN + (width - 2 * MARGIN - (n * CARD_W + (n - 1) * CARD_GAP)) // 2
     by_index = prices if prices is not None and len(prices) == n else None
     for i, cid in enumerate(hand):
-        ct = card_type(cid, edition)
+        ct = card_type(cid, edition, extras(view))
         info = by_index[i] if by_index is not None else None
         if info is not None and info.get("card") != cid:
             info = next((p for p in prices or [] if p.get("card") == cid), None)

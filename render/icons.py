@@ -38,6 +38,10 @@ def shape(d: Draw, cx: float, cy: float, s: float, kind: str, fill: RGB | None, 
             a = -math.pi / 2 + i * math.pi / 5
             pts.append((r * math.cos(a), r * math.sin(a)))
         d.polygon(_pts(cx, cy, s, pts), fill=fill, outline=outline, width=width)
+    elif kind == "hexagon":  # the Market's yellow cards
+        q = math.sqrt(3) / 4  # exact corners: no float noise that rounds differently at other offsets
+        pts = [(0.5, 0.0), (0.25, q), (-0.25, q), (-0.5, 0.0), (-0.25, -q), (0.25, -q)]
+        d.polygon(_pts(cx, cy, s, pts), fill=fill, outline=outline, width=width)
     else:  # box: the trading stack
         k = h * 0.86
         d.rectangle((cx - k, cy - k, cx + k, cy + k), fill=fill, outline=outline, width=width)
@@ -165,6 +169,9 @@ def token(d: Draw, cx: float, cy: float, s: float, tok: str, ring: RGB) -> None:
     elif tok == "bust":
         d.ellipse((cx - k * 0.2, cy - k * 0.48, cx + k * 0.2, cy - k * 0.06), fill=ink)
         d.pieslice((cx - k * 0.45, cy - k * 0.02, cx + k * 0.45, cy + k * 0.9), 180, 360, fill=ink)
+    elif tok == "sack":  # the Market's start-player token: a tied sack
+        d.polygon(_pts(cx, cy, k, [(-0.15, -0.2), (0.15, -0.2), (0.42, 0.48), (-0.42, 0.48)]), fill=ink)
+        d.polygon(_pts(cx, cy, k, [(-0.28, -0.5), (0.28, -0.5), (0.1, -0.26), (-0.1, -0.26)]), fill=ink)
     else:  # hand: palm and four fingers and a thumb
         d.rectangle((cx - k * 0.3, cy - k * 0.05, cx + k * 0.22, cy + k * 0.45), fill=ink)
         for i in range(4):

@@ -36,7 +36,7 @@ def _income_text(ct: CardType, lang: str) -> str:
 
 def draw_lookup(card_id: str, edition: int, lang: str = "en") -> Canvas:
     """Lay out and draw one card with its facts."""
-    ct = card_type(card_id, edition)
+    ct = card_type(card_id, edition, ("market",) if edition == 2 else ())  # the Market's cards too
     ch = round(CARD_W * CARD_RATIO)
     height = 2 * MARGIN + ch
     cv = Canvas(WIDTH, height, S.BG)

@@ -74,12 +74,16 @@ def kind(colour: str, edition: int) -> Kind:
         return Kind("green", GREEN_DARK, GREEN_TINT, "circle")
     if colour == "blue":
         return Kind("blue", BLUE_DARK, BLUE_TINT, "square")
+    if colour == "yellow":  # the Market's cards (MK-29): existing palette colours, the palette is full
+        return Kind("yellow", COIN_EDGE, HILITE_TINT, "hexagon")
+    if colour == "crate":  # the orange crates (MK-32)
+        return Kind("crate", ORANGE_DARK, ORANGE_TINT, "hexagon")
     if edition == 1:
         return Kind("red", ORANGE_DARK, ORANGE_TINT, "diamond")
     return Kind("red", RED_DARK, RED_TINT, "diamond")
 
 
-DECK_COLOUR = {"workers": "green", "buildings": "blue", "aristocrats": "red"}
+DECK_COLOUR = {"workers": "green", "buildings": "blue", "aristocrats": "red", "market": "yellow"}
 
 
 def deck_style(deck: str, edition: int) -> Kind:

@@ -7,17 +7,19 @@ from functools import cache
 
 from rules import GameState, Ruleset, apply, legal_moves, new_game
 
-NAMES = ("Anna", "Boris", "Katharina", "Dmitri")
-LONG_NAMES = ("Wolfgang Amadeus Mozart der Große", "Bo", "Ekaterina Alexeyevna Romanova", "Dmitri Ivanovich Mendeleev")
+NAMES = ("Anna", "Boris", "Katharina", "Dmitri", "Elena")
+LONG_NAMES = ("Wolfgang Amadeus Mozart der Große", "Bo", "Ekaterina Alexeyevna Romanova", "Dmitri Ivanovich Mendeleev",
+              "Elisabeth Petrovna Romanova")
 
 
 @cache
-def played(edition: int, players: int, seed: int, long_names: bool = False, open_money: bool = True) -> tuple[
-        GameState, ...]:
-    """Every state of one random game (the same for the same arguments)."""
+def played(edition: int, players: int, seed: int, long_names: bool = False, open_money: bool = True,
+           market: bool = False) -> tuple[GameState, ...]:
+    """Every state of one random game (the same for the same arguments); ``market``: with the Market."""
     rng = random.Random(seed)
     names = list((LONG_NAMES if long_names else NAMES)[:players])
-    st = new_game(Ruleset(edition=edition, players=players, open_money=open_money), names, seed=seed)
+    rs = Ruleset(edition=edition, players=players, open_money=open_money, expansions=("market",) if market else ())
+    st = new_game(rs, names, seed=seed)
     states = [st.copy()]
     while not st.finished:
         apply(st, rng.choice(legal_moves(st)).action)

@@ -46,6 +46,11 @@ def _board_observatory() -> dict[str, Any]:
     raise AssertionError("no Observatory in 60 games")
 
 
+def _board_market() -> dict[str, Any]:
+    st = late(played(2, 5, 7, market=True))
+    return {"view": view(st, st.decider), "lang": "en", "last_action": "Elena bought Crate of Fish for 1 ruble"}
+
+
 def _hand() -> dict[str, Any]:
     states = played(2, 4, 7)
     st = next(s for s in states[len(states) // 2 :] if not s.finished and s.decider == 0 and len(s.hands[0]) >= 3)
@@ -60,6 +65,7 @@ CASES: dict[str, tuple[Callable[[], dict[str, Any]], Callable[[dict[str, Any]], 
     "board_ed2_4p_late_en": (_board_late, lambda c: render_board(c["view"], c["lang"], c["last_action"])),
     "board_ed1_3p_de": (_board_de, lambda c: render_board(c["view"], c["lang"], c["last_action"])),
     "board_ed2_2p_observatory_en": (_board_observatory, lambda c: render_board(c["view"], c["lang"], c["last_action"])),
+    "board_ed2_5p_market_en": (_board_market, lambda c: render_board(c["view"], c["lang"], c["last_action"])),
     "hand_ed2_4p_en": (_hand, lambda c: render_hand(c["view"], c["lang"])),
     "final_ed1_3p_de": (_final, lambda c: render_final(c["view"], c["lang"])),
     "card_czar_and_carpenter_ed2_de": (lambda: {"card": "czar_and_carpenter", "edition": 2, "lang": "de"},
