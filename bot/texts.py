@@ -95,9 +95,11 @@ def event_lines(events: Sequence[dict[str, Any]], names: Sequence[str], edition:
     lines: list[str] = []
     for i, ev in enumerate(events):
         kind = ev.get("type")
-        if kind == "score" and ev.get("seat") in hidden:
-            line = t("bot.score_hidden", lang, player=names[ev["seat"]], phase=t(f"phase.{ev['phase']}", lang),
-                     vp=ev["vp"]) if ev.get("vp") else None
+        if kind == "score" and ev.get("seat") in hidden:  # money hidden: the VP only (UI-15 where known)
+            key = "bot.score_hidden_totals" if "vp_after" in ev else "bot.score_hidden"
+            after = ev.get("vp_after", 0)
+            line = t(key, lang, player=names[ev["seat"]], phase=t(f"phase.{ev['phase']}", lang), vp=ev["vp"],
+                     vp_before=after - ev["vp"], vp_after=after) if ev.get("vp") else None
         else:
             line = describe(ev, names, edition, lang)
         if not line:

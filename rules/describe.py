@@ -46,6 +46,11 @@ def describe(event: Event, seats: Sequence[str], edition: int, lang: str = "en")
     if kind == "score":
         if not event["rubles"] and not event["vp"]:
             return None
+        if "rubles_after" in event:  # UI-15: before + gained = after (events stored before it lack them)
+            rub, vp, rub_after, vp_after = event["rubles"], event["vp"], event["rubles_after"], event["vp_after"]
+            return t("log.score_totals", lang, player=who, phase=t(f"phase.{event['phase']}", lang),
+                     rubles_before=rub_after - rub, rubles=rub, rubles_after=rub_after,
+                     vp_before=vp_after - vp, vp=vp, vp_after=vp_after)
         return t(
             "log.score",
             lang,

@@ -51,7 +51,9 @@ def score_colour(st: GameState, colour: str, key: str, events: list[Event]) -> N
         s = st.stats[seat]
         s[rubles_key] = s.get(rubles_key, 0) + rub
         s[vp_key] = s.get(vp_key, 0) + vp
-        events.append({"type": "score", "phase": key, "seat": seat, "rubles": rub, "vp": vp})
+        # the totals after it, so a scoring reads as before + gained = after (UI-15)
+        events.append({"type": "score", "phase": key, "seat": seat, "rubles": rub, "vp": vp,
+                       "rubles_after": st.rubles[seat], "vp_after": st.vp[seat]})
 
 
 def aristocrat_vp(st: GameState, seat: int) -> int:

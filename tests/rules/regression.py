@@ -3,6 +3,11 @@
 states at every step. Regenerate only on purpose, when a rule change is meant to change games::
 
     .venv/bin/python -m tests.rules.regression
+
+When only what the events say changes on purpose (not the games: the recorded actions and final states
+stay), refresh the step digests of the recorded games instead::
+
+    .venv/bin/python -m tests.rules.regression --redigest
 """
 
 from __future__ import annotations
@@ -82,6 +87,21 @@ def generate() -> list[dict[str, Any]]:
     return games
 
 
+def redigest() -> list[dict[str, Any]]:
+    """The recorded games with their step digests computed anew; their final states must not change."""
+    games = json.loads(DATA.read_text(encoding="utf-8"))
+    for game in games:
+        record = GameRecord.from_json(game["record"])
+        fresh = trace(record)
+        if fresh["final"] != game["final"]:
+            raise SystemExit(f"game seed {record.seed} now ends differently: regenerate on purpose instead")
+        game.update(fresh)
+    return games
+
+
 if __name__ == "__main__":
-    DATA.write_text(json.dumps(generate(), separators=(",", ":")) + "\n", encoding="utf-8")
+    import sys
+
+    games = redigest() if "--redigest" in sys.argv[1:] else generate()
+    DATA.write_text(json.dumps(games, separators=(",", ":")) + "\n", encoding="utf-8")
     print(f"wrote {DATA}")

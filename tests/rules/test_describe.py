@@ -19,8 +19,16 @@ def test_walkthrough_lines() -> None:
     assert headline(events, SEATS, 2, "de") == "Konrad kauft Holzfäller für 3."
     events = play(st, *FIRST_WORKERS[1:])
     lines = describe_all(events, SEATS, 2)
-    assert "Workers scoring: Konrad +6 rubles, +0 VP." in lines
+    # UI-15: each scoring as before + gained = after (seed 001: 22/22/21/20 rubles after the first workers)
+    assert "Workers scoring: Konrad 16 + 6 = 22 rubles, 0 + 0 = 0 VP." in lines
+    assert "Workers scoring: Holger 14 + 6 = 20 rubles, 0 + 0 = 0 VP." in lines
+    assert "Wertung Handwerker: Konrad 16 + 6 = 22 Rubel, 0 + 0 = 0 SP." in describe_all(events, SEATS, 2, "de")
     assert "Round 1: Buildings phase." in lines
+
+
+def test_UI_15_a_scoring_stored_before_the_totals_still_reads() -> None:
+    old = {"type": "score", "phase": "workers", "seat": 0, "rubles": 6, "vp": 0}
+    assert describe(old, SEATS, 2) == "Workers scoring: Konrad +6 rubles, +0 VP."
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
