@@ -54,7 +54,8 @@ SEA: RGB = (70, 130, 190)
 LEAF: RGB = (80, 160, 60)
 
 # --- players (Okabe-Ito: distinguishable with colour-blindness; each also has a marker shape) --
-PLAYER_COLOURS: tuple[RGB, ...] = ((0, 114, 178), (213, 94, 0), (0, 158, 115), (204, 121, 167), (86, 180, 233))
+# the fifth seat plays black (P5-03: „Er spielt die Farbe schwarz“)
+PLAYER_COLOURS: tuple[RGB, ...] = ((0, 114, 178), (213, 94, 0), (0, 158, 115), (204, 121, 167), (0, 0, 0))
 PLAYER_MARKERS = ("circle", "square", "triangle", "diamond", "star")
 
 

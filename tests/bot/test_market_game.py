@@ -1,6 +1,7 @@
 """Issue 11 in Discord: a whole five-player Market game, by buttons and by commands, from the lobby to the
 final scores, with the Market's decisions taken from the private menu and by command, a restart in the
-middle and a time-out on a crate decision (X-07: an absent player's crate is released)."""
+middle and a time-out on a crate decision (X-07: an absent player's crate is released); then its
+statistics and its exported record, which replays exactly."""
 
 from __future__ import annotations
 
@@ -8,10 +9,10 @@ from pathlib import Path
 
 import simcord
 
-from rules import legal_moves
+from rules import GameRecord, legal_moves, replay
 
 from .conftest import make_bot
-from .helpers import act_by_buttons, act_by_commands, bot_of, game_in, setup_members, state_in
+from .helpers import act_by_buttons, act_by_commands, bot_of, game_in, reply_of, setup_members, state_in
 
 DECISION_KINDS = {"as", "confirm", "release"}
 SEED = 11
@@ -78,4 +79,10 @@ async def test_five_player_market_game_whole(env: simcord.Env, db_path: Path) ->
     assert stats.response is not None
     table = "\n".join(e.description or "" for e in stats.response.embeds)
     assert "Marketplace VP" in table and "Crates confirmed" in table, table
+    # export and replay: the record rebuilds the Market game exactly
+    reply = reply_of(await players[1].slash(channel, "petersburg export"))
+    record = GameRecord.loads((await reply.attachments[0].read()).decode("utf-8"))
+    assert record.ruleset.expansions == ("market",) and record.ruleset.players == 5
+    st = await state_in(env, channel)
+    assert replay(record).to_json() == st.to_json()
     assert bot_of(env).bugs == []
