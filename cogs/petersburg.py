@@ -17,7 +17,7 @@ from bot import images
 from bot.client import PetersburgBot
 from bot.lobby import COMPUTER_LEVELS
 from bot.service import UserError
-from bot.store import ACTIVE, LOBBY
+from bot.store import ACTIVE, LOBBY, Game
 from bot.texts import card_text, hand_text
 from bot.translator import locale_str as _
 from rules import catalogue, view
@@ -67,13 +67,21 @@ class Petersburg(PlayCommands, HostCommands, InfoCommands, ComputerCommands, com
     async def on_message(self, message: discord.Message) -> None:
         self.poster.saw(message)
 
-    async def on_lobby_button(self, interaction: Interaction, game_id: int, what: str) -> None:
+    async def _lobby(self, interaction: Interaction, game_id: int) -> tuple[Game, str] | None:
+        """Acknowledge a lobby control and load its game; None (answered privately) once it is no lobby."""
         await self.defer(interaction)
         game = await self.store.get_game(game_id)
         lang = game.lang if game is not None else lang_of(interaction)
         if game is None or game.status != LOBBY:
             await self.safe_private(interaction, error_text("already_started" if game else "no_game", lang))
+            return None
+        return game, lang
+
+    async def on_lobby_button(self, interaction: Interaction, game_id: int, what: str) -> None:
+        found = await self._lobby(interaction, game_id)
+        if found is None:
             return
+        game, lang = found
         if what == "join":
             await self.guard(interaction, lang, lambda: self._join(interaction, game.channel_id))
         elif what == "leave":
@@ -167,12 +175,10 @@ class Petersburg(PlayCommands, HostCommands, InfoCommands, ComputerCommands, com
 
     async def on_lobby_computer(self, interaction: Interaction, game_id: int, value: str) -> None:
         """The lobby's computer menu: add one of a level, or remove the last one (host)."""
-        await self.defer(interaction)
-        game = await self.store.get_game(game_id)
-        lang = game.lang if game is not None else lang_of(interaction)
-        if game is None or game.status != LOBBY:
-            await self.safe_private(interaction, error_text("already_started" if game else "no_game", lang))
+        found = await self._lobby(interaction, game_id)
+        if found is None:
             return
+        game, lang = found
 
         async def work() -> None:
             if value == "remove":
