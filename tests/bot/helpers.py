@@ -74,6 +74,14 @@ def your_move_id(board: discord.Message) -> str | None:
     return next((c.custom_id for c in controls(board) if (c.custom_id or "").startswith("pb:y:")), None)
 
 
+async def new_table(env: simcord.Env, n: int = 2, **create: Any) -> tuple[simcord.ChannelHandle, list[MemberActor]]:
+    """A new server with a channel where ``n`` members started a game (``create``: its options)."""
+    channel = env.create_guild().create_text_channel("petersburg")
+    players = setup_members(env, n)
+    await start_game(env, channel, players, **create)
+    return channel, players
+
+
 def board_message(channel: simcord.ChannelHandle) -> discord.Message:
     """The live board: the newest message with a "Your move" button."""
     for m in reversed(channel.history()):

@@ -21,6 +21,7 @@ from .helpers import (
     controls,
     decider_of,
     game_in,
+    new_table,
     open_menu,
     rig,
     setup_members,
@@ -28,13 +29,6 @@ from .helpers import (
     state_in,
     take_card,
 )
-
-
-async def _setup(env: simcord.Env, n: int = 2) -> tuple[simcord.ChannelHandle, list]:
-    channel = env.create_guild().create_text_channel("petersburg")
-    players = setup_members(env, n)
-    await start_game(env, channel, players)
-    return channel, players
 
 
 def _two_lumberjacks(st: GameState) -> None:
@@ -59,7 +53,7 @@ async def _same_player_again(env: simcord.Env, channel: simcord.ChannelHandle, p
 
 
 async def test_defect_4_a_repeated_command_applies_once(env: simcord.Env) -> None:
-    channel, players = await _setup(env)
+    channel, players = await new_table(env)
     mover, value = await _same_player_again(env, channel, players)
     before = await game_in(env, channel)
     await mover.slash(channel, "petersburg buy", card=value)
@@ -78,7 +72,7 @@ async def test_defect_4_a_repeated_command_applies_once(env: simcord.Env) -> Non
 
 
 async def test_defect_4_a_command_racing_a_click_applies_once(env: simcord.Env) -> None:
-    channel, players = await _setup(env)
+    channel, players = await new_table(env)
     mover, value = await _same_player_again(env, channel, players)
     menu = await open_menu(mover, board_message(channel))  # chosen against the same version
     await mover.slash(channel, "petersburg buy", card=value)

@@ -26,6 +26,7 @@ from .helpers import (
     controls,
     decider_of,
     game_in,
+    new_table,
     open_menu,
     pick_control,
     play_to_end,
@@ -84,15 +85,8 @@ def _answers_to(env: simcord.Env, needle: str) -> list[str]:
     return out
 
 
-async def _setup(env: simcord.Env, n: int = 2, **create: object) -> tuple[simcord.ChannelHandle, list]:
-    channel = env.create_guild().create_text_channel("petersburg")
-    players = setup_members(env, n)
-    await start_game(env, channel, players, **create)
-    return channel, players
-
-
 async def test_out_of_turn_click_is_private_and_changes_nothing(env: simcord.Env) -> None:
-    channel, players = await _setup(env)
+    channel, players = await new_table(env)
     board = board_message(channel)
     assert _no_move_controls(board)
     actor = decider_of(board, players)
@@ -115,7 +109,7 @@ async def test_out_of_turn_click_is_private_and_changes_nothing(env: simcord.Env
 
 
 async def test_outsider_click_and_hand_button(env: simcord.Env) -> None:
-    channel, players = await _setup(env)
+    channel, players = await new_table(env)
     outsider = env.guild.add_member(env.create_user("kibitz"))
     board = board_message(channel)
     before = await game_in(env, channel)
@@ -135,7 +129,7 @@ async def test_outsider_click_and_hand_button(env: simcord.Env) -> None:
 
 
 async def test_illegal_commands_answered_privately(env: simcord.Env) -> None:
-    channel, players = await _setup(env)
+    channel, players = await new_table(env)
     board = board_message(channel)
     actor = decider_of(board, players)
     other = next(p for p in players if p is not actor)
@@ -162,7 +156,7 @@ async def test_illegal_commands_answered_privately(env: simcord.Env) -> None:
 
 
 async def test_autocomplete_offers_only_legal_moves(env: simcord.Env) -> None:
-    channel, players = await _setup(env)
+    channel, players = await new_table(env)
     board = board_message(channel)
     actor = decider_of(board, players)
     other = next(p for p in players if p is not actor)
@@ -182,7 +176,7 @@ async def test_autocomplete_offers_only_legal_moves(env: simcord.Env) -> None:
 
 
 async def test_stale_board_click(env: simcord.Env) -> None:
-    channel, players = await _setup(env)
+    channel, players = await new_table(env)
     board = board_message(channel)
     actor = decider_of(board, players)
     old_version = (await game_in(env, channel)).version
@@ -232,7 +226,7 @@ async def _emit_select_twice(env: simcord.Env, actor: simcord.MemberActor,
 
 
 async def test_two_fast_clicks_apply_once(env: simcord.Env) -> None:
-    channel, players = await _setup(env)
+    channel, players = await new_table(env)
     board = board_message(channel)
     actor = decider_of(board, players)
     before = await game_in(env, channel)
@@ -256,7 +250,7 @@ async def test_two_fast_clicks_apply_once(env: simcord.Env) -> None:
 
 
 async def test_restart_mid_game_buttons_still_work(env: simcord.Env, db_path: Path) -> None:
-    channel, players = await _setup(env, 3)
+    channel, players = await new_table(env, 3)
     for _ in range(10):
         await act_by_buttons(env, channel, players)
     before = await game_in(env, channel)
@@ -386,7 +380,7 @@ async def test_lobby_flow_and_host_tools(env: simcord.Env) -> None:
 async def test_moderator_can_abort_and_info_commands(env: simcord.Env) -> None:
     import discord
 
-    channel, players = await _setup(env)
+    channel, players = await new_table(env)
     mods = env.guild.create_role("mods", permissions=discord.Permissions(manage_messages=True))
     mod = env.guild.add_member(env.create_user("mod"), roles=[mods])
     r = await mod.slash(channel, "petersburg rules")
@@ -411,7 +405,7 @@ async def test_moderator_can_abort_and_info_commands(env: simcord.Env) -> None:
 
 
 async def test_no_bug_reaches_users_as_traceback(env: simcord.Env) -> None:
-    channel, players = await _setup(env)
+    channel, players = await new_table(env)
     bot: PetersburgBot = bot_of(env)
     board = board_message(channel)
     actor = decider_of(board, players)

@@ -21,21 +21,13 @@ from .helpers import (
     controls,
     decider_of,
     game_in,
+    new_table,
     open_menu,
     pick_control,
     play_to_end,
-    setup_members,
-    start_game,
     state_in,
     your_move_id,
 )
-
-
-async def _setup(env: simcord.Env, n: int = 2, **create: object) -> tuple[simcord.ChannelHandle, list]:
-    channel = env.create_guild().create_text_channel("petersburg")
-    players = setup_members(env, n)
-    await start_game(env, channel, players, **create)
-    return channel, players
 
 
 def _shown_version(board: object) -> int:
@@ -46,7 +38,7 @@ def _shown_version(board: object) -> int:
 
 async def test_defect_10_one_live_board_and_a_quiet_channel(env: simcord.Env) -> None:
     """A whole two-player game leaves a handful of messages, not one board image per move."""
-    channel, players = await _setup(env)
+    channel, players = await new_table(env)
     first = board_message(channel)
     for _ in range(6):
         await act_by_buttons(env, channel, players)
@@ -64,7 +56,7 @@ async def test_defect_10_one_live_board_and_a_quiet_channel(env: simcord.Env) ->
 
 
 async def test_turn_message_pings_the_player_to_decide_and_is_replaced(env: simcord.Env) -> None:
-    channel, players = await _setup(env)
+    channel, players = await new_table(env)
     for _ in range(5):
         game = await game_in(env, channel)
         st = await state_in(env, channel)
@@ -76,7 +68,7 @@ async def test_turn_message_pings_the_player_to_decide_and_is_replaced(env: simc
 
 
 async def test_board_reposted_at_the_bottom_after_chat(env: simcord.Env) -> None:
-    channel, players = await _setup(env)
+    channel, players = await new_table(env)
     old = board_message(channel)
     for i in range(6):
         await players[i % 2].send(channel, f"chatting {i}")
@@ -89,7 +81,7 @@ async def test_board_reposted_at_the_bottom_after_chat(env: simcord.Env) -> None
 
 
 async def test_board_command_reposts_at_the_bottom(env: simcord.Env) -> None:
-    channel, players = await _setup(env)
+    channel, players = await new_table(env)
     old = board_message(channel)
     r = await players[1].slash(channel, "petersburg board")
     assert r.ephemeral and "shown again" in (r.response.content if r.response else "")
@@ -100,7 +92,7 @@ async def test_board_command_reposts_at_the_bottom(env: simcord.Env) -> None:
 async def test_defect_1_failed_board_edit_is_retried_and_the_old_board_keeps_working(env: simcord.Env) -> None:
     """Discord fails (500) while the board is updated: the move is stored and confirmed, the channel keeps
     its board (with working buttons), and the poster shows the new board once Discord recovers."""
-    channel, players = await _setup(env)
+    channel, players = await new_table(env)
     board = board_message(channel)
     before = await game_in(env, channel)
     env.inject_error("PATCH", f"/channels/{channel.id}/messages/{board.id}", status=500, times=None)
@@ -120,7 +112,7 @@ async def test_defect_1_failed_board_edit_is_retried_and_the_old_board_keeps_wor
 async def test_defect_1_missing_permission_is_told_to_the_host(env: simcord.Env) -> None:
     """The bot may no longer post in the channel (403 Missing Permissions): the host is told by DM what is
     wrong; once the permission is back, the board appears."""
-    channel, players = await _setup(env)
+    channel, players = await new_table(env)
     board = board_message(channel)
     env.inject_error("PATCH", f"/channels/{channel.id}/messages/{board.id}", status=403, code=50013,
                      message="Missing Permissions", times=None)
@@ -141,7 +133,7 @@ async def test_defect_1_missing_permission_is_told_to_the_host(env: simcord.Env)
 
 async def test_defect_2_restart_between_commit_and_post_shows_the_board(env: simcord.Env, db_path: Path) -> None:
     """A move stored by a process that died before posting: the next process shows its board at startup."""
-    channel, players = await _setup(env)
+    channel, players = await new_table(env)
     game = await game_in(env, channel)
     st = await state_in(env, channel)
     bot = bot_of(env)
@@ -167,7 +159,7 @@ async def test_defect_2_restart_between_commit_and_post_shows_the_board(env: sim
 async def test_defect_3_failed_confirmation_never_says_nothing_changed(env: simcord.Env) -> None:
     """The move is stored, then editing the interaction's answer fails (404 10015): no "nothing was changed",
     no bug, and the board moves on."""
-    channel, players = await _setup(env)
+    channel, players = await new_table(env)
     before = await game_in(env, channel)
     actor = decider_of(board_message(channel), players)
     choices = await actor.autocomplete(channel, "petersburg buy", "card", "")
@@ -186,7 +178,7 @@ async def test_defect_3_failed_confirmation_never_says_nothing_changed(env: simc
 
 
 async def test_defect_9_host_role_passes_when_the_host_leaves(env: simcord.Env) -> None:
-    channel, players = await _setup(env, 3)
+    channel, players = await new_table(env, 3)
     host, second, third = players
     r = await host.slash(channel, "petersburg leave")
     assert r.ephemeral
@@ -201,7 +193,7 @@ async def test_defect_9_host_role_passes_when_the_host_leaves(env: simcord.Env) 
 
 
 async def test_defect_9_a_player_who_left_is_never_pinged(env: simcord.Env) -> None:
-    channel, players = await _setup(env, 2)
+    channel, players = await new_table(env, 2)
     leaver = decider_of(board_message(channel), players)
     await leaver.slash(channel, "petersburg leave")
     game = await game_in(env, channel)
@@ -215,7 +207,7 @@ async def test_defect_9_a_player_who_left_is_never_pinged(env: simcord.Env) -> N
 async def test_a_reminder_for_a_turn_already_played_is_dropped(env: simcord.Env) -> None:
     """The reminder is claimed, then the player acts before it is posted: no stale ping, and the next
     player's turn message stays."""
-    channel, players = await _setup(env)
+    channel, players = await new_table(env)
     await players[0].slash(channel, "petersburg settings", reminder="1", interval="off")
     bot = bot_of(env)
     cog = bot.get_cog("Petersburg")
@@ -240,7 +232,7 @@ async def test_a_reminder_for_a_turn_already_played_is_dropped(env: simcord.Env)
 
 
 async def test_a_pass_mode_shows_on_the_board_at_once(env: simcord.Env) -> None:
-    channel, players = await _setup(env)
+    channel, players = await new_table(env)
     waiting = next(p for p in players if p is not decider_of(board_message(channel), players))
     before = await game_in(env, channel)
     await waiting.slash(channel, "petersburg pass", mode="phase")
@@ -251,7 +243,7 @@ async def test_a_pass_mode_shows_on_the_board_at_once(env: simcord.Env) -> None:
 
 
 async def test_UI_05_stacks_button_shows_unseen_cards_privately(env: simcord.Env) -> None:
-    channel, players = await _setup(env)
+    channel, players = await new_table(env)
     board = board_message(channel)
     cid = next(c.custom_id for c in controls(board) if (c.custom_id or "").startswith("pb:k:"))
     r = await players[1].click(board, custom_id=cid)
