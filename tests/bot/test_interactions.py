@@ -59,19 +59,26 @@ async def _forged_click(env: simcord.Env, actor: simcord.MemberActor, menu: simc
                         custom_id: str, value: str | None) -> simcord.InteractionResult:
     """A click by ``actor`` of a control on someone else's private menu (which Discord would not show them):
     a forged or replayed interaction; the bot must check who acts itself."""
-    backend = env.backend
-    stored = backend.get_message(menu.channel_id, menu.id)
+    stored = env.backend.get_message(menu.channel_id, menu.id)
     data: dict[str, Any] = {"custom_id": custom_id, "component_type": ComponentType.BUTTON}
     if value is not None:
         data = {"custom_id": custom_id, "component_type": ComponentType.STRING_SELECT, "values": [value]}
+    record = _emit_component(env, actor, stored, data)
+    await env.settle()
+    return simcord.InteractionResult(env, record)
+
+
+def _emit_component(env: simcord.Env, actor: simcord.MemberActor, stored: Any, data: dict[str, Any]) -> Any:
+    """Send a component interaction on ``stored`` to the bot without waiting for it (returns SimCord's
+    record of the interaction)."""
+    backend = env.backend
     record, payload = sc_interactions.base_payload(
         backend, type=InteractionType.MESSAGE_COMPONENT, channel_id=stored.channel_id,
         guild_id=actor.guild.id, user_id=actor.id, data=data)
     payload["message"] = dict(serializers.message_payload(backend, stored))
     record.source_message_id = stored.id
     backend.emit("INTERACTION_CREATE", payload)
-    await env.settle()
-    return simcord.InteractionResult(env, record)
+    return record
 
 
 def _answers_to(env: simcord.Env, needle: str) -> list[str]:
@@ -211,17 +218,11 @@ async def _emit_select_twice(env: simcord.Env, actor: simcord.MemberActor,
                              message: discord.Message | simcord.ResponseMessage, custom_id: str,
                              value: str) -> None:
     """Two clicks of the same option that reach the bot before it answers either (no settle between)."""
-    backend = env.backend
     stored = _visible_message(actor, message)
     menu = _find_component(stored.components, types=SELECT_TYPES, custom_id=custom_id, label=None)
     for _ in range(2):
-        data = {"custom_id": menu["custom_id"], "component_type": ComponentType.STRING_SELECT, "values": [value]}
-        record, payload = sc_interactions.base_payload(
-            backend, type=InteractionType.MESSAGE_COMPONENT, channel_id=stored.channel_id,
-            guild_id=actor.guild.id, user_id=actor.id, data=data)
-        payload["message"] = dict(serializers.message_payload(backend, stored))
-        record.source_message_id = stored.id
-        backend.emit("INTERACTION_CREATE", payload)
+        _emit_component(env, actor, stored, {"custom_id": menu["custom_id"],
+                                             "component_type": ComponentType.STRING_SELECT, "values": [value]})
     await env.settle()
 
 
