@@ -121,7 +121,7 @@ async def test_the_bot_answers_other_games_while_a_computer_thinks(env: simcord.
             break
         first = legal_moves(st)[0].action
         if game.computer_at(st.decider) is None:
-            await bot.service.act(game.id, game.user_at(st.decider) or 0, first)
+            await bot.service.act(game.id, game.user_at(st.decider) or 0, first, version=game.version)
         else:
             await bot.service.computer_act(game.id, st.decider, game.version, first)
     assert game.computer_at(st.decider) is not None and len(legal_moves(st)) > 1
@@ -132,7 +132,8 @@ async def test_the_bot_answers_other_games_while_a_computer_thinks(env: simcord.
     started = time.perf_counter()
     second = await game_in(env, other)
     st2 = await state_in(env, other)
-    await bot.service.act(second.id, second.user_at(st2.decider) or 0, legal_moves(st2)[0].action)
+    await bot.service.act(second.id, second.user_at(st2.decider) or 0, legal_moves(st2)[0].action,
+                          version=second.version)
     assert await cog.poster.show(second.id) is None  # type: ignore[attr-defined]
     took = time.perf_counter() - started
     assert not runner.done(), "the computer should still be thinking"
