@@ -329,3 +329,19 @@ def test_MK_53_mandatory_first_workers_unchanged() -> None:
     with pytest.raises(RuleError) as e:
         apply(st, Action("pass"))
     assert e.value.code == "must_buy_worker"
+
+
+def test_X_09_stacks_name_a_copy_by_its_roundel() -> None:
+    """X-09: a record's stacks can name a copy with a market roundel; a copy that is not in the deck
+    (or a roundel the card never carries) is refused instead of silently dealing another copy."""
+    rs = market_rules(2)
+    cat = rs.catalogue
+    wanted = ["Ship Builder [fish]", "Ship Builder [?]", "Ship Builder [grain]"]
+    st = new_game(rs, ["A", "B"], seed=3, stacks={"workers": wanted})
+    top = st.upper[:3]  # the first workers phase laid them out, top card first
+    assert [cat.cards[c].name() for c in top] == ["Ship Builder"] * 3
+    assert [cat.copy_goods[c] for c in top] == ["fish", "?", "grain"]
+    with pytest.raises(ValueError, match="no \\(more\\) card"):
+        new_game(rs, ["A", "B"], seed=3, stacks={"workers": ["Ship Builder [fish]", "Ship Builder [fish]"]})
+    with pytest.raises(ValueError, match="no \\(more\\) card"):
+        new_game(rs, ["A", "B"], seed=3, stacks={"workers": ["Shepherd [fish]"]})
