@@ -8,7 +8,7 @@ seed 001 p.2-3) are built from it; the 4 start-player cards of the box are token
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -81,14 +81,17 @@ class Catalogue:
     # Per physical card, its market roundel where copies of its type differ in it (Ship Builder,
     # Market: MK-49, MK-61), else "": what tells such copies apart when a ruleset uses roundels.
     copy_goods: tuple[str, ...] = ()
+    # Card type ids removed from the game (IBG-02, BQ-02, BQ-23): their physical cards keep their ids
+    # but are in no stack, and a name finds the type that is in the game first.
+    removed: tuple[str, ...] = ()
 
     def lookup(self, name: str) -> CardType | None:
         """Find a card type by id, English or German name (case-insensitive, ignoring punctuation)."""
-        return _name_index(self.edition, self.extras).get(_norm(name))
+        return _name_index(self.edition, self.extras, self.removed).get(_norm(name))
 
     def deck_cards(self, deck: str) -> list[int]:
         """The physical cards of one stack, in catalogue order (a new list each call)."""
-        return list(_deck_cards(self.edition, self.extras, deck))
+        return list(_deck_cards(self.edition, self.extras, self.removed, deck))
 
 
 def _norm(s: str) -> str:
@@ -96,15 +99,17 @@ def _norm(s: str) -> str:
 
 
 @cache
-def _deck_cards(edition: int, extras: tuple[str, ...], deck: str) -> tuple[int, ...]:
-    return tuple(i for i, t in enumerate(catalogue(edition, extras).cards) if t.deck == deck)
+def _deck_cards(edition: int, extras: tuple[str, ...], removed: tuple[str, ...], deck: str) -> tuple[int, ...]:
+    cards = catalogue(edition, extras, removed).cards
+    return tuple(i for i, t in enumerate(cards) if t.deck == deck and t.id not in removed)
 
 
 @cache
-def _name_index(edition: int, extras: tuple[str, ...]) -> dict[str, CardType]:
-    cat = catalogue(edition, extras)
+def _name_index(edition: int, extras: tuple[str, ...], removed: tuple[str, ...] = ()) -> dict[str, CardType]:
+    cat = catalogue(edition, extras, removed)
     idx: dict[str, CardType] = {}
-    for t in cat.types:
+    in_game = [t for t in cat.types if t.id not in removed]
+    for t in in_game + [t for t in cat.types if t.id in removed]:
         for key in (t.id, t.name_en, t.name_de):
             idx.setdefault(_norm(key), t)
     return idx
@@ -155,11 +160,22 @@ def raw_extra(name: str) -> list[dict[str, Any]]:
     return cards
 
 
-def catalogue(edition: int, extras: tuple[str, ...] = ()) -> Catalogue:
+def catalogue(edition: int, extras: tuple[str, ...] = (), removed: tuple[str, ...] = ()) -> Catalogue:
     """The catalogue of one edition (1 = 2004, 2 = 2014), applying the ``edN`` overrides; the cards of
-    each extra data file are added after the base cards (so base physical ids never move). One object
-    per combination: card types are compared by identity."""
+    each extra data file are added after the base cards (so base physical ids never move); ``removed``
+    names the types taken out of the game. Card types are the same objects in every combination."""
+    if removed:
+        return _removed(edition, tuple(extras), tuple(removed))
     return _catalogue(edition, tuple(extras))
+
+
+@cache
+def _removed(edition: int, extras: tuple[str, ...], removed: tuple[str, ...]) -> Catalogue:
+    cat = _catalogue(edition, extras)
+    unknown = [r for r in removed if r not in cat.by_id]
+    if unknown:
+        raise ValueError(f"cannot remove unknown card types: {', '.join(unknown)}")
+    return replace(cat, removed=removed)
 
 
 @cache

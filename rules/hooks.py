@@ -140,6 +140,15 @@ class Shape:
     min_players: int = 2
     max_players: int = 4
     roundels: bool = False  # copies of a type with different market roundels are told apart (MK-49)
+    # The keys of every active expansion and module ("market", "new_society", "module1" ...), so that one
+    # part can depend on which others are on (e.g. BQ-23: the Debtor's Prison goes with modules 1 and 2).
+    active: frozenset[str] = frozenset()
+    # Card files (data/expansions/<name>.json) whose cards join the game, in registry order; and card
+    # type ids removed from it (IBG-02 replacements, BQ-02, BQ-23): their physical cards keep their
+    # ids but are never dealt. The catalogue is built from both after every part has configured.
+    extras: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+    token_step: int = 1  # rules-notes 12: seats a start-player token moves at the end of a round (P5-10: 2)
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)

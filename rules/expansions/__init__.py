@@ -9,6 +9,8 @@ __all__ = ["REGISTRY", "select"]
 
 
 def _registry() -> dict[str, Expansion]:
+    """Every expansion and module, in the order they configure a game (a module's key is
+    ``module<n>``, ``rules.ruleset.module_key``)."""
     from .market import MARKET
 
     return {e.key: e for e in (MARKET,)}
@@ -28,7 +30,10 @@ def select(edition: int, keys: tuple[str, ...]) -> list[Expansion]:
         raise ValueError(f"an expansion is named twice: {', '.join(keys)}")
     for key in keys:
         if key not in REGISTRY:
-            raise ValueError(f"unknown expansion {key!r} (known: {', '.join(sorted(REGISTRY))})")
+            if key.startswith("module") and key[6:].isdigit():
+                raise ValueError(f"Module {key[6:]} is not available yet")
+            known = ", ".join(sorted(k for k in REGISTRY if not k.startswith("module")))
+            raise ValueError(f"unknown expansion {key!r} (known: {known})")
     active = [e for e in REGISTRY.values() if e.key in keys]
     for e in active:
         if edition not in e.editions:

@@ -38,7 +38,7 @@ def test_MK_02_P5_02_five_players_need_the_market_and_six_are_refused() -> None:
 
 
 def test_MK_03_modules_refused_for_now() -> None:
-    with pytest.raises(ValueError, match="modules"):
+    with pytest.raises(ValueError, match="Module 3 is not available yet"):
         Ruleset(edition=2, expansions=("market",), modules=(3,))
 
 
