@@ -160,16 +160,11 @@ async def act_by_commands(env: simcord.Env, channel: simcord.ChannelHandle,
             if any(m.action.kind == "pass" for m in legal_moves(st)):
                 return await actor.slash(channel, "petersburg pass")
             continue
-        if kind == "pub":
-            choices = await actor.autocomplete(channel, "petersburg pub", "amount", "")
-            if choices:
-                return await actor.slash(channel, "petersburg pub", amount=choices[0]["value"])
-            continue
-        if kind in ("discard", "as", "release", "confirm"):  # pending decisions share this option
-            choices = await actor.autocomplete(channel, "petersburg observatory", "decision", kind)
+        if kind in ("pub", "discard", "as", "release", "confirm"):  # pending decisions: one command
+            choices = await actor.autocomplete(channel, "petersburg decide", "choice", "")
             choices = [c for c in choices if c["value"].split(" ", 1)[-1].startswith(kind + " ")]
             if choices:
-                return await actor.slash(channel, "petersburg observatory", decision=choices[0]["value"])
+                return await actor.slash(channel, "petersburg decide", choice=choices[0]["value"])
             continue
         choices = await actor.autocomplete(channel, f"petersburg {kind}", "card", "")
         if choices:
