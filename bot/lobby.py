@@ -43,7 +43,7 @@ def hands_of(st: GameState) -> dict[int, list[str]]:
     return {s: [cards[c].id for c in st.hands[s]] for s in range(st.n)}
 
 
-COMPUTER_LEVELS = ("easy", "normal", "strong")  # rules.ai levels offered at the table
+COMPUTER_LEVELS = ("easy", "normal", "strong")  # players.ai levels offered at the table
 TAKEOVER_LEVEL = "normal"  # the computer player that takes over an absent player's seat
 
 

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from .cards import Catalogue
 
-try:  # the mypyc build (benchmarks/compile_rules.py) needs it; pure Python does not
+try:  # the mypyc build (rules/compile.py) needs it; pure Python does not
     from mypy_extensions import mypyc_attr
 except ImportError:  # pragma: no cover
     _C = TypeVar("_C")
