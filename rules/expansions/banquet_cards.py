@@ -28,8 +28,10 @@ from .banquet import BANQUET, JESTER, PICKPOCKET, PURPLE, attachments_on, bstate
 RUBLES, VP = "rubles", "vp"
 
 
-def _note(key: str, seat: int, cards: dict[str, str], **params: object) -> Event:
-    return {"type": "note", "key": key, "seat": seat, "cards": cards, "params": dict(params)}
+def _note(key: str, seat: int, cards: dict[str, str], gain: dict[str, int] | None = None, **params: object) -> Event:
+    """A log line (rules/describe.py); ``gain``: the rubles and VP it gives its player."""
+    gains = {f"gain_{k}": v for k, v in (gain or {}).items()}
+    return {"type": "note", "key": key, "seat": seat, "cards": cards, "params": dict(params)} | gains
 
 
 class PurplePlay(HandPlay):
@@ -72,7 +74,7 @@ class GoldenDonkey(PurplePlay):
 
     def act(self, st: GameState, seat: int, action: Action, card: int) -> list[Event]:
         st.rubles[seat] += 5
-        return [_note("log.bq_golden_donkey", seat, {"card": action.card}, rubles=5)]
+        return [_note("log.bq_golden_donkey", seat, {"card": action.card}, {"rubles": 5}, rubles=5)]
 
 
 class AwayWithIt(PurplePlay):
@@ -179,6 +181,7 @@ class Moocher(PurplePlay):
                 f"log.bq_moocher_{action.good}",
                 seat,
                 {"card": action.card, "target": action.target},
+                {action.good: got},
                 owner=action.amount,
                 amount=got,
             )
