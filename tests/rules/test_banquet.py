@@ -175,11 +175,16 @@ def test_BQ_09_czar_superstar_displaces_only_czar_and_carpenter_then_discounts_r
     assert st.rubles[0] - rubles == 3 + 3  # its 3 rubles and the Lumberjack's
 
 
+@pytest.mark.parametrize("market", [False, True])
 @pytest.mark.parametrize(("village", "price"), [("Potemkin Village 1/4", 13 - 4), ("Potemkin Village 3/8", 13 - 8)])
-def test_BQ_10_potemkin_villages_count_4_and_8_when_displaced(village: str, price: int) -> None:
-    st = bq_game(phase="trading", upper=("Bank",), tableaux={0: [village]})
+def test_BQ_10_potemkin_villages_count_4_and_8_when_displaced(village: str, price: int, market: bool) -> None:
+    st = bq_game(market=market, phase="trading", upper=("Bank",), tableaux={0: [village]})
     bank = [m for m in legal_moves(st) if m.action.card == "bank" and m.action.kind == "buy"]
     assert [m.price for m in bank] == [price]
+    # check() agrees: it once refused a trading card over a card of an expansion's file (the file's
+    # card types were other objects in each combination of files)
+    play(st, f"buy Bank over {village}")
+    assert st.rubles[0] == 25 - price
 
 
 # --- Money Collector (BQ-11, BQ-12, BQ-25; AMB-17) ------------------------------------------------------------
