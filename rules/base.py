@@ -18,7 +18,7 @@ class ObservatoryDecision(Decision):
     """rules-notes 8: buy, take or discard the card drawn with the Observatory."""
 
     kind = "observatory"
-    draws = True
+    drawn = True
 
     def moves(self, st: GameState, p: Pending) -> list[Move]:
         seat = p.seat

@@ -54,6 +54,10 @@ class CardType:
     source: str
     de_guess: bool
     market_count: int = 1  # symbols of its good on each copy (market cards 1-3, crates 4; MK-29)
+    # Every colour whose cards it makes 1 cheaper (``discount`` is the first; BQ-09's Czar-Superstar: red, blue).
+    discounts: tuple[str, ...] = ()
+    # The only card types it may displace, where a trading card is limited so (BQ-09); () = by colour.
+    displaces: tuple[str, ...] = ()
     # A green trading card that may displace any worker, whatever its symbols (IBG-08, M2-07).
     displaces_any: bool = False
 
@@ -86,6 +90,8 @@ class Catalogue:
     # Card type ids removed from the game (IBG-02, BQ-02, BQ-23): their physical cards keep their ids
     # but are in no stack, and a name finds the type that is in the game first.
     removed: tuple[str, ...] = ()
+    # Per physical card, its stack (its type's ``deck`` unless the data gives each copy's: ``decks``).
+    copy_decks: tuple[str, ...] = ()
 
     def lookup(self, name: str) -> CardType | None:
         """Find a card type by id, English or German name (case-insensitive, ignoring punctuation)."""
@@ -102,8 +108,8 @@ def _norm(s: str) -> str:
 
 @cache
 def _deck_cards(edition: int, extras: tuple[str, ...], removed: tuple[str, ...], deck: str) -> tuple[int, ...]:
-    cards = catalogue(edition, extras, removed).cards
-    return tuple(i for i, t in enumerate(cards) if t.deck == deck and t.id not in removed)
+    cat = catalogue(edition, extras, removed)
+    return tuple(i for i, t in enumerate(cat.cards) if cat.copy_decks[i] == deck and t.id not in removed)
 
 
 @cache
@@ -180,60 +186,67 @@ def _removed(edition: int, extras: tuple[str, ...], removed: tuple[str, ...]) ->
     return replace(cat, removed=removed)
 
 
-def _card_type(entry: dict[str, Any], edition: int) -> CardType | None:
-    """One entry of a card file as a type of ``edition`` (None: not in that edition)."""
-    e = dict(entry)
-    e.update(entry.get(f"ed{edition}", {}))
-    if edition not in e.get("editions", [1, 2]):
-        return None
-    bonus = e.get("bonus") or {}
-    name = e["name"]
-    text = e.get("text", {})
-    return CardType(
-        id=e["id"],
-        deck=e["deck"],
-        colour=e["colour"],
-        trading=bool(e.get("trading", False)),
-        count=int(e["count"]),
-        cost=int(e["cost"]),
-        rubles=int(e["rubles"]),
-        vp=int(e["vp"]),
-        symbols=frozenset(e.get("symbols", ())),
-        name_en=name["en"],
-        name_de=name["de"],
-        displace_value=int(e.get("displace_value") or e["cost"]),
-        discount=e.get("discount"),
-        hand_limit_bonus=int(e.get("hand_limit_bonus", 0)),
-        ability=e.get("ability"),
-        bonus_per=bonus.get("per"),
-        bonus_rubles=int(bonus.get("rubles", 0)),
-        bonus_vp=int(bonus.get("vp", 0)),
-        text_en=text.get("en", ""),
-        text_de=text.get("de", ""),
-        market=tuple(e.get("market", ())),
-        source=e["source"],
-        de_guess=bool(e.get("de_guess", False)),
-        market_count=int(e.get("market_count", 1)),
-        displaces_any=bool(e.get("displaces_any", False)),
-    )
+FileTypes = tuple[tuple[CardType, ...], dict[str, tuple[str, ...]], tuple[tuple[str, int], ...]]
 
 
 @cache
-def _extra_types(edition: int, name: str) -> tuple[tuple[CardType, ...], tuple[tuple[str, int], ...]]:
-    """The card types a card file adds to ``edition`` (the same objects in every combination), and
-    the extra physical copies it adds of types defined elsewhere (``"extra_copies_of"``: IBG-09 ...
-    IBG-11, e.g. two more Firehouses): (type id, copies)."""
+def _file_types(edition: int, name: str) -> FileTypes:
+    """The card types of one data file for an edition ("" = data/cards.json, else an expansion's file),
+    built once, so that a type is one object in every catalogue it is part of; with the stacks of
+    each copy where the file gives them (``decks``), and the extra physical copies it adds of types
+    defined elsewhere (``"extra_copies_of"``: IBG-09 ... IBG-11, e.g. two more Firehouses)."""
+    entries = raw_catalogue()["cards"] if not name else raw_extra(name)
     types: list[CardType] = []
+    per_copy: dict[str, tuple[str, ...]] = {}
     copies: list[tuple[str, int]] = []
-    for entry in raw_extra(name):
+    for entry in entries:
         if "extra_copies_of" in entry:
             if edition in entry.get("editions", [1, 2]):
                 copies.append((entry["extra_copies_of"], int(entry["count"])))
             continue
-        t = _card_type(entry, edition)
-        if t is not None:
-            types.append(t)
-    return tuple(types), tuple(copies)
+        e = dict(entry)
+        e.update(entry.get(f"ed{edition}", {}))
+        if edition not in e.get("editions", [1, 2]):
+            continue
+        bonus = e.get("bonus") or {}
+        names = e["name"]
+        text = e.get("text", {})
+        discount = e.get("discount")
+        discounts = tuple(discount) if isinstance(discount, list) else (discount,) if discount else ()
+        if "decks" in e:
+            per_copy[e["id"]] = tuple(e["decks"])
+        types.append(
+            CardType(
+                id=e["id"],
+                deck=e["deck"],
+                colour=e["colour"],
+                trading=bool(e.get("trading", False)),
+                count=int(e["count"]),
+                cost=int(e["cost"]),
+                rubles=int(e["rubles"]),
+                vp=int(e["vp"]),
+                symbols=frozenset(e.get("symbols", ())),
+                name_en=names["en"],
+                name_de=names["de"],
+                displace_value=int(e.get("displace_value") or e["cost"]),
+                discount=discounts[0] if discounts else None,
+                hand_limit_bonus=int(e.get("hand_limit_bonus", 0)),
+                ability=e.get("ability"),
+                bonus_per=bonus.get("per"),
+                bonus_rubles=int(bonus.get("rubles", 0)),
+                bonus_vp=int(bonus.get("vp", 0)),
+                text_en=text.get("en", ""),
+                text_de=text.get("de", ""),
+                market=tuple(e.get("market", ())),
+                source=e["source"],
+                de_guess=bool(e.get("de_guess", False)),
+                market_count=int(e.get("market_count", 1)),
+                discounts=discounts,
+                displaces=tuple(e.get("displaces", ())),
+                displaces_any=bool(e.get("displaces_any", False)),
+            )
+        )
+    return tuple(types), per_copy, tuple(copies)
 
 
 @cache
@@ -242,31 +255,30 @@ def _catalogue(edition: int, extras: tuple[str, ...]) -> Catalogue:
     if str(edition) not in raw["editions"]:
         raise ValueError(f"unknown edition {edition!r}")
     types: list[CardType] = []
+    per_copy: dict[str, tuple[str, ...]] = {}  # type id -> each copy's stack, where the data gives them
     more: list[tuple[str, int]] = []
-    if extras:  # the base types are the very same objects as in the base catalogue
-        types.extend(_catalogue(edition, ()).types)
-        for extra in extras:
-            added, copies = _extra_types(edition, extra)
-            types.extend(added)
-            more.extend(copies)
-    else:
-        for entry in raw["cards"]:
-            t = _card_type(entry, edition)
-            if t is not None:
-                types.append(t)
+    for name in ("", *extras):  # each file's types are the very same objects in every combination
+        file_types, file_decks, file_copies = _file_types(edition, name)
+        types.extend(file_types)
+        per_copy.update(file_decks)
+        more.extend(file_copies)
     cards: list[CardType] = []
     markets: list[str | None] = []
     copy_goods: list[str] = []
+    copy_decks: list[str] = []
     for t in types:
         varied = len(set(t.market)) > 1
+        stacks = per_copy.get(t.id, ())
         for k in range(t.count):
             cards.append(t)
+            copy_decks.append(stacks[k] if k < len(stacks) else t.deck)
             markets.append(t.market[k] if k < len(t.market) else None)
             copy_goods.append(t.market[k] if varied else "")
     by_id = {t.id: t for t in types}
     for type_id, count in more:  # extra copies after every other card: no physical id moves
         t = by_id[type_id]
         cards.extend([t] * count)
+        copy_decks.extend([t.deck] * count)
         markets.extend([None] * count)
         copy_goods.extend([""] * count)
     return Catalogue(
@@ -280,4 +292,5 @@ def _catalogue(edition: int, extras: tuple[str, ...]) -> Catalogue:
         display_empty_ends_phase=raw["editions"][str(edition)]["display_empty_ends_phase"],
         extras=extras,
         copy_goods=tuple(copy_goods),
+        copy_decks=tuple(copy_decks),
     )

@@ -59,6 +59,12 @@ def describe(event: Event, seats: Sequence[str], edition: int, lang: str = "en")
             rubles=event["rubles"],
             vp=event["vp"],
         )
+    if kind == "note":  # an expansion's line: a text key, card ids to name, a player ("owner") to name
+        params: dict[str, Any] = {k: card_name(v, edition, lang) for k, v in event.get("cards", {}).items()}
+        params.update(event.get("params", {}))
+        if "owner" in params:
+            params["owner"] = seats[params["owner"]]
+        return t(event["key"], lang, player=who, **params)
     if kind == "good":
         return t("log.good", lang, player=who, card=card(), good=t(f"good.{event['good']}", lang))
     if kind == "good_returned":
@@ -112,6 +118,6 @@ def headline(events: Sequence[Event], seats: Sequence[str], edition: int, lang: 
     """The player's action among ``events`` (the first event), in words: the board's "last action"."""
     for e in events:
         if e["type"] in ("buy", "play", "take", "pass", "observe", "discard", "pub", "good", "crate_confirmed",
-                         "guild_hall", "trading_house", "sycophant", "prison"):
+                         "guild_hall", "trading_house", "sycophant", "prison", "note"):
             return describe(e, seats, edition, lang)
     return None

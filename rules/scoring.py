@@ -31,12 +31,20 @@ def score_colour(st: GameState, colour: str, key: str, events: list[Event]) -> N
     start = st.tokens[st.ruleset.phases[st.phase].token]
     rubles_key, vp_key = f"{key}_rubles", f"{key}_vp"
     n = len(st.seats)
+    adjust = st.ruleset.hooks.card_income
     for i in range(n):
         seat = (start + i) % n
         rub = vp = 0
         for c in st.tableaux[seat]:
             t = cards[c]
             if t.colour != colour:
+                continue
+            if adjust:  # per card, for the expansions' changes (attachments, covered cards)
+                r, v = card_value(st, seat, c)
+                for hook in adjust:
+                    r, v = hook(st, seat, c, r, v, events)
+                rub += r
+                vp += v
                 continue
             rub += t.rubles
             if c not in st.face_down:
@@ -66,6 +74,20 @@ def bonus_count(st: GameState, seat: int, per: str) -> int:
     return sum(1 for x in st.tableaux[seat] if cards[x].colour == per)
 
 
+def card_value(st: GameState, seat: int, c: int) -> tuple[int, int]:
+    """What card ``c`` in ``seat``'s tableau yields at its scoring: (rubles, VP), bonuses counted on
+    that tableau, a face-down card no printed VP (rules-notes 7, 10)."""
+    cards = st.cards
+    t = cards[c]
+    rub = t.rubles
+    vp = t.vp if c not in st.face_down else 0
+    if t.bonus_per is not None:
+        k = bonus_count(st, seat, t.bonus_per)
+        rub += t.bonus_rubles * k
+        vp += t.bonus_vp * k
+    return rub, vp
+
+
 def aristocrat_vp(st: GameState, seat: int) -> int:
     """Final VP for distinct aristocrats, red trading cards included, by name (rules-notes 14)."""
     cards = st.cards
@@ -79,10 +101,12 @@ def final_scoring(st: GameState, events: list[Event]) -> None:
     expansions' final-scoring steps (``Hooks.final``); ties by rubles left."""
     final = []
     extra = st.ruleset.hooks.final
+    exempt = st.ruleset.hooks.hand_exempt
     for seat in range(st.n):
         ar = aristocrat_vp(st, seat)
         money_vp = st.rubles[seat] // 10
-        penalty = HAND_PENALTY * len(st.hands[seat])
+        counted = [c for c in st.hands[seat] if not any(free(st, c) for free in exempt)]
+        penalty = HAND_PENALTY * len(counted)
         gain_vp(st, seat, ar, "aristocrat_bonus")
         gain_vp(st, seat, money_vp, "rubles")
         gain_vp(st, seat, -penalty, "hand_penalty")

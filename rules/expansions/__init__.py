@@ -11,10 +11,12 @@ __all__ = ["REGISTRY", "offered", "select"]
 def _registry() -> dict[str, Expansion]:
     """Every expansion and module, in the order they configure a game (a module's key is
     ``module<n>``, ``rules.ruleset.module_key``)."""
+    from .banquet import BANQUET_MODULE
     from .market import MARKET
     from .society import MODULE2_EXPANSION, NEW_SOCIETY_EXPANSION, REPLACEMENTS_ONLY_EXPANSION
 
-    return {e.key: e for e in (MARKET, NEW_SOCIETY_EXPANSION, REPLACEMENTS_ONLY_EXPANSION, MODULE2_EXPANSION)}
+    return {e.key: e for e in (MARKET, NEW_SOCIETY_EXPANSION, REPLACEMENTS_ONLY_EXPANSION, BANQUET_MODULE,
+                               MODULE2_EXPANSION)}
 
 
 REGISTRY: dict[str, Expansion] = {}

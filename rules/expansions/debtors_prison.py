@@ -85,7 +85,7 @@ class PrisonDecision(ObservatoryDecision):
     target; the hand limit). Absent player: put it back (X-07)."""
 
     kind = PRISON
-    draws = True
+    drawn = True
 
 
 def prison_view(st: GameState, seat: int | None, out: dict[str, Any]) -> None:

@@ -36,7 +36,7 @@ from rules import (
 
 from .market_helpers import MARKET_KINDS
 
-KINDS = (BUY, TAKE, PLAY, OBSERVE, DISCARD, PUB, PASS, *MARKET_KINDS)
+KINDS = (BUY, TAKE, PLAY, OBSERVE, DISCARD, PUB, PASS, *MARKET_KINDS, "pickpocket")
 MAX_ACTIONS = 5000  # a random game has ~150-250 actions; this bound only catches endless games
 ROWS = (UPPER, LOWER, HAND, DRAWN)
 PUB_AMOUNTS = range(12)
@@ -60,6 +60,7 @@ class Game:
     open_money: bool = True
     open_hands: bool = False
     market: bool = False
+    modules: tuple[int, ...] = ()
 
     @property
     def ruleset(self) -> Ruleset:
@@ -70,6 +71,7 @@ class Game:
             open_money=self.open_money,
             open_hands=self.open_hands,
             expansions=("market",) if self.market else (),
+            modules=self.modules,
         )
 
     @property
@@ -84,11 +86,12 @@ def games(
     open_money: hs.SearchStrategy[bool] | None = None,
     open_hands: hs.SearchStrategy[bool] | None = None,
 ) -> hs.SearchStrategy[Game]:
-    shapes = hs.sampled_from(
-        [(ed, n, False) for ed in (1, 2) for n in (2, 3, 4)] + [(2, n, True) for n in (2, 3, 4, 5, 5)]
-    )
+    plain = [(ed, n, False, ()) for ed in (1, 2) for n in (2, 3, 4)] + [(2, n, True, ()) for n in (2, 3, 4, 5, 5)]
+    # BQ-27, BQ-01, BQ-02: the Banquet in the 1st edition, Module 1 with and without the Market
+    banquet = [(ed, n, False, (1,)) for ed in (1, 2) for n in (2, 3, 4)] + [(2, n, True, (1,)) for n in (2, 3, 4, 5)]
+    shapes = hs.sampled_from(plain + banquet)
     return hs.builds(
-        lambda shape, **kw: Game(edition=shape[0], players=shape[1], market=shape[2], **kw),
+        lambda shape, **kw: Game(edition=shape[0], players=shape[1], market=shape[2], modules=shape[3], **kw),
         shape=shapes,
         seed=hs.integers(0, 2**32 - 1),
         choice_seed=hs.integers(0, 2**32 - 1),
