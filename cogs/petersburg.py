@@ -20,8 +20,8 @@ from bot.service import UserError
 from bot.store import ACTIVE, LOBBY, Game
 from bot.texts import card_text, hand_text
 from bot.translator import locale_str as _
-from rules import catalogue, view
-from rules.cards import all_types
+from rules import view
+from rules.cards import all_types, find_type
 from rules.i18n import LANGUAGES, error_text, t
 
 from .base import NO_PINGS, Interaction, lang_of
@@ -267,11 +267,7 @@ class Petersburg(PlayCommands, HostCommands, InfoCommands, ComputerCommands, com
         edition = int(game.ruleset.get("edition", 2)) if game is not None else 2
 
         async def work() -> None:
-            ct = next((c for c in all_types(edition) if c.id == name), None) or catalogue(edition).lookup(name)
-            if ct is None:
-                needle = name.strip().casefold()
-                ct = next((c for c in all_types(edition) if needle in (c.name(lang).casefold(), c.name_en.casefold())),
-                          None)
+            ct = find_type(edition, name)
             if ct is None:
                 raise UserError("no_such_card_name", name=name)
             file = None
