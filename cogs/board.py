@@ -97,6 +97,10 @@ class BoardPoster(PerGame):
         """At startup: every game whose channel is behind (a crash between commit and post, a failure)."""
         for game_id in await self.store.games_to_show(shards=self.bot.shard_filter()):
             self.kick(game_id)
+        if self.bot.config.live_minutes > 0:  # a turn left untold for a live player: its wake was in memory
+            for game in await self.store.list_games(status=ACTIVE, limit=10_000):
+                if game.turn_message_id is None and game.turn_user_id is None:
+                    self.kick(game.id)
 
     async def run(self, game_id: int) -> None:
         delay = RETRY_FIRST

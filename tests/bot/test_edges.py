@@ -285,3 +285,16 @@ async def test_17_10_a_player_who_is_away_is_pinged(env: simcord.Env) -> None:
     assert other is not waiting
     assert traffic(env, channel.id, start).mentions() == [waiting.id, other.id]
     assert _turn_messages(channel) == [f"<@{other.id}>, it is your turn."]
+
+
+async def test_17_10_a_live_player_is_still_pinged_after_a_restart(env: simcord.Env, db_path: Path) -> None:
+    """The look again at the end of a live player's window is in memory: a restart finds the untold turn."""
+    channel, players = await new_table(env)
+    waiting = decider_of(board_message(channel), players)
+    assert _turn_messages(channel) == []  # just started: at the board
+    old = bot_of(env)
+    await env.restart_bot(make_bot(db_path, sync=False))
+    assert old.store is not None
+    await old.store.close()
+    await env.advance_time(6 * 60)
+    assert _turn_messages(channel) == [f"<@{waiting.id}>, it is your turn."]
