@@ -99,7 +99,7 @@ def format_action(action: Action, cat: Catalogue, lang: str = "en") -> str:
 _GOOD = re.compile(r"\[\s*([^\]]*?)\s*\]\s*$")
 
 
-def _split_good(part: str) -> tuple[str, str]:
+def split_good(part: str) -> tuple[str, str]:
     """``Ship Builder [fish]`` -> (``Ship Builder``, ``fish``)."""
     gm = _GOOD.search(part)
     if gm is None:
@@ -140,7 +140,7 @@ def parse_action(text: str, cat: Catalogue, drawn: bool = False, decks: Sequence
     parts = re.split(r"\s+over\s+", rest, maxsplit=1, flags=re.I)
     if len(parts) == 2:
         rest, tname = parts
-        tname, good = _split_good(tname)
+        tname, good = split_good(tname)
         t = cat.lookup(tname)
         if t is None:
             raise NotationError(text, f"no card called {tname!r}")
@@ -156,7 +156,7 @@ def parse_action(text: str, cat: Catalogue, drawn: bool = False, decks: Sequence
         row = DRAWN
     elif kind == DISCARD:
         raise NotationError(text, "discard only answers an Observatory draw")
-    rest, own_good = _split_good(rest)
+    rest, own_good = split_good(rest)
     if own_good and target:
         raise NotationError(text, "a roundel [good] goes after the displaced card")
     card = cat.lookup(rest)

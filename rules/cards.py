@@ -8,7 +8,7 @@ seed 001 p.2-3) are built from it; the 4 start-player cards of the box are token
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -54,6 +54,8 @@ class CardType:
     source: str
     de_guess: bool
     market_count: int = 1  # symbols of its good on each copy (market cards 1-3, crates 4; MK-29)
+    # A green trading card that may displace any worker, whatever its symbols (IBG-08, M2-07).
+    displaces_any: bool = False
 
     def name(self, lang: str = "en") -> str:
         return self.name_de if lang == "de" else self.name_en
@@ -81,14 +83,17 @@ class Catalogue:
     # Per physical card, its market roundel where copies of its type differ in it (Ship Builder,
     # Market: MK-49, MK-61), else "": what tells such copies apart when a ruleset uses roundels.
     copy_goods: tuple[str, ...] = ()
+    # Card type ids removed from the game (IBG-02, BQ-02, BQ-23): their physical cards keep their ids
+    # but are in no stack, and a name finds the type that is in the game first.
+    removed: tuple[str, ...] = ()
 
     def lookup(self, name: str) -> CardType | None:
         """Find a card type by id, English or German name (case-insensitive, ignoring punctuation)."""
-        return _name_index(self.edition, self.extras).get(_norm(name))
+        return _name_index(self.edition, self.extras, self.removed).get(_norm(name))
 
     def deck_cards(self, deck: str) -> list[int]:
         """The physical cards of one stack, in catalogue order (a new list each call)."""
-        return list(_deck_cards(self.edition, self.extras, deck))
+        return list(_deck_cards(self.edition, self.extras, self.removed, deck))
 
 
 def _norm(s: str) -> str:
@@ -96,15 +101,17 @@ def _norm(s: str) -> str:
 
 
 @cache
-def _deck_cards(edition: int, extras: tuple[str, ...], deck: str) -> tuple[int, ...]:
-    return tuple(i for i, t in enumerate(catalogue(edition, extras).cards) if t.deck == deck)
+def _deck_cards(edition: int, extras: tuple[str, ...], removed: tuple[str, ...], deck: str) -> tuple[int, ...]:
+    cards = catalogue(edition, extras, removed).cards
+    return tuple(i for i, t in enumerate(cards) if t.deck == deck and t.id not in removed)
 
 
 @cache
-def _name_index(edition: int, extras: tuple[str, ...]) -> dict[str, CardType]:
-    cat = catalogue(edition, extras)
+def _name_index(edition: int, extras: tuple[str, ...], removed: tuple[str, ...] = ()) -> dict[str, CardType]:
+    cat = catalogue(edition, extras, removed)
     idx: dict[str, CardType] = {}
-    for t in cat.types:
+    in_game = [t for t in cat.types if t.id not in removed]
+    for t in in_game + [t for t in cat.types if t.id in removed]:
         for key in (t.id, t.name_en, t.name_de):
             idx.setdefault(_norm(key), t)
     return idx
@@ -155,11 +162,78 @@ def raw_extra(name: str) -> list[dict[str, Any]]:
     return cards
 
 
-def catalogue(edition: int, extras: tuple[str, ...] = ()) -> Catalogue:
+def catalogue(edition: int, extras: tuple[str, ...] = (), removed: tuple[str, ...] = ()) -> Catalogue:
     """The catalogue of one edition (1 = 2004, 2 = 2014), applying the ``edN`` overrides; the cards of
-    each extra data file are added after the base cards (so base physical ids never move). One object
-    per combination: card types are compared by identity."""
+    each extra data file are added after the base cards (so base physical ids never move); ``removed``
+    names the types taken out of the game. Card types are the same objects in every combination."""
+    if removed:
+        return _removed(edition, tuple(extras), tuple(removed))
     return _catalogue(edition, tuple(extras))
+
+
+@cache
+def _removed(edition: int, extras: tuple[str, ...], removed: tuple[str, ...]) -> Catalogue:
+    cat = _catalogue(edition, extras)
+    unknown = [r for r in removed if r not in cat.by_id]
+    if unknown:
+        raise ValueError(f"cannot remove unknown card types: {', '.join(unknown)}")
+    return replace(cat, removed=removed)
+
+
+def _card_type(entry: dict[str, Any], edition: int) -> CardType | None:
+    """One entry of a card file as a type of ``edition`` (None: not in that edition)."""
+    e = dict(entry)
+    e.update(entry.get(f"ed{edition}", {}))
+    if edition not in e.get("editions", [1, 2]):
+        return None
+    bonus = e.get("bonus") or {}
+    name = e["name"]
+    text = e.get("text", {})
+    return CardType(
+        id=e["id"],
+        deck=e["deck"],
+        colour=e["colour"],
+        trading=bool(e.get("trading", False)),
+        count=int(e["count"]),
+        cost=int(e["cost"]),
+        rubles=int(e["rubles"]),
+        vp=int(e["vp"]),
+        symbols=frozenset(e.get("symbols", ())),
+        name_en=name["en"],
+        name_de=name["de"],
+        displace_value=int(e.get("displace_value") or e["cost"]),
+        discount=e.get("discount"),
+        hand_limit_bonus=int(e.get("hand_limit_bonus", 0)),
+        ability=e.get("ability"),
+        bonus_per=bonus.get("per"),
+        bonus_rubles=int(bonus.get("rubles", 0)),
+        bonus_vp=int(bonus.get("vp", 0)),
+        text_en=text.get("en", ""),
+        text_de=text.get("de", ""),
+        market=tuple(e.get("market", ())),
+        source=e["source"],
+        de_guess=bool(e.get("de_guess", False)),
+        market_count=int(e.get("market_count", 1)),
+        displaces_any=bool(e.get("displaces_any", False)),
+    )
+
+
+@cache
+def _extra_types(edition: int, name: str) -> tuple[tuple[CardType, ...], tuple[tuple[str, int], ...]]:
+    """The card types a card file adds to ``edition`` (the same objects in every combination), and
+    the extra physical copies it adds of types defined elsewhere (``"extra_copies_of"``: IBG-09 ...
+    IBG-11, e.g. two more Firehouses): (type id, copies)."""
+    types: list[CardType] = []
+    copies: list[tuple[str, int]] = []
+    for entry in raw_extra(name):
+        if "extra_copies_of" in entry:
+            if edition in entry.get("editions", [1, 2]):
+                copies.append((entry["extra_copies_of"], int(entry["count"])))
+            continue
+        t = _card_type(entry, edition)
+        if t is not None:
+            types.append(t)
+    return tuple(types), tuple(copies)
 
 
 @cache
@@ -168,46 +242,18 @@ def _catalogue(edition: int, extras: tuple[str, ...]) -> Catalogue:
     if str(edition) not in raw["editions"]:
         raise ValueError(f"unknown edition {edition!r}")
     types: list[CardType] = []
-    entries = list(raw["cards"])
+    more: list[tuple[str, int]] = []
     if extras:  # the base types are the very same objects as in the base catalogue
         types.extend(_catalogue(edition, ()).types)
-        entries = [e for extra in extras for e in raw_extra(extra)]
-    for entry in entries:
-        e = dict(entry)
-        e.update(entry.get(f"ed{edition}", {}))
-        if edition not in e.get("editions", [1, 2]):
-            continue
-        bonus = e.get("bonus") or {}
-        name = e["name"]
-        text = e.get("text", {})
-        types.append(
-            CardType(
-                id=e["id"],
-                deck=e["deck"],
-                colour=e["colour"],
-                trading=bool(e.get("trading", False)),
-                count=int(e["count"]),
-                cost=int(e["cost"]),
-                rubles=int(e["rubles"]),
-                vp=int(e["vp"]),
-                symbols=frozenset(e.get("symbols", ())),
-                name_en=name["en"],
-                name_de=name["de"],
-                displace_value=int(e.get("displace_value") or e["cost"]),
-                discount=e.get("discount"),
-                hand_limit_bonus=int(e.get("hand_limit_bonus", 0)),
-                ability=e.get("ability"),
-                bonus_per=bonus.get("per"),
-                bonus_rubles=int(bonus.get("rubles", 0)),
-                bonus_vp=int(bonus.get("vp", 0)),
-                text_en=text.get("en", ""),
-                text_de=text.get("de", ""),
-                market=tuple(e.get("market", ())),
-                source=e["source"],
-                de_guess=bool(e.get("de_guess", False)),
-                market_count=int(e.get("market_count", 1)),
-            )
-        )
+        for extra in extras:
+            added, copies = _extra_types(edition, extra)
+            types.extend(added)
+            more.extend(copies)
+    else:
+        for entry in raw["cards"]:
+            t = _card_type(entry, edition)
+            if t is not None:
+                types.append(t)
     cards: list[CardType] = []
     markets: list[str | None] = []
     copy_goods: list[str] = []
@@ -217,10 +263,16 @@ def _catalogue(edition: int, extras: tuple[str, ...]) -> Catalogue:
             cards.append(t)
             markets.append(t.market[k] if k < len(t.market) else None)
             copy_goods.append(t.market[k] if varied else "")
+    by_id = {t.id: t for t in types}
+    for type_id, count in more:  # extra copies after every other card: no physical id moves
+        t = by_id[type_id]
+        cards.extend([t] * count)
+        markets.extend([None] * count)
+        copy_goods.extend([""] * count)
     return Catalogue(
         edition=edition,
         types=tuple(types),
-        by_id={t.id: t for t in types},
+        by_id=by_id,
         cards=tuple(cards),
         markets=tuple(markets),
         aristocrat_table=tuple(raw["aristocrat_table"]),

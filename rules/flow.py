@@ -8,8 +8,8 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .actions import OBSERVE, PASS, PLAY, TAKE, Action
-from .cards import CardType
+from .actions import OBSERVE, PASS, PLAY, TAKE, Action, split_good
+from .cards import CardType, Catalogue
 from .checks import check
 from .ruleset import Ruleset
 from .scoring import final_scoring
@@ -36,6 +36,19 @@ def deal_tokens(
     return {tok: owners[i] for i, tok in enumerate(order)}
 
 
+def _named_copy(cat: Catalogue, pool: list[int], name: str) -> int | None:
+    """X-09: the first card of ``pool`` named ``name``; ``Ship Builder [fish]`` names the copy with
+    that market roundel (copies that differ in it are told apart, MK-49), a bare name any copy."""
+    bare, good = split_good(name)
+    t = cat.lookup(bare)
+    if t is None:
+        return None
+    for c in pool:
+        if cat.cards[c] is t and (not good or cat.copy_goods[c] == good):
+            return c
+    return None
+
+
 def new_game(
     ruleset: Ruleset,
     seats: Sequence[str],
@@ -59,8 +72,7 @@ def new_game(
             pool = list(ids)
             order: list[int] = []
             for name in stacks[deck]:
-                t = cat.lookup(name)
-                match = next((c for c in pool if t is not None and cat.cards[c] is t), None)
+                match = _named_copy(cat, pool, name)
                 if match is None:
                     raise ValueError(f"stack {deck!r}: no (more) card {name!r} in this deck")
                 pool.remove(match)
@@ -99,6 +111,8 @@ def new_game(
     # The very first worker phase shows 2 workers per player (rules-notes 1).
     _deal(st, ruleset.phases[0].deck, ruleset.first_workers, [])
     _begin_actions(st)
+    for react in ruleset.hooks.phase_start:
+        react(st, [])
     return st
 
 
@@ -279,5 +293,7 @@ def _start_phase(st: GameState, index: int, events: list[Event]) -> None:
     if need > 0:
         _deal(st, phase.deck, need, events)
     _begin_actions(st)
+    for react in st.ruleset.hooks.phase_start:
+        react(st, events)
     if st.ruleset.display_empty_ends_phase and not st.upper and not st.lower:
         _end_phase(st, events)

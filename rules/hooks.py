@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from .cards import Catalogue
 
-try:  # the mypyc build (benchmarks/compile_rules.py) needs it; pure Python does not
+try:  # the mypyc build (rules/compile.py) needs it; pure Python does not
     from mypy_extensions import mypyc_attr
 except ImportError:  # pragma: no cover
     _C = TypeVar("_C")
@@ -53,6 +53,9 @@ class Decision:
     legal, and carrying it out (which also continues the game's flow)."""
 
     kind: str = ""
+    # buy / take / discard in its notation name the card ``Pending.card`` drawn for it (the
+    # Observatory, rules-notes 8; the Debtor's Prison, M2-04): records read them so (X-09).
+    draws: bool = False
 
     def moves(self, st: GameState, p: Pending) -> list[Move]:
         raise NotImplementedError
@@ -90,6 +93,8 @@ RecordField = Callable[[Any], Any]  # reads a record field's JSON value (ValueEr
 Boxed = Callable[["GameState", int], bool]  # True: the card went to the box, not the discard pile
 OnPlace = Callable[["GameState", int, int, int, list[Event]], None]  # seat, card, displaced card
 RoundEnd = Callable[["GameState", list[Event]], None]
+PhaseStart = Callable[["GameState", list[Event]], None]  # after the display is filled, before the first turn
+Settles = Callable[["GameState", int], bool]  # the seat has this decision to settle now
 Final = Callable[["GameState", int, dict[str, Any]], None]  # seat, its final-scoring entry
 ViewFields = Callable[["GameState", "int | None", dict[str, Any]], None]
 Parser = Callable[[str, str, Catalogue], "Action"]  # whole text, what follows the kind word
@@ -107,6 +112,12 @@ class Hooks:
     on_place: list[OnPlace] = field(default_factory=list)
     boxed: list[Boxed] = field(default_factory=list)
     round_end: list[RoundEnd] = field(default_factory=list)
+    phase_start: list[PhaseStart] = field(default_factory=list)
+    # X-05 (AMB-11): the decisions settled right after building scoring (scoring step 'pub'), one
+    # player after the other from the phase's start player, each settling all of his in the order
+    # given here before the next player: decision kind -> (order, whether the seat has it now).
+    # The base game's Pub has order 20.
+    settle: dict[str, tuple[int, Settles]] = field(default_factory=dict)
     final: list[Final] = field(default_factory=list)
     view: list[ViewFields] = field(default_factory=list)
     parsers: dict[str, Parser] = field(default_factory=dict)
@@ -116,13 +127,13 @@ class Hooks:
     record_fields: dict[str, RecordField] = field(default_factory=dict)
 
     def merge(self, other: Hooks) -> None:
-        for name in ("decisions", "steps", "turn_actions", "parsers", "formatters", "record_fields"):
+        for name in ("decisions", "steps", "turn_actions", "parsers", "formatters", "record_fields", "settle"):
             mine: dict[str, Any] = getattr(self, name)
             for key, value in getattr(other, name).items():
                 if key in mine:
                     raise ValueError(f"two parts of the ruleset define the same {name[:-1]} {key!r}")
                 mine[key] = value
-        for name in ("setups", "on_place", "boxed", "round_end", "final", "view"):
+        for name in ("setups", "on_place", "boxed", "round_end", "phase_start", "final", "view"):
             getattr(self, name).extend(getattr(other, name))
 
 
@@ -140,6 +151,15 @@ class Shape:
     min_players: int = 2
     max_players: int = 4
     roundels: bool = False  # copies of a type with different market roundels are told apart (MK-49)
+    # The keys of every active expansion and module ("market", "new_society", "module1" ...), so that one
+    # part can depend on which others are on (e.g. BQ-23: the Debtor's Prison goes with modules 1 and 2).
+    active: frozenset[str] = frozenset()
+    # Card files (data/expansions/<name>.json) whose cards join the game, in registry order; and card
+    # type ids removed from it (IBG-02 replacements, BQ-02, BQ-23): their physical cards keep their
+    # ids but are never dealt. The catalogue is built from both after every part has configured.
+    extras: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+    token_step: int = 1  # rules-notes 12: seats a start-player token moves at the end of a round (P5-10: 2)
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)

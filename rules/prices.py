@@ -4,7 +4,7 @@ player's tableau (``SeatContext``), cached per seat while the tableau is unchang
 
 from __future__ import annotations
 
-from .cards import EDITIONS, GREEN, CardType, Catalogue, catalogue
+from .cards import EDITIONS, GREEN, CardType, Catalogue, all_types
 from .state import GameState
 
 
@@ -129,11 +129,12 @@ def price(st: GameState, seat: int, ctype: CardType, lower: bool, displaced: Car
 
 
 def can_displace(trading: CardType, target: CardType) -> bool:
-    """rules-notes 5: same colour, never a trading card; green only with a shared worker symbol."""
+    """rules-notes 5: same colour, never a trading card; green only with a shared worker symbol,
+    unless the trading card may displace any worker (IBG-08, M2-07)."""
     return (
         not target.trading
         and target.colour == trading.colour
-        and (trading.colour != GREEN or not trading.symbols.isdisjoint(target.symbols))
+        and (trading.colour != GREEN or trading.displaces_any or not trading.symbols.isdisjoint(target.symbols))
     )
 
 
@@ -141,10 +142,11 @@ _DISPLACEABLE: dict[CardType, frozenset[CardType]] = {}
 
 
 def displaceable(trading: CardType) -> frozenset[CardType]:
-    """Every card type of the edition that ``trading`` may displace (computed once per type)."""
+    """Every card type (of both editions, expansions included) that ``trading`` may displace
+    (computed once per type)."""
     found = _DISPLACEABLE.get(trading)
     if found is None:
-        types = [t for ed in EDITIONS for t in catalogue(ed).types]
+        types = [t for ed in EDITIONS for t in all_types(ed)]
         found = _DISPLACEABLE[trading] = frozenset(t for t in types if can_displace(trading, t))
     return found
 

@@ -112,7 +112,8 @@ def parse_for(st: GameState, text: str) -> Action:
     """Read ``text`` as an action of the player to decide in ``st``."""
     p = st.pending
     rs = st.ruleset
-    return parse_action(text, rs.catalogue, drawn=p is not None and p.kind == "observatory", decks=rs.decks)
+    drawn = p is not None and rs.hooks.decisions[p.kind].draws
+    return parse_action(text, rs.catalogue, drawn=drawn, decks=rs.decks)
 
 
 def replay(record: GameRecord) -> GameState:

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
-from ..cards import EXTRA_DIR, catalogue
+from ..cards import EXTRA_DIR
 from ..flow import resume_after
 from ..hooks import Event, Expansion, Hooks, Phase, Shape
 from ..scoring import gain_vp
@@ -243,7 +243,7 @@ class Market(Expansion):
     editions = (2,)
 
     def configure(self, shape: Shape) -> None:
-        shape.catalogue = catalogue(shape.edition, ("market",))
+        shape.extras.append(KEY)
         shape.decks.insert(shape.decks.index("workers") + 1, KEY)
         shape.phases.insert(1, Phase(KEY, KEY, YELLOW, "sack", ("income", "crates", "marketplace")))
         shape.tokens.insert(1, "sack")

@@ -147,7 +147,7 @@ async def test_illegal_commands_answered_privately(env: simcord.Env) -> None:
         (actor, "petersburg take", {"card": card}, "must buy a worker"),  # first worker phase
         (actor, "petersburg buy", {"card": "Czar"}, "not available"),
         (actor, "petersburg buy", {"card": "no such thing"}, "Cannot read"),
-        (actor, "petersburg pub", {"amount": "3"}, "no Pub or Observatory decision"),
+        (actor, "petersburg decide", {"choice": "pub 3"}, "no Pub or Observatory decision"),
         (actor, "petersburg pass", {}, "must buy a worker"),
         (other, "petersburg buy", {"card": card}, "not your turn"),
         (other, "petersburg start", {}, "already started"),
