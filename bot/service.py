@@ -304,14 +304,14 @@ class GameService(LobbyService):
             return out
 
     async def _read(self, game: Game, st: GameState, user_id: int, text: str, version: int | None) -> Action:
-        """``text`` as an action of the player to decide. Text that only reads as the answer to an Observatory
-        draw (``discard …``) once the draw was decided is checked against its version first: a repeated
+        """``text`` as an action of the player to decide. Text that only reads as the answer to a draw (the
+        Observatory's ``discard …``) once the draw was decided is checked against its version first: a repeated
         decision is ``already_done``, an older one ``stale_board``, not unreadable (issue 17, item 6)."""
         try:
             return parse_for(st, text)
         except RuleError:
-            if st.pending is None or st.pending.kind != "observatory":
-                rs = st.ruleset
+            rs = st.ruleset
+            if st.pending is None or not rs.hooks.decisions[st.pending.kind].draws:  # no draw waits now
                 try:
                     drawn = parse_action(text, rs.catalogue, drawn=True, decks=rs.decks)
                 except RuleError:

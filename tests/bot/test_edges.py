@@ -31,6 +31,7 @@ from .helpers import (
     reply_of,
     rig,
     setup_members,
+    start_game,
     state_in,
     take_card,
 )
@@ -162,28 +163,26 @@ def _observatory(st: GameState) -> None:
 
 
 async def _drawn(env: simcord.Env) -> tuple[simcord.ChannelHandle, object, str]:
-    """A player who drew with the Observatory; their "discard" decision as autocomplete offers it."""
+    """A player who drew with the Observatory; their "discard" decision as ``/petersburg decide`` offers it."""
     channel = env.create_guild().create_text_channel("observatory")
     players = setup_members(env, 2)
-    from .helpers import start_game
-
     await start_game(env, channel, players)
     await rig(env, channel, players, _observatory)
     actor = decider_of(board_message(channel), players)
     stacks = await actor.autocomplete(channel, "petersburg observatory", "stack", "")
     chosen = next(c["value"] for c in stacks if c["value"].endswith(" aristocrats"))
     await actor.slash(channel, "petersburg observatory", stack=chosen)
-    decision = next(c["value"] for c in await actor.autocomplete(channel, "petersburg observatory", "decision", "")
+    decision = next(c["value"] for c in await actor.autocomplete(channel, "petersburg decide", "choice", "")
                     if " discard" in c["value"])
     return channel, actor, decision
 
 
 async def test_17_6_a_doubled_observatory_decision_by_command(env: simcord.Env) -> None:
     channel, actor, decision = await _drawn(env)
-    first = await actor.slash(channel, "petersburg observatory", decision=decision)  # type: ignore[attr-defined]
+    first = await actor.slash(channel, "petersburg decide", choice=decision)  # type: ignore[attr-defined]
     assert "✅" in reply_of(first).content
     version = (await game_in(env, channel)).version
-    again = await actor.slash(channel, "petersburg observatory", decision=decision)  # type: ignore[attr-defined]
+    again = await actor.slash(channel, "petersburg decide", choice=decision)  # type: ignore[attr-defined]
     assert "already made" in reply_of(again).content, reply_of(again).content
     assert (await game_in(env, channel)).version == version
 
@@ -196,7 +195,7 @@ async def test_17_6_a_doubled_observatory_decision_by_click_and_command(env: sim
     first = await actor.click(menu, custom_id=discard.custom_id)  # type: ignore[attr-defined]
     assert "✅" in reply_of(first).content
     version = (await game_in(env, channel)).version
-    again = await actor.slash(channel, "petersburg observatory", decision=decision)  # type: ignore[attr-defined]
+    again = await actor.slash(channel, "petersburg decide", choice=decision)  # type: ignore[attr-defined]
     assert "already made" in reply_of(again).content, reply_of(again).content
     assert (await game_in(env, channel)).version == version
 
@@ -206,7 +205,7 @@ async def test_17_6_a_doubled_observatory_decision_by_command_and_click(env: sim
     menu = await open_menu(actor, board_message(channel))  # type: ignore[arg-type]
     discard = next(c for c in controls(menu) if (c.custom_id or "").startswith("pb:b:")
                    and (c.custom_id or "").split(":")[-1].startswith("discard|"))
-    first = await actor.slash(channel, "petersburg observatory", decision=decision)  # type: ignore[attr-defined]
+    first = await actor.slash(channel, "petersburg decide", choice=decision)  # type: ignore[attr-defined]
     assert "✅" in reply_of(first).content
     version = (await game_in(env, channel)).version
     again = await actor.click(menu, custom_id=discard.custom_id)  # type: ignore[attr-defined]
