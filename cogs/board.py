@@ -356,6 +356,12 @@ class BoardPoster(PerGame):
         until = max(seen) + window if seen else None
         return until if until is not None and until > self.store.clock() else None
 
+    def stop(self) -> None:
+        """The bot closes: no more looks again."""
+        for task in self._wakes.values():
+            task.cancel()
+        self._wakes.clear()
+
     def _wake_at(self, game_id: int, when: float) -> None:
         """Look at the game again at ``when`` (a live player's window ends: ping them if they have not moved)."""
         old = self._wakes.pop(game_id, None)

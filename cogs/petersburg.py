@@ -54,6 +54,9 @@ class Petersburg(PlayCommands, HostCommands, InfoCommands, ComputerCommands, com
         """Catch up at startup: every game whose channel is behind gets its board (once connected)."""
         self._catch_up = asyncio.create_task(self._catch_up_when_ready())
 
+    async def cog_unload(self) -> None:
+        self.poster.stop()
+
     async def _catch_up_when_ready(self) -> None:
         await self.bot.wait_until_ready()
         try:
