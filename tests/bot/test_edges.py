@@ -297,3 +297,13 @@ async def test_17_10_a_live_player_is_still_pinged_after_a_restart(env: simcord.
     await old.store.close()
     await env.advance_time(6 * 60)
     assert _turn_messages(channel) == [f"<@{waiting.id}>, it is your turn."]
+
+
+def test_17_10_live_minutes_setting() -> None:
+    from bot.config import Config
+
+    assert Config.from_env({}).live_minutes == 5
+    assert Config.from_env({"LIVE_MINUTES": "off"}).live_minutes == 0
+    assert Config.from_env({"LIVE_MINUTES": "12"}).live_minutes == 12
+    with pytest.raises(ValueError, match="LIVE_MINUTES"):
+        Config.from_env({"LIVE_MINUTES": "soon"})
