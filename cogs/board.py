@@ -70,11 +70,11 @@ class BoardPoster(PerGame):
         self._locks: dict[int, asyncio.Lock] = {}
         self._after: dict[int, set[int]] = {}  # channel -> ids of messages seen after its board
         self._boards: dict[int, int] = {}  # channel -> board message id (as this process knows it)
+        self.presence = Presence(lambda: self.store.clock())
+        self._wakes: dict[int, asyncio.Task[None]] = {}  # game -> a look again once a live player's window ends
         self._own: set[int] = set()  # turn messages (not counted as pushing the board up)
         self.after_shown: Callable[[int], None] | None = None  # e.g. a computer player's turn comes next
         self._owner = new_owner()  # this process's name in the games' board claims (bot.store: claim_board)
-        self.presence = Presence(lambda: self.store.clock())
-        self._wakes: dict[int, asyncio.Task[None]] = {}  # game -> a look again once a live player's window ends
 
     @property
     def store(self) -> Any:
