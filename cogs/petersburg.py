@@ -54,6 +54,9 @@ class Petersburg(PlayCommands, HostCommands, InfoCommands, ComputerCommands, com
         """Catch up at startup: every game whose channel is behind gets its board (once connected)."""
         self._catch_up = asyncio.create_task(self._catch_up_when_ready())
 
+    async def cog_unload(self) -> None:
+        self.poster.stop()
+
     async def _catch_up_when_ready(self) -> None:
         await self.bot.wait_until_ready()
         try:
@@ -66,6 +69,13 @@ class Petersburg(PlayCommands, HostCommands, InfoCommands, ComputerCommands, com
     @commands.Cog.listener()
     async def on_message(self, message: discord.Message) -> None:
         self.poster.saw(message)
+        if not message.author.bot:  # someone writing in a game's channel is there (cogs.presence)
+            self.poster.presence.saw(message.channel.id, message.author.id)
+
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """Any command, button, menu or autocomplete: the user is at the board of this channel's game."""
+        self.poster.presence.saw(interaction.channel_id, interaction.user.id)
 
     async def _lobby(self, interaction: Interaction, game_id: int) -> tuple[Game, str] | None:
         """Acknowledge a lobby control and load its game; None (answered privately) once it is no lobby."""
