@@ -311,7 +311,7 @@ class GameService(LobbyService):
             return parse_for(st, text)
         except RuleError:
             rs = st.ruleset
-            if st.pending is None or not rs.hooks.decisions[st.pending.kind].draws:  # no draw waits now
+            if st.pending is None or not rs.hooks.decisions[st.pending.kind].drawn:  # no draw waits now
                 try:
                     drawn = parse_action(text, rs.catalogue, drawn=True, decks=rs.decks)
                 except RuleError:
