@@ -87,6 +87,9 @@ def main(argv: list[str] | None = None) -> int:
     r = sub.add_parser("random", help="play a game with random legal moves and print its record")
     r.add_argument("--players", type=int, default=4, choices=(2, 3, 4, 5))
     r.add_argument("--market", action="store_true", help="play with the Market (2nd edition; 2 to 5 players)")
+    r.add_argument("--society", action="store_true", help="play with In bester Gesellschaft (1st edition; 2-5 players)")
+    r.add_argument("--sp-plus", action="store_true", help="Yucata's SP+: 1st edition, only the 7 replacement cards")
+    r.add_argument("--modules", default="", help="modules to play with, e.g. '2' (2nd edition)")
     r.add_argument("--edition", type=int, default=2, choices=(1, 2))
     r.add_argument("--seed", type=int, default=0)
     r.add_argument("--out", help="write the record to this file instead of standard output")
@@ -106,9 +109,12 @@ def main(argv: list[str] | None = None) -> int:
         return run_think(args, sys.argv[1:] if argv is None else argv)
     if args.cmd == "random":
         try:
-            ruleset = Ruleset(
-                edition=args.edition, players=args.players, expansions=("market",) if args.market else ()
+            expansions = tuple(
+                key for key, on in (("market", args.market), ("new_society", args.society),
+                                    ("new_society_replacements_only", args.sp_plus)) if on
             )
+            modules = tuple(int(m) for m in args.modules.split(",") if m.strip())
+            ruleset = Ruleset(edition=args.edition, players=args.players, expansions=expansions, modules=modules)
         except ValueError as e:
             parser.error(str(e))
         rec, _ = play_random(ruleset, args.seed, computer=args.computer, level=args.level, budget_s=args.budget)
