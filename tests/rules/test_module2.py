@@ -216,3 +216,11 @@ def test_X_09_notation_reads_short_and_german_forms() -> None:
     assert parse_action("trading_house ja", cat) == Action("trading_house", amount=1)
     assert parse_action("sycophant 1", cat) == Action("sycophant", amount=1)
     assert parse_action("prison Bank", cat) == Action("prison", "bank")
+
+
+def test_X_07_a_decision_answered_when_none_is_open_is_refused_by_name() -> None:
+    st = society_game(module2(), {0: ["Guild Hall"]})
+    for text in ("guild_hall 4 VP", "trading_house yes", "sycophant keep 1"):
+        with pytest.raises(RuleError) as e:
+            apply(st, parse_for(st, text))
+        assert e.value.code == "not_pending" and e.value.params["kind"] == text.split()[0]
