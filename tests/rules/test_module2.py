@@ -224,3 +224,12 @@ def test_X_07_a_decision_answered_when_none_is_open_is_refused_by_name() -> None
         with pytest.raises(RuleError) as e:
             apply(st, parse_for(st, text))
         assert e.value.code == "not_pending" and e.value.params["kind"] == text.split()[0]
+
+
+def test_M2_04_a_wrong_answer_names_the_debtors_prison_decision() -> None:
+    st = society_game(module2(), {0: ["Debtor's Prison"]}, discard=["Bank", "Lumberjack"])
+    play(st, "prison Bank")
+    with pytest.raises(RuleError) as e:
+        apply(st, parse_for(st, "take Lumberjack"))
+    assert e.value.code == "wrong_decision"
+    assert "put back Bank from the Debtor's Prison" in e.value.message
