@@ -112,6 +112,6 @@ def headline(events: Sequence[Event], seats: Sequence[str], edition: int, lang: 
     """The player's action among ``events`` (the first event), in words: the board's "last action"."""
     for e in events:
         if e["type"] in ("buy", "play", "take", "pass", "observe", "discard", "pub", "good", "crate_confirmed",
-                         "guild_hall", "trading_house", "sycophant", "prison"):
+                         "guild_hall", "trading_house", "sycophant", "prison", "put_back"):
             return describe(e, seats, edition, lang)
     return None

@@ -102,7 +102,10 @@ class PrisonDecision(Decision):
             raise RuleError("wrong_decision", **{**e.params, "pending": PRISON}) from None
 
     def apply(self, st: GameState, p: Pending, action: Action, checked: Checked) -> list[Event]:
-        return self.drawn.apply(st, p, action, checked)
+        events = self.drawn.apply(st, p, action, checked)
+        if events[0]["type"] == "discard":  # in words: put back on the discard pile, not discarded
+            events[0]["type"] = "put_back"
+        return events
 
     def default(self, st: GameState, p: Pending) -> Action:
         return self.drawn.default(st, p)

@@ -88,8 +88,10 @@ def test_M2_04_put_back_on_top_take_into_hand_and_when_not_offered() -> None:
     st = society_game(module2(), {0: ["Debtor's Prison"]}, discard=["Bank", "Lumberjack"])
     play(st, "prison Bank")
     assert default_action(st) == parse_for(st, "discard Bank")  # put it back
-    play(st, "discard Bank")
+    events = play(st, "discard Bank")
     assert st.cards[st.discard[-1]].id == "bank"  # on top
+    assert describe(events[0], st.seats, 2, "en") == "P0 put Bank back on the discard pile."
+    assert describe(events[0], st.seats, 2, "de") == "P0 legt Bank auf den Ablagestapel zurück."
     st = society_game(module2(), {0: ["Debtor's Prison"]}, discard=["Bank"])
     play(st, "prison Bank", "take Bank")
     assert [st.cards[c].id for c in st.hands[0]] == ["bank"]
