@@ -7,7 +7,7 @@ from collections import Counter
 
 import pytest
 
-from rules import Action, RuleError, Ruleset, apply, catalogue, legal_moves, view
+from rules import Action, GameState, RuleError, Ruleset, apply, catalogue, legal_moves, view
 from rules.actions import format_action, parse_action
 from rules.autopass import default_action
 from rules.describe import describe
@@ -23,7 +23,7 @@ CARDS = ("trading_house", "coffee_house", "debtors_prison", "sycophant", "octobe
          "guild_hall", "university", "merchant", "lieutenant_kije", "mayor")
 
 
-def texts(st) -> set[str]:  # type: ignore[no-untyped-def]
+def texts(st: GameState) -> set[str]:
     return {format_action(m.action, st.ruleset.catalogue) for m in legal_moves(st)}
 
 
