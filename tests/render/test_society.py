@@ -10,9 +10,11 @@ import random
 import pytest
 from PIL import Image
 
-from render import draw_board, draw_hand, render_board
+from render import Canvas, draw_board, draw_hand, render_board
 from render import style as S
+from render.cardface import draw_card
 from rules import GameState, Ruleset, apply, legal_moves, new_game, view
+from rules.cards import catalogue
 from tests.rules.helpers import play
 from tests.rules.society_helpers import ibg, module2, society_game
 
@@ -91,3 +93,22 @@ def test_face_down_debtors_prison_and_the_picked_card() -> None:
     green = texts["player.0.green.0.name"].box
     assert S.GREY_TINT not in {c for _, c in im.crop(green).getcolors(maxcolors=100_000) or []}
 
+
+
+@pytest.mark.parametrize("edition", [1, 2])
+def test_every_new_card_face_fits_its_card(edition: int) -> None:
+    """The expansions' faces: texts fit (abilities in words), and nothing is drawn outside the card,
+    e.g. the six worker symbols of the new Czar and Carpenter and the October Revolution (IBG-05)."""
+    rs = ibg() if edition == 1 else module2()
+    extra = [t for t in rs.catalogue.types if t not in catalogue(edition).types]
+    assert len(extra) == (18 if edition == 1 else 11)
+    for lang in ("en", "de"):
+        for t in extra:
+            cv = Canvas(200, 330, S.BG)
+            draw_card(cv, (20, 15, 180, 315), t, edition, lang, tag="card")
+            assert cv.problems() == [], t.id
+            outside = [cv.image.crop(b) for b in ((0, 0, 200, 14), (0, 316, 200, 330), (0, 0, 19, 330),
+                                                   (181, 0, 200, 330))]
+            assert all(im.getcolors() == [(im.width * im.height, S.BG)] for im in outside), t.id
+            if t.ability is not None or t.bonus_per or t.displaces_any:
+                assert any(x.tag.startswith("card") and len(x.shown) > 12 for x in cv.texts), t.id
