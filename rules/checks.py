@@ -8,8 +8,8 @@ from typing import Any
 
 from .actions import BUY, DISCARD, OBSERVE, PASS, PLAY, PUB, TAKE, Action
 from .errors import RuleError
-from .moves import first_worker_turn, legal_moves, usable_observatory
-from .prices import displaceable, seat_context
+from .moves import BEFORE_ACTION, first_worker_turn, legal_moves, usable_observatory
+from .prices import displaceable, hand_limit, seat_context
 from .state import HAND, LOWER, UPPER, GameState
 
 
@@ -66,6 +66,11 @@ def check(st: GameState, action: Action, seat: int | None = None) -> tuple[int, 
         if card < 0:
             raise RuleError("no_such_card", **card_params(st, card_id))
         return check_placement(st, decider, card, action, lower=False)
+    before = st.ruleset.hooks.before_action.get(kind)
+    if before is not None:  # a step before the regular action (M4-03), at most one a turn
+        if BEFORE_ACTION in st.ext:
+            raise RuleError("before_action_taken")
+        return before.check(st, decider, action)
     extra = st.ruleset.hooks.turn_actions.get(kind)
     if extra is not None:
         if first_worker_turn(st):
@@ -124,7 +129,7 @@ def find(st: GameState, line: Iterable[int], type_id: str, good: str = "") -> in
 
 
 def check_hand_room(st: GameState, seat: int) -> None:
-    limit = seat_context(st, seat).hand_limit
+    limit = hand_limit(st, seat)
     if len(st.hands[seat]) >= limit:
         raise RuleError("hand_full", limit=limit)
 

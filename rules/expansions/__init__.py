@@ -12,8 +12,10 @@ def _registry() -> dict[str, Expansion]:
     """Every expansion and module, in the order they configure a game (a module's key is
     ``module<n>``, ``rules.ruleset.module_key``)."""
     from .market import MARKET
+    from .module4 import EVENTS
+    from .module6 import OBSTACLES
 
-    return {e.key: e for e in (MARKET,)}
+    return {e.key: e for e in (MARKET, EVENTS, OBSTACLES)}
 
 
 REGISTRY: dict[str, Expansion] = {}
