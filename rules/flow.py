@@ -246,6 +246,8 @@ def _deal(st: GameState, deck: str, count: int, events: list[Event]) -> None:
             break
         dealt.append(stack.pop())
     st.upper.extend(dealt)
+    for react in st.ruleset.hooks.dealt:
+        react(st, dealt)
     if count > 0 and not stack and not st.ending:
         st.ending = True
         events.append({"type": "end_triggered", "deck": deck})

@@ -100,6 +100,7 @@ VpGained = Callable[["GameState", int, int, str, "list[Event] | None"], None]
 # Before the game waits for its next decision: open a decision a part queued meanwhile (True: opened)
 Interrupt = Callable[["GameState", list[Event]], bool]
 HandLimit = Callable[["GameState", int], int]  # seat -> hand slots added beyond the tableau's (M4-10)
+Dealt = Callable[["GameState", list[int]], None]  # cards just laid in the upper row from a stack (M4-06)
 Formatter = Callable[["Action", Catalogue, str], str]
 
 
@@ -129,6 +130,7 @@ class Hooks:
     vp_gained: list[VpGained] = field(default_factory=list)
     interrupts: list[Interrupt] = field(default_factory=list)
     hand_limit: list[HandLimit] = field(default_factory=list)
+    dealt: list[Dealt] = field(default_factory=list)
 
     def merge(self, other: Hooks) -> None:
         for name in ("decisions", "steps", "turn_actions", "before_action", "parsers", "formatters", "record_fields"):
@@ -139,7 +141,7 @@ class Hooks:
                 mine[key] = value
         for name in (
             "setups", "on_place", "boxed", "round_end", "final", "view", "vp_filters", "vp_gained", "interrupts",
-            "hand_limit",
+            "hand_limit", "dealt",
         ):
             getattr(self, name).extend(getattr(other, name))
 

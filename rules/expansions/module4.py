@@ -3,7 +3,7 @@ M4-17, P5-13, X-03, X-07, AMB-22 ... AMB-24).
 
 Six event cards lie face up (data/modules/module4.json). From round 2 on, a player may take one on his
 turn before his regular action (``Hooks.before_action``: no action, never a pass); each event once a
-game, each player one. The display's slot positions are kept here (``sync``): "the first space" is
+game, each player one. The display's slot positions are kept here (``assign``): "the first space" is
 upper-row slot 1, and the lower row is cleared left to right at the end of a round. The Twin's
 acquisitions and the order of cards discarded together are decisions (module4_decisions.py).
 """
@@ -66,10 +66,11 @@ def setup(st: GameState, rng: random.Random, given: Mapping[str, Any]) -> None:
 
 
 # --- the display's slots (M4-06, M4-14) -----------------------------------------------------------------
-def sync(st: GameState) -> dict[str, Any]:
-    """M4-06: bring the slots up to date: a card gone leaves its slot empty; a new card takes the
-    leftmost empty slot of its row (in the order it was laid). A Twin's second card lies on slot 1 too
-    and takes no slot of its own."""
+def assign(st: GameState, *_: object) -> None:
+    """M4-06: the slots after the display changed (``Hooks.dealt``, the end of a round, an event): a
+    card gone leaves its slot empty; a new card takes the leftmost empty slot of its row, in the
+    order it was laid. A Twin's second card lies on slot 1 too and takes no slot of its own. Only
+    ever called while an action is carried out, so the slots are part of the game's history."""
     m = m4(st)
     extra = set(m["twin"][1:])
     for key, row in (("upper_slots", st.upper), ("lower_slots", st.lower)):
@@ -85,13 +86,20 @@ def sync(st: GameState) -> dict[str, Any]:
                     slots[slots.index(-1)] = c
                 else:
                     slots.append(c)
-    return m
+
+
+def slots(st: GameState, key: str) -> list[int]:
+    """The row's slots now (``upper_slots`` or ``lower_slots``), -1 where a space is empty; without
+    changing the state (a taken card's slot is empty until the next refill)."""
+    row = set(st.upper if key == "upper_slots" else st.lower)
+    return [c if c in row else -1 for c in m4(st)[key]]
 
 
 def round_end(st: GameState, events: list[Event]) -> None:
     """M4-14: the lower row is cleared left to right (the rightmost card ends on top of the discard
     pile); the upper row moves down, each card keeping its column."""
-    m = sync(st)
+    assign(st)
+    m = m4(st)
     st.lower[:] = [c for c in m["lower_slots"] if c >= 0]
     st.upper[:] = [c for c in m["upper_slots"] if c >= 0]
     m["lower_slots"] = list(m["upper_slots"])
@@ -100,7 +108,7 @@ def round_end(st: GameState, events: list[Event]) -> None:
 
 def first_space(st: GameState) -> int:
     """M4-05 (AMB-23): the card on upper-row slot 1, or -1."""
-    return int(sync(st)["upper_slots"][0])
+    return slots(st, "upper_slots")[0]
 
 
 def phase_stack(st: GameState) -> list[int]:
@@ -178,20 +186,17 @@ class EventStep(TurnAction):
             for s in range(st.n):
                 st.rubles[s] += SPONSOR_SELF if s == seat else SPONSOR_OTHERS
         elif ev == "new_luck":  # M4-09, M4-13: a short stack lays what it has and ends the game
-            sync(st)
             _deal(st, st.ruleset.phases[st.phase].deck, st.n, events)
         elif ev == "ghost":  # M4-08
             card = checked[0]
-            sync(st)
             (st.upper if action.row == UPPER else st.lower).remove(card)
             discard(st, card)
             events.append({"type": "ghost_discard", "seat": seat, "card": st.cards[card].id,
                            "row": ROW_NAMES[action.row]})
             _deal(st, st.ruleset.phases[st.phase].deck, 1, events)
         elif ev == "twin":  # M4-05
-            first = first_space(st)
+            m["twin"] = [first_space(st), phase_stack(st)[-1]]  # the second card takes no slot
             _deal(st, st.ruleset.phases[st.phase].deck, 1, events)
-            m["twin"] = [first, st.upper[-1]]
             from .module4_decisions import start_twin
 
             start_twin(st, seat, events)
@@ -256,13 +261,12 @@ def resume_twin(st: GameState, events: list[Event]) -> bool:
 def view_fields(st: GameState, seat: int | None, out: dict[str, Any]) -> None:
     """X-08, M4-16: the events (free or used, by whom), the display by slots (None: an empty space),
     the two cards on slot 1 during a Twin (UI-14)."""
-    m = sync(st)
+    m = m4(st)
     cards = st.cards
-    by_slot = [None if c < 0 else cards[c].id for c in m["upper_slots"]]
     out[KEY] = {
         "events": [{"id": e, "used_by": m["used"].get(e)} for e in event_ids()],
-        "upper_slots": by_slot,
-        "lower_slots": [None if c < 0 else cards[c].id for c in m["lower_slots"]],
+        "upper_slots": [None if c < 0 else cards[c].id for c in slots(st, "upper_slots")],
+        "lower_slots": [None if c < 0 else cards[c].id for c in slots(st, "lower_slots")],
         "twin": [cards[c].id for c in m["twin"]],
     }
     p = st.pending
@@ -289,6 +293,7 @@ class Events(Expansion):
             before_action={EVENT: EventStep(), GRABBER: GrabberStep()},
             setups=[setup],
             round_end=[round_end],
+            dealt=[assign],
             hand_limit=[extra_hand_room],
             interrupts=[resume_twin],
             view=[view_fields],

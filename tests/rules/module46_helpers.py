@@ -49,6 +49,12 @@ def mod_game(
     st.round, st.to_move, st.passes = round_, 0, 0
     st.phase = [p.key for p in rs.phases].index(phase)
     st.ext["market"]["tile"] = min(round_ - 1, 5)
+    if 4 in modules:  # the display laid out left to right
+        from rules.expansions.module4 import assign, m4
+
+        m4(st)["upper_slots"] = [-1] * rs.display_size
+        m4(st)["lower_slots"] = [-1] * rs.display_size
+        assign(st)
     for s, v in enumerate(vp or ()):
         st.vp[s] = v
         st.vp_by_source[s] = {"start": v} if v else {}
