@@ -9,6 +9,7 @@ from .state import GameState
 Event = dict[str, Any]
 
 HAND_PENALTY = 5  # rules-notes 14
+CONVERSION = "rubles"  # the source of the final scoring's VP for rubles: rubles not converted stay
 
 
 def gain_vp(st: GameState, seat: int, vp: int, source: str, events: list[Event] | None = None) -> int:
@@ -84,7 +85,7 @@ def final_scoring(st: GameState, events: list[Event]) -> None:
         ar = aristocrat_vp(st, seat)
         penalty = HAND_PENALTY * len(st.hands[seat])
         gain_vp(st, seat, ar, "aristocrat_bonus", events)
-        money_vp = gain_vp(st, seat, st.rubles[seat] // 10, "rubles", events)
+        money_vp = gain_vp(st, seat, st.rubles[seat] // 10, CONVERSION, events)
         gain_vp(st, seat, -penalty, "hand_penalty", events)
         st.rubles[seat] -= 10 * money_vp
         entry: dict[str, Any] = {

@@ -145,8 +145,6 @@ def event_moves(st: GameState, seat: int, out: list[Move]) -> None:
                 if a not in seen:
                     seen.add(a)
                     out.append(Move(a, 0))
-        elif ev == "grabber":
-            out.extend(grabber_moves(st, seat))
 
 
 def grabber_moves(st: GameState, seat: int) -> list[Move]:

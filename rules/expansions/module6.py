@@ -19,7 +19,7 @@ from typing import Any
 
 from ..cards import DATA_DIR, GREEN, RED
 from ..hooks import Event, Expansion, Hooks, Shape
-from ..scoring import gain_vp
+from ..scoring import CONVERSION, gain_vp
 from ..state import GameState, Pending
 from .market import positions
 
@@ -192,7 +192,8 @@ def keep_vp(st: GameState, seat: int, vp: int, source: str, events: list[Event] 
         if target < (f - 1 if real else f):
             break
         if real and not met(st, seat, ob, f):
-            lost = target - (f - 1)
+            # rubles held back from the final conversion are not lost: they stay (M6-18, X-06)
+            lost = target - (f - 1) if source != CONVERSION else 0
             target = f - 1
             m["lost"][seat] += lost
             stats = st.stats[seat]

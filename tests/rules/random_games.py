@@ -60,6 +60,7 @@ class Game:
     open_money: bool = True
     open_hands: bool = False
     market: bool = False
+    modules: tuple[int, ...] = ()
 
     @property
     def ruleset(self) -> Ruleset:
@@ -70,6 +71,7 @@ class Game:
             open_money=self.open_money,
             open_hands=self.open_hands,
             expansions=("market",) if self.market else (),
+            modules=self.modules,
         )
 
     @property

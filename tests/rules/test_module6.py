@@ -268,7 +268,7 @@ def test_M6_18_X_06_final_scoring_a_blocked_player_converts_no_rubles() -> None:
     final = {f["seat"]: f for f in st.final or []}
     assert st.finished
     assert final[0]["rubles_vp"] == 0 and st.rubles[0] == 47 and st.vp[0] == 19  # aristocrat VP lost too
-    assert final[0]["vp_lost"] == 1 + 4
+    assert final[0]["vp_lost"] == 1  # the aristocrat VP; the rubles are not converted, not lost
     assert final[1]["rubles_vp"] == 4 and st.rubles[1] == 7
 
 
