@@ -1,6 +1,6 @@
 """Command line: play random games and replay game records.
 
-python -m rules random --players N --edition E --seed S [--out FILE] [--computer [--level L]]
+python -m rules random --players N --edition E --seed S [--market] [--modules 4,6] [--out FILE] [--computer [--level L]]
 python -m rules replay RECORD.json [--json]
 python -m rules arena --players N --games G LEVEL... [--budget S] [--seed N]
 python -m rules think [--pure]   (JSON requests on stdin, one answer line each)
@@ -87,6 +87,7 @@ def main(argv: list[str] | None = None) -> int:
     r = sub.add_parser("random", help="play a game with random legal moves and print its record")
     r.add_argument("--players", type=int, default=4, choices=(2, 3, 4, 5))
     r.add_argument("--market", action="store_true", help="play with the Market (2nd edition; 2 to 5 players)")
+    r.add_argument("--modules", default="", help="modules to play with, e.g. 4,6 (X-02: 3 to 6 need --market)")
     r.add_argument("--edition", type=int, default=2, choices=(1, 2))
     r.add_argument("--seed", type=int, default=0)
     r.add_argument("--out", help="write the record to this file instead of standard output")
@@ -106,8 +107,12 @@ def main(argv: list[str] | None = None) -> int:
         return run_think(args, sys.argv[1:] if argv is None else argv)
     if args.cmd == "random":
         try:
+            modules = tuple(int(m) for m in args.modules.split(",") if m.strip())
             ruleset = Ruleset(
-                edition=args.edition, players=args.players, expansions=("market",) if args.market else ()
+                edition=args.edition,
+                players=args.players,
+                expansions=("market",) if args.market else (),
+                modules=modules,
             )
         except ValueError as e:
             parser.error(str(e))
