@@ -237,6 +237,8 @@ def use_event(st: GameState, seat: int, event: str) -> list[Event]:
     m["used"][event] = seat
     stats = st.stats[seat]
     stats["events"] = stats.get("events", 0) + 1
+    if event != "warehouse":  # UI-08: a card action ends "pass until the display changes", but the Warehouse
+        stats["card_actions"] = stats.get("card_actions", 0) + 1
     return [{"type": "event", "seat": seat, "event": event}]
 
 

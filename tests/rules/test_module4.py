@@ -9,7 +9,7 @@ import pytest
 
 from rules import Action, GameRecord, RuleError, Ruleset, apply, legal_moves, new_game, replay, view
 from rules.actions import format_action
-from rules.autopass import default_action
+from rules.autopass import arm, default_action, expired
 from rules.describe import describe_all
 from rules.expansions.module4 import assign, m4, slots
 from rules.prices import hand_limit
@@ -244,6 +244,14 @@ def test_M4_16_M4_17_notation_round_trips_and_log_lines() -> None:
     for lang in ("en", "de"):
         lines = describe_all(play(st.copy(), "event grabber: buy Senator over Author"), st.seats, 2, lang)
         assert all("{" not in x and "log." not in x for x in lines)
+
+
+@pytest.mark.parametrize(("event", "ends"), [("sponsor", True), ("warehouse", False)])
+def test_UI_08_an_event_ends_pass_until_the_display_changes_but_the_warehouse(event: str, ends: bool) -> None:
+    st = mod_game((4,), phase="buildings", upper=("Library",))
+    mode = arm(st, "display")  # set by P1 while P0 is to move
+    play(st, f"event {event}")
+    assert expired(st, mode) == ends
 
 
 def test_X_07_an_absent_player_takes_no_event() -> None:
