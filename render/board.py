@@ -64,7 +64,7 @@ def status_text(view: dict[str, Any], lang: str) -> tuple[Callable[[str], str], 
         key = "decides_observatory"
     elif pending and pending.get("kind") == "pub":
         key = "decides_pub"
-    elif pending and pending.get("kind") in ("good", "crate"):  # the Market's decisions (MK-25, MK-36)
+    elif pending and pending.get("kind") in ("good", "crate", "twin", "order", "bonus"):  # MK-25, MK-36, M4, M6
         key = f"decides_{pending['kind']}"
     return (lambda nm: tr(key, lang, name=nm + suffix)), player_name(view, seat)
 

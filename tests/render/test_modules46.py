@@ -12,6 +12,7 @@ import pytest
 from render import draw_board, draw_hand
 from render import style as S
 from render.common import MARGIN
+from render.text import tr
 from rules import GameState, Ruleset, apply, legal_moves, new_game, view
 
 from .games import LONG_NAMES, NAMES, sample
@@ -81,3 +82,17 @@ def test_M4_16_a_used_event_carries_its_players_marker_and_only_module_parts_on_
     assert any(e["used_by"] is not None for e in events)
     only6 = view(played46(2, 3, (6,))[-1], None)
     assert not any(t.tag.startswith("event.") for t in draw_board(only6, "en").texts)
+
+
+@pytest.mark.parametrize("kind", ["twin", "order", "bonus"])
+def test_X_07_the_header_names_the_modules_decisions(kind: str) -> None:
+    st = next((s for players in (2, 3, 4, 5) for s in played46(players, 60 + players)
+               if s.pending is not None and s.pending.kind == kind), None)
+    if st is None:  # not in these games: any game with one (searched by seed)
+        st = next(s for seed in range(40) for s in played46(3, seed)
+                  if s.pending is not None and s.pending.kind == kind)
+    for lang in ("en", "de"):
+        board = draw_board(view(st, st.decider), lang)
+        assert board.problems() == []
+        header = next(t.shown for t in board.texts if t.tag == "header.status")
+        assert header.split(": ", 1)[1] == tr(f"decides_{kind}", lang, name="x").split(": ", 1)[1], header
