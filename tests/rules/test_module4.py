@@ -92,7 +92,7 @@ def test_M4_05_M4_06_twin_lays_a_second_card_on_the_first_space_and_both_must_be
     assert "event twin" not in events_offered(st)
 
 
-def test_M4_05_twin_offers_only_first_choices_that_leave_the_second_acquirable() -> None:
+def test_M4_05_M4_15_AMB_24_twin_that_cannot_acquire_both_discards_both_in_the_chosen_order() -> None:
     st = mod_game((4,), phase="aristocrats", upper=("Judge", "Author"), rubles=20)
     st.hands[0] = take_cards(st, ["Author", "Author", "Author"])  # hand full: both must be bought
     top(st, "aristocrats", "Secretary")
@@ -175,6 +175,17 @@ def test_M4_09_M4_13_a_short_stack_lays_what_it_has_and_ends_the_game() -> None:
     events = play(st, "event new luck")
     assert len(st.upper) == 3 and st.ending
     assert any(e["type"] == "end_triggered" for e in events)
+
+
+def test_M4_12_only_events_that_can_be_carried_out_are_offered() -> None:
+    st = mod_game((4,), players=3, phase="buildings", upper=("Library",))
+    theater = take_cards(st, ["Theater"])
+    st.discard = []
+    st.decks["buildings"] = []  # nothing to lay: no Twin, Ghost or New Luck; nothing to grab
+    assert events_offered(st) == {"event sponsor", "event warehouse"}
+    st.upper = []
+    st.decks["buildings"] = theater
+    assert events_offered(st) == {"event sponsor", "event warehouse", "event new luck"}  # no first space, no card
 
 
 def test_M4_13_the_ghost_laying_a_stacks_last_card_ends_the_game() -> None:
