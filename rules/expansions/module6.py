@@ -26,7 +26,6 @@ from .market import positions
 KEY = "module6"
 BLUE = "blue"
 BONUS = "bonus"  # the decision kind and its action word
-STATUS_SYMBOLS = {"open": "Κ", "blocked": "∅", "met": ">", "passed": "+"}  # UI-16
 
 
 @cache
@@ -353,33 +352,6 @@ def final_entry(st: GameState, seat: int, entry: dict[str, Any]) -> None:
     entry["vp_lost"] = m6(st)["lost"][seat]
 
 
-# --- view ----------------------------------------------------------------------------------------
-def view_fields(st: GameState, seat: int | None, out: dict[str, Any]) -> None:
-    """X-08, M6-21, UI-16, UI-17: each obstacle with, per player, its status, the progress toward it
-    ("1/5") and what it gave him once passed."""
-    m = m6(st)
-    info = obstacle_info()
-    obstacles = []
-    for f, ob in placed(st):
-        players = []
-        for s in range(st.n):
-            prog = progress(st, s, ob, f)
-            state = status(st, s, f, ob)
-            players.append({
-                "status": state,
-                "symbol": STATUS_SYMBOLS[state],
-                "progress": prog,
-                "text": ", ".join(f"{p['have']}/{p['need']}" for p in prog),
-                "received": m["received"][s].get(str(f)),
-            })
-        obstacles.append({"field": f, "id": ob, "real": info[ob]["real"], "players": players})
-    out[KEY] = {"obstacles": obstacles, "lost": list(m["lost"])}
-    p = st.pending
-    if p is not None and p.kind == BONUS and out.get("pending") is not None:
-        out["pending"]["field"] = p.card
-        out["pending"]["obstacle"] = m["obstacles"][str(p.card)]
-
-
 # --- the module ------------------------------------------------------------------------------------
 class Obstacles(Expansion):
     """M6-01 (2nd edition, with the Market: X-02)."""
@@ -393,6 +365,7 @@ class Obstacles(Expansion):
 
     def hooks(self) -> Hooks:
         from .module6_decisions import BonusDecision, notation
+        from .module6_view import view_fields
 
         parsers, formatters = notation()
         return Hooks(
