@@ -361,3 +361,20 @@ def test_obstacle_events_read_in_both_languages(lang: str) -> None:
             assert "{" not in line and "log." not in line and "obstacle." not in line, line
         seen |= {e["type"] for e in events}
     assert {"obstacle_passed", "obstacle_blocked"} <= seen
+
+
+def test_X_09_a_game_with_obstacles_given_in_its_record_replays_exactly() -> None:
+    layout = {10: "real_workers", 20: "bonus_card", 35: "real_trading", 50: "bonus_marketplace", 70: "real_market"}
+    rs = mod_rules((4, 6), 2)
+    rec = GameRecord(rs, ["A", "B"], seed=8, fields={"obstacles": layout})
+    st = rec.start()
+    rng = random.Random(8)
+    while not st.finished:
+        a = rng.choice(legal_moves(st)).action
+        rec.actions.append(format_action(a, rs.catalogue))
+        apply(st, a)
+    text = rec.dumps()
+    assert '"obstacles": {' in text and '"10": "real_workers"' in text
+    again = replay(GameRecord.loads(text))
+    assert m6(again)["obstacles"] == {str(f): o for f, o in layout.items()}
+    assert again.to_json() == st.to_json()
