@@ -8,6 +8,7 @@ the OS allows it. Not a test; run it from the repository root::
     .venv/bin/python benchmarks/bench_rules.py --society                # In bester Gesellschaft, 1st ed., 2 and 5
     .venv/bin/python benchmarks/bench_rules.py --sp-plus                # SP+, 1st edition, 2 and 4 players
     .venv/bin/python benchmarks/bench_rules.py --modules 2 [--market]   # Module 2, 2nd edition
+    .venv/bin/python benchmarks/bench_rules.py --market --modules 4,6   # with modules (X-01, X-02)
 
 Totals are CPU time of this process; each configuration is run ``--repeat`` times and the fastest run
 is reported, which keeps other load on the machine out of the figures as far as possible. The
@@ -78,11 +79,17 @@ class Result:
 
 
 def play_games(
-    edition: int, players: int, games: int, seed: int, timed: bool = True, market: bool = False
+    edition: int,
+    players: int,
+    games: int,
+    seed: int,
+    timed: bool = True,
+    market: bool = False,
+    modules: tuple[int, ...] = (),
 ) -> Result:
     """Play ``games`` complete random games; seeds ``seed``, ``seed + 1``, ... for deals and choices."""
     expansions = (("market",) if market else ()) + EXPANSIONS
-    ruleset = Ruleset(edition=edition, players=players, expansions=expansions, modules=MODULES)
+    ruleset = Ruleset(edition=edition, players=players, expansions=expansions, modules=modules or MODULES)
     seats = [f"P{i}" for i in range(players)]
     clock = time.perf_counter
     actions = 0
@@ -121,9 +128,16 @@ def pin_to_one_cpu(cpu: int | None) -> str:
 
 
 def fastest(
-    edition: int, players: int, games: int, seed: int, repeat: int, timed: bool, market: bool = False
+    edition: int,
+    players: int,
+    games: int,
+    seed: int,
+    repeat: int,
+    timed: bool,
+    market: bool = False,
+    modules: tuple[int, ...] = (),
 ) -> Result:
-    runs = [play_games(edition, players, games, seed, timed=timed, market=market) for _ in range(repeat)]
+    runs = [play_games(edition, players, games, seed, timed, market, modules) for _ in range(repeat)]
     return min(runs, key=lambda r: r.seconds)
 
 
@@ -135,6 +149,7 @@ def bench(
     players_counts: tuple[int, ...] = (2, 4),
     split: bool = True,
     market: bool = False,
+    modules: tuple[int, ...] = (),
 ) -> list[Result]:
     play_games(editions[0], players_counts[0], 5, seed, market=market)  # warm up: catalogue caches, imports
     results = []
@@ -144,14 +159,14 @@ def bench(
     )
     for edition in editions:
         for players in players_counts:
-            plain = fastest(edition, players, games, seed, repeat, timed=False, market=market)
+            plain = fastest(edition, players, games, seed, repeat, False, market, modules)
             results.append(plain)
             row = (
                 f"{edition:>7} {'yes' if market else 'no':>6} {players:>7} {games:>6} {plain.actions / games:>12.1f} "
                 f"{plain.games_per_second:>9.1f} {plain.us_per_action:>9.2f}"
             )
             if split:
-                timed = fastest(edition, players, games, seed, repeat, timed=True, market=market)
+                timed = fastest(edition, players, games, seed, repeat, True, market, modules)
                 row += (
                     f" {1e6 * timed.moves_seconds / timed.actions:>12.2f}"
                     f" {1e6 * timed.apply_seconds / timed.actions:>7.2f}"
@@ -190,7 +205,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--market", action="store_true", help="play with the Market (2nd edition only)")
     ap.add_argument("--society", action="store_true", help="In bester Gesellschaft (1st edition; 2 and 5 players)")
     ap.add_argument("--sp-plus", action="store_true", help="Yucata's SP+ (1st edition, the 7 replacement cards)")
-    ap.add_argument("--modules", default="", help="modules, e.g. '2' (2nd edition)")
+    ap.add_argument("--modules", default="", help="modules, e.g. '2' or '4,6' (3-6 need --market)")
     ap.add_argument(
         "--no-split",
         action="store_true",
@@ -221,6 +236,7 @@ def main(argv: list[str] | None = None) -> int:
         players_counts=(args.players,) if args.players else (2, 5) if five else (2, 4),
         split=not args.no_split,
         market=args.market,
+        modules=tuple(int(m) for m in args.modules.split(",") if m.strip()),
     )
     if args.profile:
         profile(max(1, args.games // 2), args.seed, args.top)

@@ -13,6 +13,7 @@ from rules.i18n import strings
 
 from . import icons
 from . import market as M
+from . import modules46 as M46
 from . import style as S
 from .canvas import Box, Canvas
 from .cardface import draw_roundel, face_colour
@@ -380,8 +381,10 @@ def draw_board(view: dict[str, Any], lang: str = "en", last_action: str | None =
     row_h = [max(_player_height(view, s, half if len(row) > 1 else INNER, lang) for s in row) for row in rows]
     bands = display_bands(view)
     market_h = M.height(view)
+    modules_h = M46.height(view)
     height = (
         MARGIN + 62 + 30 + GAP + (46 + GAP if last_action else 0) + 128 + GAP + (market_h + GAP if market_h else 0)
+        + (modules_h + GAP if modules_h else 0)
         + display_height(bands, INNER) + GAP + 4 + sum(row_h) + GAP * len(rows) + 40 + MARGIN
     )
     cv = Canvas(WIDTH, height, S.BG)
@@ -391,6 +394,8 @@ def draw_board(view: dict[str, Any], lang: str = "en", last_action: str | None =
     y = _phase_track(cv, view, lang, y) + GAP
     if market_h:
         y = M.draw_marketplace(cv, view, lang, y, WIDTH) + GAP
+    if modules_h:
+        y = M46.draw(cv, view, lang, y, WIDTH) + GAP
     y = draw_display(cv, view, lang, y, INNER) + GAP + 4
     for row, h in zip(rows, row_h, strict=True):
         for j, seat in enumerate(row):

@@ -1,6 +1,6 @@
 """Command line: play random games and replay game records.
 
-python -m rules random --players N --edition E --seed S [--market] [--out FILE]
+python -m rules random --players N --edition E --seed S [--market] [--society] [--sp-plus] [--modules 1,2] [--out FILE]
 python -m rules replay RECORD.json [--json]
 
 The computer players have their own command line (``python -m players``: arena, think, and games of

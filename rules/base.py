@@ -9,7 +9,7 @@ from .errors import RuleError
 from .flow import after_turn, discard, place, placed_event, resume_after
 from .hooks import Checked, Decision, Event, Hooks
 from .moves import PUB_PRICE, offers, pub_max
-from .prices import seat_context
+from .prices import hand_room, seat_context
 from .scoring import gain_vp, income
 from .state import DRAWN, GameState, Pending
 
@@ -24,7 +24,8 @@ class ObservatoryDecision(Decision):
         seat = p.seat
         ctx = seat_context(st, seat)
         moves: list[Move] = []
-        offers(ctx, st, ((DRAWN, (p.card,)),), st.rubles[seat], len(st.hands[seat]) < ctx.hand_limit, moves)
+        room = len(st.hands[seat]) < hand_room(st, seat, ctx)
+        offers(ctx, st, ((DRAWN, (p.card,)),), st.rubles[seat], room, moves)
         moves.append(Move(self.default(st, p), 0))
         return moves
 
@@ -103,10 +104,11 @@ class PubDecision(Decision):
         pr = checked[2]
         if action.amount:
             st.rubles[decider] -= pr
-            gain_vp(st, decider, action.amount, "pub")
+        events: list[Event] = [{"type": "pub", "seat": decider, "vp": action.amount, "rubles": pr}]
+        if action.amount:
+            gain_vp(st, decider, action.amount, "pub", events)
             stats = st.stats[decider]
             stats["spent"] = stats.get("spent", 0) + pr
-        events: list[Event] = [{"type": "pub", "seat": decider, "vp": action.amount, "rubles": pr}]
         settle_next(st, p, events)
         return events
 

@@ -9,8 +9,8 @@ from typing import Any
 from .actions import BUY, DISCARD, OBSERVE, PASS, PLAY, PUB, TAKE, Action
 from .errors import RuleError
 from .hooks import HandPlay
-from .moves import first_worker_turn, legal_moves, usable_observatory
-from .prices import displaceable, locked_cards, seat_context
+from .moves import BEFORE_ACTION, first_worker_turn, legal_moves, usable_observatory
+from .prices import displaceable, hand_limit, locked_cards, seat_context
 from .state import HAND, LOWER, UPPER, GameState
 
 
@@ -29,7 +29,8 @@ def check(st: GameState, action: Action, seat: int | None = None) -> tuple[int, 
     if p is not None:
         return st.ruleset.hooks.decisions[p.kind].check(st, p, action)
     hooks = st.ruleset.hooks
-    if kind in hooks.parsers and kind not in hooks.turn_actions:  # an expansion's decision, none open
+    if kind in hooks.parsers and kind not in hooks.turn_actions and kind not in hooks.before_action:
+        # an expansion's decision, none open
         raise RuleError("not_pending", kind=kind)
     if kind == PASS:
         if card_id or row != -1 or target_id or amount or good:
@@ -73,6 +74,11 @@ def check(st: GameState, action: Action, seat: int | None = None) -> tuple[int, 
         if card < 0:
             raise RuleError("no_such_card", **card_params(st, card_id))
         return check_placement(st, decider, card, action, lower=False)
+    before = st.ruleset.hooks.before_action.get(kind)
+    if before is not None:  # a step before the regular action (M4-03), at most one a turn
+        if BEFORE_ACTION in st.ext:
+            raise RuleError("before_action_taken")
+        return before.check(st, decider, action)
     extra = st.ruleset.hooks.turn_actions.get(kind)
     if extra is not None:
         if first_worker_turn(st):
@@ -140,7 +146,7 @@ def find(st: GameState, line: Iterable[int], type_id: str, good: str = "") -> in
 
 
 def check_hand_room(st: GameState, seat: int) -> None:
-    limit = seat_context(st, seat).hand_limit
+    limit = hand_limit(st, seat)
     if len(st.hands[seat]) >= limit:
         raise RuleError("hand_full", limit=limit)
 

@@ -77,6 +77,8 @@ def describe(event: Event, seats: Sequence[str], edition: int, lang: str = "en")
         return t("log.marketplace", lang, player=who, vp=event["vp"]) if event["vp"] else None
     if kind == "market_value":
         return t("log.market_value", lang, high=event["tile"][0], low=event["tile"][1])
+    if kind in MODULE_EVENTS:
+        return _describe_module(event, who, edition, lang)
     if kind == "phase":
         return t("log.phase", lang, phase=t(f"phase.{event['phase']}", lang), round=event["round"])
     if kind == "end_triggered":
@@ -105,6 +107,35 @@ def _described(event: Event, who: str, edition: int, lang: str) -> str | None:
     return t(key, lang, **params)
 
 
+MODULE_EVENTS = ("event", "ghost_discard", "grab", "discarded", "obstacle_blocked", "obstacle_passed", "bonus_chosen")
+
+
+def _describe_module(event: Event, who: str, edition: int, lang: str) -> str:
+    """Modules 4 and 6: events (M4-16) and obstacles (M6-21) in words."""
+    kind = event["type"]
+    if kind == "event":
+        return t("log.event", lang, player=who, event=t(f"event.{event['event']}", lang))
+    if kind == "ghost_discard":
+        return t("log.ghost_discard", lang, player=who, card=card_name(event["card"], edition, lang))
+    if kind == "grab":
+        displaced = card_name(event.get("displaced", ""), edition, lang)
+        return t("log.grab_over" if "displaced" in event else "log.grab", lang, player=who,
+                 card=card_name(event["card"], edition, lang), price=event["price"], displaced=displaced)
+    if kind == "discarded":
+        names = ", ".join(card_name(c, edition, lang) for c in event["cards"])
+        return t("log.discarded", lang, player=who, cards=names)
+    place = {"field": event["field"], "obstacle": t(f"obstacle.{event['obstacle']}", lang)}
+    if kind == "obstacle_blocked":
+        key = "log.obstacle_blocked" if event["vp"] else "log.obstacle_reached"
+        return t(key, lang, player=who, vp=event["vp"], **place)
+    if kind == "obstacle_passed":
+        key = "log.obstacle_passed" if event["vp"] or event["rubles"] else "log.obstacle_passed_only"
+        return t(key, lang, player=who, vp=event["vp"], rubles=event["rubles"], **place)
+    card = f" ({card_name(event['card'], edition, lang)})" if event.get("card") else ""
+    key = "log.bonus_vp" if event["vp"] else "log.bonus_rubles"
+    return t(key, lang, player=who, vp=event["vp"], rubles=event["rubles"], field=event["field"], card=card)
+
+
 def describe_all(events: Sequence[Event], seats: Sequence[str], edition: int, lang: str = "en") -> list[str]:
     out = []
     for e in events:
@@ -118,6 +149,7 @@ def headline(events: Sequence[Event], seats: Sequence[str], edition: int, lang: 
     """The player's action among ``events`` (the first event), in words: the board's "last action"."""
     for e in events:
         if e["type"] in ("buy", "play", "take", "pass", "observe", "discard", "pub", "good", "crate_confirmed",
-                         "guild_hall", "trading_house", "sycophant", "prison", "put_back", "note"):
+                         "guild_hall", "trading_house", "sycophant", "prison", "put_back", "note",
+                         "event", "bonus_chosen", "discarded"):
             return describe(e, seats, edition, lang)
     return None

@@ -11,6 +11,7 @@ from typing import Any
 from .actions import OBSERVE, PASS, PLAY, TAKE, Action, split_good
 from .cards import CardType, Catalogue
 from .checks import check
+from .moves import BEFORE_ACTION
 from .ruleset import Ruleset
 from .scoring import final_scoring
 from .state import ROW_NAMES, UPPER, GameState, Pending
@@ -123,6 +124,16 @@ def apply(st: GameState, action: Action, seat: int | None = None) -> list[Event]
     On a RuleError nothing has changed.
     """
     checked = check(st, action, seat)
+    events = _apply(st, action, checked)
+    interrupts = st.ruleset.hooks.interrupts
+    if interrupts and not st.finished:  # before the game waits: decisions queued meanwhile (M6-18)
+        for opened in interrupts:
+            if opened(st, events):
+                break
+    return events
+
+
+def _apply(st: GameState, action: Action, checked: tuple[int, int, int]) -> list[Event]:
     p = st.pending
     st.action_count += 1
     if p is not None:
@@ -130,6 +141,12 @@ def apply(st: GameState, action: Action, seat: int | None = None) -> list[Event]
     card, target, pr = checked
     kind = action.kind
     decider = st.to_move
+    before = st.ruleset.hooks.before_action.get(kind)
+    if before is not None:  # X-07: no action; his regular turn follows (M4-03)
+        st.ext[BEFORE_ACTION] = decider
+        return before.apply(st, decider, action, checked)
+    if st.ext:
+        st.ext.pop(BEFORE_ACTION, None)
     if kind == PASS:
         st.passes += 1
         events: list[Event] = [{"type": "pass", "seat": decider}]
@@ -210,7 +227,10 @@ def discard(st: GameState, card: int) -> None:
 # --- flow ----------------------------------------------------------------------------------------
 def next_turn(st: GameState, events: list[Event]) -> None:
     """After a turn: the phase ends when all passed in succession or the display is empty (rules-notes 3).
-    An expansion may first go on with the same player's turn (``Hooks.turn_end``, e.g. BQ-14)."""
+    An expansion may first go on with the same player's turn (``Hooks.turn_end``, e.g. BQ-14); after a
+    step before the action (``Hooks.before_action``) the same player's regular turn follows."""
+    if st.ext and BEFORE_ACTION in st.ext:
+        return
     for goes_on in st.ruleset.hooks.turn_end:
         if goes_on(st, events):
             return
@@ -235,6 +255,8 @@ def _deal(st: GameState, deck: str, count: int, events: list[Event]) -> None:
             break
         dealt.append(stack.pop())
     st.upper.extend(dealt)
+    for react in st.ruleset.hooks.dealt:
+        react(st, dealt)
     if count > 0 and not stack and not st.ending:
         st.ending = True
         events.append({"type": "end_triggered", "deck": deck})

@@ -129,6 +129,14 @@ TurnEnd = Callable[["GameState", list[Event]], bool]  # True: the player's turn 
 PlayParser = Callable[[str, str, Catalogue, "tuple[str, ...]"], "Action | None"]
 PlayFormatter = Callable[["Action", Catalogue, str, "tuple[str, ...]"], str]
 Parser = Callable[[str, str, Catalogue], "Action"]  # whole text, what follows the kind word
+# seat, VP offered, source, events -> the VP that count now (M6-19: every VP gain passes here)
+VpFilter = Callable[["GameState", int, int, str, "list[Event] | None"], int]
+# seat, VP credited, source, events: reactions once the marker has moved (M6-03: a bonus on the way)
+VpGained = Callable[["GameState", int, int, str, "list[Event] | None"], None]
+# Before the game waits for its next decision: open a decision a part queued meanwhile (True: opened)
+Interrupt = Callable[["GameState", list[Event]], bool]
+HandLimit = Callable[["GameState", int], int]  # seat -> hand slots added beyond the tableau's (M4-10)
+Dealt = Callable[["GameState", list[int]], None]  # cards just laid in the upper row from a stack (M4-06)
 Formatter = Callable[["Action", Catalogue, str], str]
 
 
@@ -139,6 +147,10 @@ class Hooks:
     decisions: dict[str, Decision] = field(default_factory=dict)
     steps: dict[str, Step] = field(default_factory=dict)
     turn_actions: dict[str, TurnAction] = field(default_factory=dict)
+    # Optional steps a player may take on his turn before his regular action (X-03, X-07: an event,
+    # M4-03): offered by legal_moves beside the actions, at most one per turn; they are no action (the
+    # same player then takes his turn, and passing after one is a pass, M4-04).
+    before_action: dict[str, TurnAction] = field(default_factory=dict)
     setups: list[Setup] = field(default_factory=list)
     on_place: list[OnPlace] = field(default_factory=list)
     boxed: list[Boxed] = field(default_factory=list)
@@ -165,11 +177,16 @@ class Hooks:
     card_income: list[CardIncome] = field(default_factory=list)
     locked: list[Locked] = field(default_factory=list)
     turn_end: list[TurnEnd] = field(default_factory=list)
+    vp_filters: list[VpFilter] = field(default_factory=list)
+    vp_gained: list[VpGained] = field(default_factory=list)
+    interrupts: list[Interrupt] = field(default_factory=list)
+    hand_limit: list[HandLimit] = field(default_factory=list)
+    dealt: list[Dealt] = field(default_factory=list)
 
     def merge(self, other: Hooks) -> None:
         for name in (
-            "decisions", "steps", "turn_actions", "parsers", "formatters", "record_fields", "hand_plays",
-            "play_formatters", "settle",
+            "decisions", "steps", "turn_actions", "before_action", "parsers", "formatters", "record_fields",
+            "hand_plays", "play_formatters", "settle",
         ):
             mine: dict[str, Any] = getattr(self, name)
             for key, value in getattr(other, name).items():
@@ -178,7 +195,8 @@ class Hooks:
                 mine[key] = value
         for name in (
             "setups", "on_place", "boxed", "round_end", "final", "view", "play_parsers", "hand_exempt",
-            "card_income", "locked", "phase_start", "turn_end",
+            "card_income", "locked", "phase_start", "turn_end", "vp_filters", "vp_gained", "interrupts",
+            "hand_limit", "dealt",
         ):
             getattr(self, name).extend(getattr(other, name))
 

@@ -8,8 +8,10 @@ from collections.abc import Iterable, Sequence
 
 from .actions import BUY, OBSERVE, PASS, PLAY, TAKE, Action, Move
 from .cards import CardType
-from .prices import SeatContext, can_displace, locked_cards, seat_context
+from .prices import SeatContext, can_displace, hand_room, locked_cards, seat_context
 from .state import DRAWN, HAND, LOWER, UPPER, GameState
+
+BEFORE_ACTION = "before_action"  # st.ext: the seat whose regular action follows a step before it (flow)
 
 PUB_VP_PER_CARD = 5  # rules-notes 9 / cards.md D5: up to 5 VP per Pub
 PUB_PRICE = 2
@@ -223,12 +225,17 @@ def legal_moves(st: GameState) -> list[Move]:
     money = st.rubles[seat]
     ctx = seat_context(st, seat)
     moves: list[Move] = []
+    before = st.ruleset.hooks.before_action
     if first_worker_turn(st):  # rules-notes 2: buy a worker; pass only if none is affordable
         rows = ((UPPER, st.upper), (LOWER, st.lower))
         workers = [(row, [c for c in line if cards[c].deck == "workers"]) for row, line in rows]
         offers(ctx, st, workers, money, False, moves)
-        return moves if moves else [PASS_MOVE]
-    take = len(st.hands[seat]) < ctx.hand_limit
+        if not moves:
+            moves.append(PASS_MOVE)
+        if before:
+            before_moves(st, seat, moves)
+        return moves
+    take = len(st.hands[seat]) < hand_room(st, seat, ctx)
     offers(ctx, st, ((UPPER, st.upper), (LOWER, st.lower), (HAND, st.hands[seat])), money, take, moves)
     if ctx.observatory >= 0 and observing_phase(st):
         for deck in st.ruleset.decks:
@@ -242,6 +249,8 @@ def legal_moves(st: GameState) -> list[Move]:
         for turn_action in extra.values():
             turn_action.moves(st, seat, moves)
     moves.append(PASS_MOVE)
+    if before:
+        before_moves(st, seat, moves)
     return moves
 
 
@@ -255,6 +264,14 @@ def hand_play_moves(st: GameState, seat: int, out: list[Move]) -> None:
         if t.ability in plays and t not in seen:
             seen.append(t)
             plays[t.ability].moves(st, seat, c, out)
+
+
+def before_moves(st: GameState, seat: int, out: list[Move]) -> None:
+    """The steps a player may take before his regular action (X-07: an event, M4-03), at most one a
+    turn."""
+    if BEFORE_ACTION not in st.ext:
+        for step in st.ruleset.hooks.before_action.values():
+            step.moves(st, seat, out)
 
 
 def pub_max(st: GameState, seat: int) -> int:

@@ -9,8 +9,16 @@ from .state import GameState
 
 
 def hand_limit(st: GameState, seat: int) -> int:
-    """3, plus 1 per Warehouse in the tableau (rules-notes 6)."""
-    return seat_context(st, seat).hand_limit
+    """3, plus 1 per Warehouse in the tableau (rules-notes 6), plus what the active parts add (M4-10)."""
+    return hand_room(st, seat, seat_context(st, seat))
+
+
+def hand_room(st: GameState, seat: int, ctx: SeatContext) -> int:
+    """``hand_limit`` with the seat's context at hand: the tableau's limit plus ``Hooks.hand_limit``."""
+    extra = st.ruleset.hooks.hand_limit
+    if not extra:
+        return ctx.hand_limit
+    return ctx.hand_limit + sum(more(st, seat) for more in extra)
 
 
 class SeatContext:

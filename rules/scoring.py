@@ -9,12 +9,22 @@ from .state import GameState
 Event = dict[str, Any]
 
 HAND_PENALTY = 5  # rules-notes 14
+CONVERSION = "rubles"  # the source of the final scoring's VP for rubles: rubles not converted stay (X-06)
 
 
-def gain_vp(st: GameState, seat: int, vp: int, source: str) -> None:
+def gain_vp(st: GameState, seat: int, vp: int, source: str, events: list[Event] | None = None) -> int:
+    """Every VP gain passes here (M6-19): the active parts' filters (``Hooks.vp_filters``) may hold
+    some back, the rest moves the marker, then the parts react (``Hooks.vp_gained``); ``events``
+    receives what they tell. Returns the VP credited."""
+    hooks = st.ruleset.hooks
+    for keep in hooks.vp_filters:
+        vp = keep(st, seat, vp, source, events)
     st.vp[seat] += vp
     d = st.vp_by_source[seat]
     d[source] = d.get(source, 0) + vp
+    for react in hooks.vp_gained:
+        react(st, seat, vp, source, events)
+    return vp
 
 
 def income(st: GameState, events: list[Event]) -> bool:
@@ -54,14 +64,15 @@ def score_colour(st: GameState, colour: str, key: str, events: list[Event]) -> N
                 rub += t.bonus_rubles * k
                 vp += t.bonus_vp * k
         st.rubles[seat] += rub
-        if vp:
-            gain_vp(st, seat, vp, key)
         s = st.stats[seat]
         s[rubles_key] = s.get(rubles_key, 0) + rub
         s[vp_key] = s.get(vp_key, 0) + vp
-        # the totals after it, so a scoring reads as before + gained = after (UI-15)
+        # the totals after it, so a scoring reads as before + gained = after (UI-15); what an
+        # obstacle holds back or adds follows in events of its own (M6-19)
         events.append({"type": "score", "phase": key, "seat": seat, "rubles": rub, "vp": vp,
-                       "rubles_after": st.rubles[seat], "vp_after": st.vp[seat]})
+                       "rubles_after": st.rubles[seat], "vp_after": st.vp[seat] + vp})
+        if vp:
+            gain_vp(st, seat, vp, key, events)
 
 
 def bonus_count(st: GameState, seat: int, per: str) -> int:
@@ -98,18 +109,18 @@ def aristocrat_vp(st: GameState, seat: int) -> int:
 
 def final_scoring(st: GameState, events: list[Event]) -> None:
     """Final scoring (rules-notes 14): aristocrats, 1 VP per 10 rubles, -5 per hand card, then the
-    expansions' final-scoring steps (``Hooks.final``); ties by rubles left."""
+    expansions' final-scoring steps (``Hooks.final``); ties by rubles left. Rubles are converted
+    only for the VP credited (X-06, M6-18: none while an obstacle blocks the player)."""
     final = []
     extra = st.ruleset.hooks.final
     exempt = st.ruleset.hooks.hand_exempt
     for seat in range(st.n):
         ar = aristocrat_vp(st, seat)
-        money_vp = st.rubles[seat] // 10
         counted = [c for c in st.hands[seat] if not any(free(st, c) for free in exempt)]
         penalty = HAND_PENALTY * len(counted)
-        gain_vp(st, seat, ar, "aristocrat_bonus")
-        gain_vp(st, seat, money_vp, "rubles")
-        gain_vp(st, seat, -penalty, "hand_penalty")
+        gain_vp(st, seat, ar, "aristocrat_bonus", events)
+        money_vp = gain_vp(st, seat, st.rubles[seat] // 10, CONVERSION, events)
+        gain_vp(st, seat, -penalty, "hand_penalty", events)
         st.rubles[seat] -= 10 * money_vp
         entry: dict[str, Any] = {
             "seat": seat,

@@ -13,10 +13,12 @@ def _registry() -> dict[str, Expansion]:
     ``module<n>``, ``rules.ruleset.module_key``)."""
     from .banquet import BANQUET_MODULE
     from .market import MARKET
+    from .module4 import EVENTS
+    from .module6 import OBSTACLES
     from .society import MODULE2_EXPANSION, NEW_SOCIETY_EXPANSION, REPLACEMENTS_ONLY_EXPANSION
 
     return {e.key: e for e in (MARKET, NEW_SOCIETY_EXPANSION, REPLACEMENTS_ONLY_EXPANSION, BANQUET_MODULE,
-                               MODULE2_EXPANSION)}
+                               MODULE2_EXPANSION, EVENTS, OBSTACLES)}
 
 
 REGISTRY: dict[str, Expansion] = {}

@@ -202,10 +202,12 @@ def marketplace_step(st: GameState, events: list[Event]) -> bool:
     for i in range(n):
         seat = (start + i) % n
         if gained[seat]:
-            gain_vp(st, seat, gained[seat], KEY)
+            events.append({"type": "marketplace", "seat": seat, "vp": gained[seat], "positions": pos[seat]})
+            gain_vp(st, seat, gained[seat], KEY, events)
+        else:
+            events.append({"type": "marketplace", "seat": seat, "vp": 0, "positions": pos[seat]})
         stats = st.stats[seat]
         stats["marketplace_vp"] = stats.get("marketplace_vp", 0) + gained[seat]
-        events.append({"type": "marketplace", "seat": seat, "vp": gained[seat], "positions": pos[seat]})
     return False
 
 

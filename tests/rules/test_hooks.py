@@ -19,6 +19,7 @@ from rules.expansions import REGISTRY, select
 from rules.flow import resume_after
 from rules.hooks import Checked, Decision, Event, Expansion, Hooks, Phase, Shape, TurnAction
 from rules.record import parse_for, replay
+from rules.ruleset import _shape
 
 
 class Tithe(Decision):
@@ -209,6 +210,7 @@ def test_X_02_parts_see_each_other_and_remove_cards_from_the_game() -> None:
     select(2, ("market",))  # loads the registry
     real = REGISTRY.get("module6")
     REGISTRY["module6"] = Trimmed()
+    _shape.cache_clear()  # the real Module 6's shapes are cached: the stand-in needs its own
     try:
         plain = Ruleset(edition=2, players=2, modules=(6,))
         trimmed = Ruleset(edition=2, players=2, expansions=("market",), modules=(6,))
@@ -216,6 +218,7 @@ def test_X_02_parts_see_each_other_and_remove_cards_from_the_game() -> None:
         del REGISTRY["module6"]
         if real is not None:
             REGISTRY["module6"] = real
+        _shape.cache_clear()
     assert plain.modules == (6,) and plain.catalogue.removed == ()
     cat = trimmed.catalogue
     obs = cat.by_id["observatory"]
