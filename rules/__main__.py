@@ -41,9 +41,17 @@ def play_random(
     cat = ruleset.catalogue
     while not st.finished:
         action = choose(st, level=level, rng=rng, budget_s=budget_s) if computer else rng.choice(legal_moves(st)).action
-        rec.actions.append(format_action(action, cat))
+        rec.actions.append(format_action(action, cat, seats=seats))
         apply(st, action)
     return rec, st
+
+
+def parse_modules(text: str) -> tuple[int, ...]:
+    """``--modules 1,2`` -> (1, 2); ValueError for anything else."""
+    try:
+        return tuple(int(m) for m in text.replace(" ", "").split(",") if m)
+    except ValueError:
+        raise ValueError(f"--modules takes numbers separated by commas, not {text!r}") from None
 
 
 def summary(st: GameState) -> dict[str, Any]:
@@ -88,6 +96,7 @@ def main(argv: list[str] | None = None) -> int:
     r.add_argument("--players", type=int, default=4, choices=(2, 3, 4, 5))
     r.add_argument("--market", action="store_true", help="play with the Market (2nd edition; 2 to 5 players)")
     r.add_argument("--edition", type=int, default=2, choices=(1, 2))
+    r.add_argument("--modules", default="", help="modules, e.g. '1' (the Banquet)")
     r.add_argument("--seed", type=int, default=0)
     r.add_argument("--out", help="write the record to this file instead of standard output")
     r.add_argument("--computer", action="store_true", help="let the computer player choose instead of chance")
@@ -107,7 +116,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.cmd == "random":
         try:
             ruleset = Ruleset(
-                edition=args.edition, players=args.players, expansions=("market",) if args.market else ()
+                edition=args.edition,
+                players=args.players,
+                expansions=("market",) if args.market else (),
+                modules=parse_modules(args.modules),
             )
         except ValueError as e:
             parser.error(str(e))
