@@ -256,3 +256,14 @@ def test_X_09_a_seeded_banquet_game_replays_exactly_from_its_record(edition: int
         rec = GameRecord(rs, seats, seed=seed, actions=actions)
         assert replay(GameRecord.loads(rec.dumps())).to_json() == st.to_json()
     assert purple_plays > 0
+
+
+@pytest.mark.parametrize(("edition", "players", "market"), [(1, 2, False), (2, 3, True)])
+def test_X_11_computer_player_finishes_banquet_games(edition: int, players: int, market: bool) -> None:
+    """The levels pick among legal_moves generically (valuing the purple cards is a later step)."""
+    from rules.ai import choose
+
+    st = new_game(banquet_rules(edition, players, market), [f"P{i}" for i in range(players)], seed=players)
+    while not st.finished:
+        apply(st, choose(st))
+    assert st.winners
