@@ -137,16 +137,11 @@ def sweep(st: GameState, events: list[Event] | None = None) -> None:
         b["chip"] = None
 
 
-def boxed(st: GameState, card: int) -> bool:
-    """A card leaving a tableau for the discard pile (displaced) takes its attachments off (to the
-    box, AMB-32); the card itself still goes to the discard pile (and a purple card cleared from the
-    display too, AMB-19)."""
-    b = bstate(st)
-    if any(entry[1] == card for entry in b["attached"]):
-        for entry in [e for e in b["attached"] if e[1] == card]:
-            b["attached"].remove(entry)
-            to_box(st, entry[0])
-    return False
+def on_place(st: GameState, seat: int, card: int, target: int, events: list[Event]) -> None:
+    """AMB-32: a displaced card's Jester or Banquet goes to the box unused (the card itself to the
+    discard pile, as any displaced card)."""
+    if target >= 0 and bstate(st)["attached"]:
+        sweep(st, events)
 
 
 def round_end(st: GameState, events: list[Event]) -> None:
@@ -244,7 +239,7 @@ class Banquet(Expansion):
         return Hooks(
             decisions=decisions(),
             setups=[setup],
-            boxed=[boxed],
+            on_place=[on_place],
             round_end=[round_end],
             view=[view_fields],
             parsers=parsers,

@@ -267,3 +267,12 @@ def test_X_11_computer_player_finishes_banquet_games(edition: int, players: int,
     while not st.finished:
         apply(st, choose(st))
     assert st.winners
+
+
+def test_AMB_32_the_log_says_when_an_attachment_is_lost() -> None:
+    st = bq_game(phase="trading", hands={0: ["Banquet", "Senator"]}, tableaux={0: ["Judge"]})
+    play(st, "play Banquet on Judge")
+    st.to_move = 0
+    events = play(st, "play Senator over Judge")
+    lines = [describe(e, st.seats, 2, "en") for e in events]
+    assert "P0's Judge left the tableau: the Banquet on it goes to the box." in lines
