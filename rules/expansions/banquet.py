@@ -78,7 +78,8 @@ _LOCKED: dict[int, frozenset[int]] = {-1: frozenset()}
 
 def locked(st: GameState) -> frozenset[int]:
     """BQ-11: the covered card can never be displaced."""
-    c = covered(st)
+    chip = st.ext[KEY]["chip"]  # covered(st), inlined: asked at every seat_context
+    c = -1 if chip is None else chip[0]
     found = _LOCKED.get(c)
     if found is None:
         found = _LOCKED[c] = frozenset((c,))
