@@ -36,8 +36,12 @@ def short_ability(ct: CardType, lang: str) -> str | None:
         parts.append(tr("ability.observatory", lang))
     elif ct.ability == "pub":
         parts.append(tr("ability.pub", lang))
-    if ct.discount:
-        parts.append(tr(f"ability.discount.{ct.discount}", lang))
+    elif ct.colour == "purple" and ct.ability:  # the Banquet's special cards (BQ-11 ... BQ-21)
+        parts.append(tr(f"ability.{ct.ability}", lang))
+    if ct.displaces:
+        parts.append(tr("ability.only_displaces", lang))
+    for colour in ct.discounts:
+        parts.append(tr(f"ability.discount.{colour}", lang))
     if ct.hand_limit_bonus:
         parts.append(tr("ability.hand_limit", lang, n=ct.hand_limit_bonus))
     if ct.displace_value != ct.cost:
