@@ -88,7 +88,7 @@ def test_X_09_records_with_the_players_names_replay_exactly(game: Game) -> None:
     st = g.state
     cat = game.ruleset.catalogue
     texts = []
-    for moves, move in g:
+    for _, move in g:
         text = format_action(move.action, cat, seats=st.seats)
         assert parse_for(st, text) == move.action, text
         texts.append(text)
