@@ -59,10 +59,6 @@ def to_box(st: GameState, card: int) -> None:
     bstate(st)["box"].append(card)
 
 
-def owner_of(st: GameState, card: int) -> int:
-    return next((s for s in range(st.n) if card in st.tableaux[s]), -1)
-
-
 # --- setup and the hooks of the flow ------------------------------------------------------------------
 def setup(st: GameState, rng: random.Random, given: Mapping[str, Any]) -> None:
     st.ext[KEY] = {"box": [], "attached": [], "chip": None, "double": 0, "double_seat": -1}
