@@ -14,7 +14,7 @@ some timer overhead.
 
 ``--profile`` also runs one batch of 4-player games (both editions) under cProfile and prints the
 hotspots inside ``rules/``. ``--compiled`` runs the mypyc build of the same source (see
-``compile_rules.py``).
+``rules/compile.py``).
 
 Wall-clock figures on a shared machine swing by a third; instruction counts do not. To compare two
 versions of the rules, count the instructions of N games and subtract a 1-game run (start-up)::
@@ -40,9 +40,9 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 if "--compiled" in sys.argv[1:]:  # before rules is imported: take it from the mypyc build
-    from benchmarks.compile_rules import build
+    from rules.compile import build, import_from
 
-    sys.path.insert(0, str(build()))
+    import_from(build())
 
 import rules.engine  # noqa: E402
 from rules import Ruleset, apply, legal_moves, new_game  # noqa: E402
@@ -209,7 +209,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--compiled",
         action="store_true",
-        help="run the rules core compiled with mypyc (built or reused by benchmarks/compile_rules.py)",
+        help="run the rules core compiled with mypyc (built or reused by rules/compile.py)",
     )
     args = ap.parse_args(argv)
     print(

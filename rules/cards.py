@@ -58,6 +58,8 @@ class CardType:
     discounts: tuple[str, ...] = ()
     # The only card types it may displace, where a trading card is limited so (BQ-09); () = by colour.
     displaces: tuple[str, ...] = ()
+    # A green trading card that may displace any worker, whatever its symbols (IBG-08, M2-07).
+    displaces_any: bool = False
 
     def name(self, lang: str = "en") -> str:
         return self.name_de if lang == "de" else self.name_en
@@ -158,6 +160,16 @@ def all_types(edition: int) -> list[CardType]:
     return out
 
 
+def find_type(edition: int, name: str) -> CardType | None:
+    """A card type of the edition, the expansions' included, by id, English or German name
+    (case-insensitive, ignoring punctuation and spaces): what a card lookup by name finds."""
+    key = _norm(name)
+    for t in all_types(edition):
+        if key in (_norm(t.id), _norm(t.name_en), _norm(t.name_de)):
+            return t
+    return None
+
+
 @cache
 def raw_extra(name: str) -> list[dict[str, Any]]:
     """The card entries of an expansion's data file ``data/expansions/<name>.json`` (as in cards.json)."""
@@ -184,15 +196,24 @@ def _removed(edition: int, extras: tuple[str, ...], removed: tuple[str, ...]) ->
     return replace(cat, removed=removed)
 
 
+FileTypes = tuple[tuple[CardType, ...], dict[str, tuple[str, ...]], tuple[tuple[str, int], ...]]
+
+
 @cache
-def _file_types(edition: int, name: str) -> tuple[tuple[CardType, ...], dict[str, tuple[str, ...]]]:
+def _file_types(edition: int, name: str) -> FileTypes:
     """The card types of one data file for an edition ("" = data/cards.json, else an expansion's file),
     built once, so that a type is one object in every catalogue it is part of; with the stacks of
-    each copy where the file gives them (``decks``)."""
+    each copy where the file gives them (``decks``), and the extra physical copies it adds of types
+    defined elsewhere (``"extra_copies_of"``: IBG-09 ... IBG-11, e.g. two more Firehouses)."""
     entries = raw_catalogue()["cards"] if not name else raw_extra(name)
     types: list[CardType] = []
     per_copy: dict[str, tuple[str, ...]] = {}
+    copies: list[tuple[str, int]] = []
     for entry in entries:
+        if "extra_copies_of" in entry:
+            if edition in entry.get("editions", [1, 2]):
+                copies.append((entry["extra_copies_of"], int(entry["count"])))
+            continue
         e = dict(entry)
         e.update(entry.get(f"ed{edition}", {}))
         if edition not in e.get("editions", [1, 2]):
@@ -232,9 +253,10 @@ def _file_types(edition: int, name: str) -> tuple[tuple[CardType, ...], dict[str
                 market_count=int(e.get("market_count", 1)),
                 discounts=discounts,
                 displaces=tuple(e.get("displaces", ())),
+                displaces_any=bool(e.get("displaces_any", False)),
             )
         )
-    return tuple(types), per_copy
+    return tuple(types), per_copy, tuple(copies)
 
 
 @cache
@@ -244,10 +266,12 @@ def _catalogue(edition: int, extras: tuple[str, ...]) -> Catalogue:
         raise ValueError(f"unknown edition {edition!r}")
     types: list[CardType] = []
     per_copy: dict[str, tuple[str, ...]] = {}  # type id -> each copy's stack, where the data gives them
+    more: list[tuple[str, int]] = []
     for name in ("", *extras):  # each file's types are the very same objects in every combination
-        file_types, file_decks = _file_types(edition, name)
+        file_types, file_decks, file_copies = _file_types(edition, name)
         types.extend(file_types)
         per_copy.update(file_decks)
+        more.extend(file_copies)
     cards: list[CardType] = []
     markets: list[str | None] = []
     copy_goods: list[str] = []
@@ -260,10 +284,17 @@ def _catalogue(edition: int, extras: tuple[str, ...]) -> Catalogue:
             copy_decks.append(stacks[k] if k < len(stacks) else t.deck)
             markets.append(t.market[k] if k < len(t.market) else None)
             copy_goods.append(t.market[k] if varied else "")
+    by_id = {t.id: t for t in types}
+    for type_id, count in more:  # extra copies after every other card: no physical id moves
+        t = by_id[type_id]
+        cards.extend([t] * count)
+        copy_decks.extend([t.deck] * count)
+        markets.extend([None] * count)
+        copy_goods.extend([""] * count)
     return Catalogue(
         edition=edition,
         types=tuple(types),
-        by_id={t.id: t for t in types},
+        by_id=by_id,
         cards=tuple(cards),
         markets=tuple(markets),
         aristocrat_table=tuple(raw["aristocrat_table"]),

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from .i18n import card_name, t
+from .i18n import card_name, strings, t
 
 Event = dict[str, Any]
 
@@ -86,7 +86,23 @@ def describe(event: Event, seats: Sequence[str], edition: int, lang: str = "en")
     if kind == "game_end":
         names = ", ".join(seats[s] for s in event["winners"])
         return t("log.game_end", lang, winners=names)
-    return None
+    return _described(event, who, edition, lang)
+
+
+def _described(event: Event, who: str, edition: int, lang: str) -> str | None:
+    """An expansion's event (e.g. the Guild Hall's split): the text ``log.<type>`` (``log.<type>_none``
+    when the event says nothing happened), filled with the event's fields, cards by name."""
+    key = f"log.{event['type']}"
+    if event.get("none") and f"{key}_none" in strings("en"):
+        key += "_none"
+    if key not in strings("en"):
+        return None
+    params = dict(event)
+    params["player"] = who
+    for field in ("card", "displaced"):
+        if field in event:
+            params[field] = card_name(event[field], edition, lang)
+    return t(key, lang, **params)
 
 
 def describe_all(events: Sequence[Event], seats: Sequence[str], edition: int, lang: str = "en") -> list[str]:
@@ -101,6 +117,7 @@ def describe_all(events: Sequence[Event], seats: Sequence[str], edition: int, la
 def headline(events: Sequence[Event], seats: Sequence[str], edition: int, lang: str = "en") -> str | None:
     """The player's action among ``events`` (the first event), in words: the board's "last action"."""
     for e in events:
-        if e["type"] in ("buy", "play", "take", "pass", "observe", "discard", "pub", "good", "crate_confirmed", "note"):
+        if e["type"] in ("buy", "play", "take", "pass", "observe", "discard", "pub", "good", "crate_confirmed",
+                         "guild_hall", "trading_house", "sycophant", "prison", "note"):
             return describe(e, seats, edition, lang)
     return None

@@ -111,6 +111,8 @@ def new_game(
     # The very first worker phase shows 2 workers per player (rules-notes 1).
     _deal(st, ruleset.phases[0].deck, ruleset.first_workers, [])
     _begin_actions(st)
+    for react in ruleset.hooks.phase_start:
+        react(st, [])
     return st
 
 
@@ -298,10 +300,10 @@ def _start_phase(st: GameState, index: int, events: list[Event]) -> None:
     if need > 0:
         _deal(st, phase.deck, need, events)
     _begin_actions(st)
-    if st.ruleset.display_empty_ends_phase and not st.upper and not st.lower:
-        _end_phase(st, events)
-        return
-    for react in st.ruleset.hooks.phase_start:  # e.g. a decision before the first turn (BQ-21)
+    for react in st.ruleset.hooks.phase_start:  # e.g. the Sack's VP (P5-08), a decision before the first turn (BQ-21)
         react(st, events)
         if st.pending is not None:
             return
+    if st.ruleset.display_empty_ends_phase and not st.upper and not st.lower:
+        _end_phase(st, events)
+        return

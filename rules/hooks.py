@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from .cards import Catalogue
 
-try:  # the mypyc build (benchmarks/compile_rules.py) needs it; pure Python does not
+try:  # the mypyc build (rules/compile.py) needs it; pure Python does not
     from mypy_extensions import mypyc_attr
 except ImportError:  # pragma: no cover
     _C = TypeVar("_C")
@@ -57,7 +57,8 @@ class Decision:
 
     kind: str = ""
     # Its buy/take/discard moves name a card that is in no row of the display (the Observatory's
-    # drawn card, a card chosen from the discard pile): their notation reads with the row DRAWN.
+    # drawn card, rules-notes 8; a card chosen from the discard pile, M2-04, BQ-13): their notation
+    # reads with the row DRAWN.
     drawn: bool = False
 
     def moves(self, st: GameState, p: Pending) -> list[Move]:
@@ -117,6 +118,9 @@ RecordField = Callable[[Any], Any]  # reads a record field's JSON value (ValueEr
 Boxed = Callable[["GameState", int], bool]  # True: the card went to the box, not the discard pile
 OnPlace = Callable[["GameState", int, int, int, list[Event]], None]  # seat, card, displaced card
 RoundEnd = Callable[["GameState", list[Event]], None]
+# after the display is filled, before the first turn (P5-08, BQ-21); may leave a pending decision
+PhaseStart = Callable[["GameState", list[Event]], None]
+Settles = Callable[["GameState", int], bool]  # the seat has this decision to settle now
 Final = Callable[["GameState", int, dict[str, Any]], None]  # seat, its final-scoring entry
 ViewFields = Callable[["GameState", "int | None", dict[str, Any]], None]
 HandExempt = Callable[["GameState", int], bool]  # card: True = no hand penalty at the end (BQ-05)
@@ -124,7 +128,6 @@ HandExempt = Callable[["GameState", int], bool]  # card: True = no hand penalty 
 # a covered card, BQ-12); may record events.
 CardIncome = Callable[["GameState", int, int, int, int, list[Event]], tuple[int, int]]
 Locked = Callable[["GameState"], "frozenset[int]"]  # cards that no trading card may displace (BQ-11)
-PhaseStart = Callable[["GameState", list[Event]], None]  # after the refill, before the first turn (BQ-21)
 TurnEnd = Callable[["GameState", list[Event]], bool]  # True: the player's turn goes on (BQ-14)
 PlayParser = Callable[[str, str, Catalogue, "tuple[str, ...]"], "Action | None"]
 PlayFormatter = Callable[["Action", Catalogue, str, "tuple[str, ...]"], str]
@@ -143,6 +146,12 @@ class Hooks:
     on_place: list[OnPlace] = field(default_factory=list)
     boxed: list[Boxed] = field(default_factory=list)
     round_end: list[RoundEnd] = field(default_factory=list)
+    phase_start: list[PhaseStart] = field(default_factory=list)
+    # X-05 (AMB-11): the decisions settled right after building scoring (scoring step 'pub'), one
+    # player after the other from the phase's start player, each settling all of his in the order
+    # given here before the next player: decision kind -> (order, whether the seat has it now).
+    # The base game's Pub has order 20.
+    settle: dict[str, tuple[int, Settles]] = field(default_factory=dict)
     final: list[Final] = field(default_factory=list)
     view: list[ViewFields] = field(default_factory=list)
     parsers: dict[str, Parser] = field(default_factory=dict)
@@ -158,13 +167,12 @@ class Hooks:
     hand_exempt: list[HandExempt] = field(default_factory=list)
     card_income: list[CardIncome] = field(default_factory=list)
     locked: list[Locked] = field(default_factory=list)
-    phase_start: list[PhaseStart] = field(default_factory=list)
     turn_end: list[TurnEnd] = field(default_factory=list)
 
     def merge(self, other: Hooks) -> None:
         for name in (
             "decisions", "steps", "turn_actions", "parsers", "formatters", "record_fields", "hand_plays",
-            "play_formatters",
+            "play_formatters", "settle",
         ):
             mine: dict[str, Any] = getattr(self, name)
             for key, value in getattr(other, name).items():

@@ -152,14 +152,15 @@ def price(st: GameState, seat: int, ctype: CardType, lower: bool, displaced: Car
 
 
 def can_displace(trading: CardType, target: CardType) -> bool:
-    """rules-notes 5: same colour, never a trading card; green only with a shared worker symbol; a
-    trading card limited to named types (BQ-09's Czar-Superstar) only those."""
+    """rules-notes 5: same colour, never a trading card; green only with a shared worker symbol, unless
+    the trading card may displace any worker (IBG-08, M2-07); a trading card limited to named types
+    (BQ-09's Czar-Superstar) only those."""
     if trading.displaces:
         return not target.trading and target.id in trading.displaces
     return (
         not target.trading
         and target.colour == trading.colour
-        and (trading.colour != GREEN or not trading.symbols.isdisjoint(target.symbols))
+        and (trading.colour != GREEN or trading.displaces_any or not trading.symbols.isdisjoint(target.symbols))
     )
 
 
@@ -167,7 +168,8 @@ _DISPLACEABLE: dict[CardType, frozenset[CardType]] = {}
 
 
 def displaceable(trading: CardType) -> frozenset[CardType]:
-    """Every card type of the edition that ``trading`` may displace (computed once per type)."""
+    """Every card type (of both editions, expansions included) that ``trading`` may displace
+    (computed once per type)."""
     found = _DISPLACEABLE.get(trading)
     if found is None:
         types = [t for ed in EDITIONS for t in all_types(ed)]

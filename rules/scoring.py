@@ -50,7 +50,7 @@ def score_colour(st: GameState, colour: str, key: str, events: list[Event]) -> N
             if c not in st.face_down:
                 vp += t.vp
             if t.bonus_per is not None:
-                k = sum(1 for x in st.tableaux[seat] if cards[x].colour == t.bonus_per)
+                k = bonus_count(st, seat, t.bonus_per)
                 rub += t.bonus_rubles * k
                 vp += t.bonus_vp * k
         st.rubles[seat] += rub
@@ -64,6 +64,16 @@ def score_colour(st: GameState, colour: str, key: str, events: list[Event]) -> N
                        "rubles_after": st.rubles[seat], "vp_after": st.vp[seat]})
 
 
+def bonus_count(st: GameState, seat: int, per: str) -> int:
+    """What a bonus card counts in the tableau at the moment of scoring (IBG-18): the cards of a
+    colour ("red"), or the cards showing a worker symbol ("symbol:cloth", the Textile Factory, M2-08)."""
+    cards = st.cards
+    if per.startswith("symbol:"):
+        sym = per[7:]
+        return sum(1 for x in st.tableaux[seat] if sym in cards[x].symbols)
+    return sum(1 for x in st.tableaux[seat] if cards[x].colour == per)
+
+
 def card_value(st: GameState, seat: int, c: int) -> tuple[int, int]:
     """What card ``c`` in ``seat``'s tableau yields at its scoring: (rubles, VP), bonuses counted on
     that tableau, a face-down card no printed VP (rules-notes 7, 10)."""
@@ -72,7 +82,7 @@ def card_value(st: GameState, seat: int, c: int) -> tuple[int, int]:
     rub = t.rubles
     vp = t.vp if c not in st.face_down else 0
     if t.bonus_per is not None:
-        k = sum(1 for x in st.tableaux[seat] if cards[x].colour == t.bonus_per)
+        k = bonus_count(st, seat, t.bonus_per)
         rub += t.bonus_rubles * k
         vp += t.bonus_vp * k
     return rub, vp

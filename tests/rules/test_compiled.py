@@ -1,8 +1,8 @@
-"""The rules core compiled with mypyc (benchmarks/compile_rules.py, used for speed) plays exactly the
+"""The rules core compiled with mypyc (rules/compile.py, used for speed) plays exactly the
 games pure Python plays: same legal moves, prices, events, errors and final scores, in base games
 Market games and Banquet games (where the compiled core calls the expansions' hooks).
 
-Builds (or reuses) ``build/mypyc``; skipped only where a compiled build cannot be made (no mypyc,
+Builds (or reuses) ``build/mypyc-rules``; skipped only where a compiled build cannot be made (no mypyc,
 C compiler or Python headers), with the reason.
 """
 
@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.compile_rules import ROOT, build, missing_prerequisites
+from rules.compile import ROOT, build, missing_prerequisites
 
 PLAY = r"""
 import json, random, sys

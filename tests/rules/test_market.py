@@ -278,7 +278,7 @@ def test_market_game_records_replay_and_notation_round_trips() -> None:
 
 @pytest.mark.parametrize("players", [2, 5])
 def test_X_11_computer_player_finishes_market_games(players: int) -> None:
-    from rules.ai import choose
+    from players.ai import choose
 
     st = new_game(market_rules(players), [f"P{i}" for i in range(players)], seed=players)
     while not st.finished:

@@ -135,8 +135,9 @@ def card_places(st: GameState) -> list[int]:
         places += h
     for t in st.tableaux:
         places += t
-    if st.pending is not None and st.pending.kind == "observatory":
-        places.append(st.pending.card)
+    p = st.pending
+    if p is not None and st.ruleset.hooks.decisions[p.kind].drawn and p.card >= 0 and p.card not in st.discard:
+        places.append(p.card)  # drawn (Observatory), or picked from the discard pile (M2-04)
     if "market" in st.ext:
         places += st.ext["market"]["box"]
     if "banquet" in st.ext:  # played purple cards in the box, Jester and Banquet on their cards
@@ -154,16 +155,18 @@ def assert_invariants(st: GameState) -> None:
         assert st.vp[s] == sum(st.vp_by_source[s].values()), (s, st.vp[s], st.vp_by_source[s])
     cards = st.ruleset.catalogue.cards
     in_tableaux = {c for t in st.tableaux for c in t}
-    assert all(c in in_tableaux and cards[c].ability == "observatory" for c in st.face_down)
-    assert len(st.upper) + len(st.lower) <= st.ruleset.display_size
+    # face down: a used Observatory (rules-notes 8) or Debtor's Prison (M2-04), always in a tableau
+    assert all(c in in_tableaux and cards[c].ability in ("observatory", "debtors_prison") for c in st.face_down)
+    # the first workers phase shows 2 per player (rules-notes 1; P5-09: 10 of a display of 8)
+    assert len(st.upper) + len(st.lower) <= max(st.ruleset.display_size, st.ruleset.first_workers)
     assert sorted(st.tokens) == sorted(st.ruleset.tokens)
     assert all(0 <= s < st.n for s in st.tokens.values())
     assert 0 <= st.to_move < st.n
     if st.pending is not None:
         assert 0 <= st.pending.seat < st.n
-    if st.ruleset.expansions:
+    if "market" in st.ruleset.expansions:
         assert_market_invariants(st)
-    if st.ruleset.modules:
+    if 1 in st.ruleset.modules:
         assert_banquet_invariants(st)
 
 
@@ -201,6 +204,12 @@ def test_rubles_and_vp_change_only_as_events_say(game: Game) -> None:
             elif t == "note":  # an expansion's log line, with what it gives (BQ-15, BQ-19)
                 exp_r[ev["seat"]] += ev.get("gain_rubles", 0)
                 exp_v[ev["seat"]] += ev.get("gain_vp", 0)
+            elif t in ("sack", "guild_hall"):  # P5-08; M2-09: what they give
+                exp_r[ev["seat"]] += ev.get("rubles", 0)
+                exp_v[ev["seat"]] += ev["vp"]
+            elif t in ("trading_house", "sycophant"):  # M2-03: 3 rubles for 2 VP; M2-05: 1 ruble each kept
+                exp_r[ev["seat"]] -= ev["rubles"]
+                exp_v[ev["seat"]] += ev.get("vp", 0)
             elif t in MARKET_SCORE_EVENTS:
                 exp_r[ev["seat"]] -= ev.get("rubles", 0)
                 exp_v[ev["seat"]] += ev.get("vp", 0)
@@ -264,7 +273,7 @@ def test_listed_actions_apply_at_their_price(game: Game) -> None:
             a = m.action
             _, _, pr = check(st, a)
             assert pr == m.price, (a, pr, m.price)
-            if a.kind not in (BUY, PLAY, PUB, "confirm", "pickpocket"):
+            if a.kind not in (BUY, PLAY, PUB, "confirm", "pickpocket", "sycophant", "trading_house"):
                 assert m.price == 0, m
             probe = st.copy()
             spent = probe.rubles[st.decider]

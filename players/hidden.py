@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 
-from .state import GameState
+from rules.state import GameState
 
 
 def hidden_hands(st: GameState, seat: int) -> list[int]:
