@@ -118,6 +118,6 @@ def headline(events: Sequence[Event], seats: Sequence[str], edition: int, lang: 
     """The player's action among ``events`` (the first event), in words: the board's "last action"."""
     for e in events:
         if e["type"] in ("buy", "play", "take", "pass", "observe", "discard", "pub", "good", "crate_confirmed",
-                         "guild_hall", "trading_house", "sycophant", "prison", "note"):
+                         "guild_hall", "trading_house", "sycophant", "prison", "put_back", "note"):
             return describe(e, seats, edition, lang)
     return None

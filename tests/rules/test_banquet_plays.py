@@ -261,7 +261,7 @@ def test_X_09_a_seeded_banquet_game_replays_exactly_from_its_record(edition: int
 @pytest.mark.parametrize(("edition", "players", "market"), [(1, 2, False), (2, 3, True)])
 def test_X_11_computer_player_finishes_banquet_games(edition: int, players: int, market: bool) -> None:
     """The levels pick among legal_moves generically (valuing the purple cards is a later step)."""
-    from rules.ai import choose
+    from players.ai import choose
 
     st = new_game(banquet_rules(edition, players, market), [f"P{i}" for i in range(players)], seed=players)
     while not st.finished:
