@@ -9,6 +9,7 @@ the OS allows it. Not a test; run it from the repository root::
     .venv/bin/python benchmarks/bench_rules.py --sp-plus                # SP+, 1st edition, 2 and 4 players
     .venv/bin/python benchmarks/bench_rules.py --modules 2 [--market]   # Module 2, 2nd edition
     .venv/bin/python benchmarks/bench_rules.py --market --modules 4,6   # with modules
+    .venv/bin/python benchmarks/bench_rules.py --modules 1 [--market]   # the Banquet (both editions; Module 1)
 
 Totals are CPU time of this process; each configuration is run ``--repeat`` times and the fastest run
 is reported, which keeps other load on the machine out of the figures as far as possible. The
@@ -205,7 +206,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--market", action="store_true", help="play with the Market (2nd edition only)")
     ap.add_argument("--society", action="store_true", help="In bester Gesellschaft (1st edition; 2 and 5 players)")
     ap.add_argument("--sp-plus", action="store_true", help="Yucata's SP+ (1st edition, the 7 replacement cards)")
-    ap.add_argument("--modules", default="", help="modules, e.g. '2' or '4,6' (3-6 need --market)")
+    ap.add_argument("--modules", default="", help="modules, e.g. '1' (the Banquet), '2' or '4,6' (3-6: --market)")
     ap.add_argument(
         "--no-split",
         action="store_true",
@@ -232,7 +233,8 @@ def main(argv: list[str] | None = None) -> int:
         args.games,
         args.seed,
         max(1, args.repeat),
-        editions=(args.edition,) if args.edition else (1,) if first else (2,) if args.market or MODULES else (1, 2),
+        editions=(args.edition,) if args.edition else (1,) if first
+        else (2,) if args.market or set(MODULES) - {1} else (1, 2),  # the Banquet is in both editions
         players_counts=(args.players,) if args.players else (2, 5) if five else (2, 4),
         split=not args.no_split,
         market=args.market,

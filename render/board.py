@@ -79,30 +79,60 @@ def acting_seat(view: dict[str, Any]) -> int | None:
 
 
 # --- layout -----------------------------------------------------------------------------------
-Entry = tuple[CardType, int, bool, str | None]  # type, count, face down, good shown (Market games)
+# type, count, face down, good shown (Market games), marks (the Banquet: what lies on the card)
+Entry = tuple[CardType, int, bool, str | None, tuple[str, ...]]
+
+
+def _marks(view: dict[str, Any], seat: int) -> dict[int, tuple[str, ...]]:
+    """X-08: per tableau index, what lies on the card: the Jester or Banquet attached (their card ids)
+    and "chip" for the Money Collector's chip (BQ-11, BQ-16, BQ-17)."""
+    bq = view.get("banquet")
+    if not bq:
+        return {}
+    out: dict[int, list[str]] = {}
+    for a in bq.get("attachments", []):
+        if a.get("seat") == seat:
+            out.setdefault(int(a["index"]), []).append(str(a["attachment"]))
+    chip = bq.get("chip")
+    if chip and chip.get("seat") == seat:
+        out.setdefault(int(chip["index"]), []).append("chip")
+    return {i: tuple(m) for i, m in out.items()}
 
 
 def _tableau_columns(view: dict[str, Any], seat: int) -> dict[str, list[Entry]]:
-    """The tableau grouped by colour, identical cards counted: colour -> [(type, count, face_down, good)].
-    In a Market game copies with different goods (per copy, or a "?" card's token) stay apart."""
+    """The tableau grouped by colour, identical cards counted: colour -> [(type, count, face_down, good,
+    marks)]. In a Market game copies with different goods (per copy, or a "?" card's token) stay
+    apart; so does a card with a Jester, a Banquet or the Money Collector's chip on it."""
     edition, extra = int(view["edition"]), extras(view)
     seen: Counter[str] = Counter()
-    keys: list[tuple[str, bool, str | None]] = []
-    for e in view["players"][seat]["tableau"]:
+    marks = _marks(view, seat)
+    keys: list[tuple[str, bool, str | None, tuple[str, ...]]] = []
+    for i, e in enumerate(view["players"][seat]["tableau"]):
         good = None
-        if extra:
+        if view.get("market"):
             good = M.good_of_card(view, seat, e["card"], e.get("market"), seen[e["card"]])
             if e.get("market") == "?":
                 seen[e["card"]] += 1
-        keys.append((e["card"], bool(e.get("face_down")), good))
-    counts: Counter[tuple[str, bool, str | None]] = Counter(keys)
+        keys.append((e["card"], bool(e.get("face_down")), good, marks.get(i, ())))
+    counts: Counter[tuple[str, bool, str | None, tuple[str, ...]]] = Counter(keys)
     cols: dict[str, list[Entry]] = {c: [] for c in M.tableau_colours(view)}
-    for (cid, down, good), n in counts.items():
+    for (cid, down, good, mk), n in counts.items():
         ct = card_type(cid, edition, extra)
-        cols.setdefault(ct.colour, []).append((ct, n, down, good))
+        cols.setdefault(ct.colour, []).append((ct, n, down, good, mk))
     for entries in cols.values():
-        entries.sort(key=lambda e: (e[0].trading, e[0].cost, e[0].id, e[2], e[3] or ""))
+        entries.sort(key=lambda e: (e[0].trading, e[0].cost, e[0].id, e[2], e[3] or "", e[4]))
     return cols
+
+
+def _marks_text(marks: tuple[str, ...], edition: int, lang: str) -> str:
+    """"+ Jester · chip: no VP"."""
+    parts = []
+    attached = [card_type(m, edition, ("banquet",)).name(lang) for m in marks if m != "chip"]
+    if attached:
+        parts.append(tr("attached", lang, names=", ".join(attached)))
+    if "chip" in marks:
+        parts.append(tr("covered", lang))
+    return " · ".join(parts)
 
 
 class ChipLayout(NamedTuple):
@@ -133,11 +163,11 @@ def _name_lines(name: str, width: int, most: int) -> tuple[int, int]:
 
 
 def _chip_layout(ct: CardType, count: int, face_down: bool, width: int, lang: str, good: str | None = None,
-                 narrow: bool = False) -> ChipLayout:
+                 narrow: bool = False, marks: tuple[str, ...] = ()) -> ChipLayout:
     """A chip's layout: two name lines when one would need a tiny font. ``narrow`` (the Market's four
     columns): up to three lines, the roundel moves under the cost and then ×count below the name when
     the name does not fit beside them."""
-    down = CHIP_LINE2 if face_down else 0
+    down = (CHIP_LINE2 if face_down else 0) + (CHIP_LINE2 if marks else 0)  # "face down"; what lies on it
     if not narrow:
         nx0, _, nx1 = _chip_name_box(0, 0, width, count, good)
         one = fit_text(ct.name(lang), "condbold", nx1 - nx0, CHIP_H - 4, 21, 16, 1)
@@ -166,7 +196,9 @@ def _column_width(area_w: int, n: int = 3) -> int:
 
 def _column_height(entries: list[Entry], width: int, lang: str, narrow: bool) -> int:
     """Height of a colour column's chips."""
-    return sum(_chip_layout(ct, n, down, width, lang, good, narrow)[0] + CHIP_GAP for ct, n, down, good in entries)
+    return sum(
+        _chip_layout(ct, n, down, width, lang, good, narrow, mk)[0] + CHIP_GAP for ct, n, down, good, mk in entries
+    )
 
 
 def _player_height(view: dict[str, Any], seat: int, area_w: int, lang: str) -> int:
@@ -265,7 +297,7 @@ def _phase_track(cv: Canvas, view: dict[str, Any], lang: str, y: int) -> int:
 
 def _chip(cv: Canvas, box: Box, entry: Entry, layout: ChipLayout, edition: int, lang: str, tag: str) -> None:
     """One entry of a tableau: cost (boxed for trading cards), name, ×count, the good, "face down"."""
-    ct, count, face_down, good = entry
+    ct, count, face_down, good, marks = entry
     name_lines, below = layout.lines, layout.count_below
     x0, y0, x1, y1 = box
     d = cv.draw
@@ -298,10 +330,15 @@ def _chip(cv: Canvas, box: Box, entry: Entry, layout: ChipLayout, edition: int, 
     cv.text((nx0, ny0 + top, nx1, ny0 + name_h), ct.name(lang), tag=f"{tag}.name", style="condbold", size=21,
             min_size=16 if name_lines == 1 else 13, lines=name_lines, fill=S.INK,
             valign="middle" if name_lines == 1 or layout.narrow else "top")
+    fy = ny0 + name_h
     if face_down:
-        fy = ny0 + name_h
         cv.text((nx0, fy, x1 - 8, fy + CHIP_LINE2), tr("face_down", lang), tag=f"{tag}.face_down",
                 style="bold", size=18, min_size=12, fill=S.BAD)
+        fy += CHIP_LINE2
+    if marks:  # X-08: a Jester or Banquet on the card, the Money Collector's chip
+        icons.shape(d, x0 + 5 + CHIP_COST / 2, fy + CHIP_LINE2 / 2, CHIP_LINE2 - 4, "star", S.PURPLE_DARK, S.INK, 1)
+        cv.text((nx0, fy, x1 - 8, fy + CHIP_LINE2), _marks_text(marks, edition, lang), tag=f"{tag}.marks",
+                style="bold", size=18, min_size=11, fill=S.PURPLE_DARK)
     if below:
         by = y1 - CHIP_LINE2 - 4
         cv.text((nx0, by, x1 - 8, by + CHIP_LINE2), f"×{count}", tag=f"{tag}.count", style="bold", size=20,
@@ -364,7 +401,7 @@ def _player(cv: Canvas, view: dict[str, Any], seat: int, box: Box, lang: str) ->
                 size=21, min_size=13, fill=k.dark if colour != "red" else S.INK)
         cy = by + COLUMN_HEADER_H + 6
         for j, entry in enumerate(entries):
-            layout = _chip_layout(entry[0], entry[1], entry[2], cw, lang, entry[3], len(cols) > 3)
+            layout = _chip_layout(entry[0], entry[1], entry[2], cw, lang, entry[3], len(cols) > 3, entry[4])
             h = layout.height
             _chip(cv, (cx0, cy, cx0 + cw, cy + h), entry, layout, edition, lang, f"player.{seat}.{colour}.{j}")
             cy += h + CHIP_GAP
@@ -403,6 +440,6 @@ def draw_board(view: dict[str, Any], lang: str = "en", last_action: str | None =
             x1 = x0 + half if len(row) > 1 else WIDTH - MARGIN
             _player(cv, view, seat, (x0, y, x1, y + h), lang)
         y += h + GAP
-    legend(cv, (MARGIN, y, WIDTH - MARGIN, y + 40), edition, lang, bool(view.get("market")))
+    legend(cv, (MARGIN, y, WIDTH - MARGIN, y + 40), edition, lang, bool(view.get("market")), bool(view.get("banquet")))
     return cv
 

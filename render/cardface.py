@@ -77,7 +77,7 @@ def draw_card(
         cv.text((cx0 + inset + 1, cy0 + inset, cx0 + cs - inset, cy0 + cs - inset), str(ct.cost), tag=f"{tag}.cost",
                 style="condbold", size=round(24 * s), min_size=8, fill=S.INK, align="center")
         icons.trade_arrows(d, cx0 + cs + round(18 * s), y0 + hb / 2, round(26 * s), S.WHITE)
-    else:
+    elif ct.colour != "purple":  # the Banquet's special cards are free: no cost printed (BQ-03)
         cv.text((cx0, cy0, cx0 + cs + round(6 * s), cy0 + cs), str(ct.cost), tag=f"{tag}.cost", style="bold",
                 size=round(32 * s), min_size=8, fill=S.WHITE, align="left")
 

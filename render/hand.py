@@ -96,8 +96,11 @@ def draw_hand(view: dict[str, Any], lang: str = "en") -> Canvas:
                                       width=2)
             if price is not None:
                 icons.coin(cv.draw, x + 26, py + PRICE_H / 2, 34)
+            words = _price_text(price, lang)
+            if ct.colour == "purple":  # BQ-03/04: free, played as the turn's action (the Pickpocket: BQ-21)
+                words = tr("pickpocket_hint" if ct.ability == "pickpocket" else "purple_price", lang)
             cv.text((x + (50 if price is not None else 10), py + 4, x + CARD_W - 10, py + PRICE_H - 4),
-                    _price_text(price, lang), tag=f"hand.{i}.price", style="bold", size=26, min_size=14, fill=S.INK)
+                    words, tag=f"hand.{i}.price", style="bold", size=26, min_size=14, lines=2, fill=S.INK)
             _status(cv, (x, py + PRICE_H + 8, x + CARD_W, py + PRICE_H + 8 + STATUS_H),
                     bool(info and info.get("playable")), lang, f"hand.{i}.playable")
         x += CARD_W + CARD_GAP

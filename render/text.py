@@ -36,8 +36,10 @@ def short_ability(ct: CardType, lang: str) -> str | None:
         parts.append(tr("ability.displaces_any", lang))
     if ct.ability is not None and f"render.ability.{ct.ability}" in strings("en"):  # observatory, pub, ...
         parts.append(tr(f"ability.{ct.ability}", lang))
-    if ct.discount:
-        parts.append(tr(f"ability.discount.{ct.discount}", lang))
+    if ct.displaces:  # BQ-09: the Czar-Superstar
+        parts.append(tr("ability.only_displaces", lang))
+    for colour in ct.discounts:  # BQ-09: several colours
+        parts.append(tr(f"ability.discount.{colour}", lang))
     if ct.hand_limit_bonus:
         parts.append(tr("ability.hand_limit", lang, n=ct.hand_limit_bonus))
     if ct.displace_value != ct.cost:

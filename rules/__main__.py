@@ -40,7 +40,7 @@ def play_random(
     cat = ruleset.catalogue
     while not st.finished:
         action = choose(st, rng) if choose is not None else rng.choice(legal_moves(st)).action
-        rec.actions.append(format_action(action, cat))
+        rec.actions.append(format_action(action, cat, seats=seats))
         apply(st, action)
     return rec, st
 
@@ -86,7 +86,7 @@ def add_random_arguments(r: argparse.ArgumentParser) -> None:
     r.add_argument("--market", action="store_true", help="play with the Market (2nd edition; 2 to 5 players)")
     r.add_argument("--society", action="store_true", help="play with In bester Gesellschaft (1st edition; 2-5 players)")
     r.add_argument("--sp-plus", action="store_true", help="Yucata's SP+: 1st edition, only the 7 replacement cards")
-    r.add_argument("--modules", default="", help="modules to play with, e.g. '2' (2nd edition)")
+    r.add_argument("--modules", default="", help="modules to play with, e.g. '1,2' (1: the Banquet, both editions)")
     r.add_argument("--edition", type=int, default=2, choices=(1, 2))
     r.add_argument("--seed", type=int, default=0)
     r.add_argument("--out", help="write the record to this file instead of standard output")

@@ -64,7 +64,7 @@ NOTATIONS: dict[str, tuple[Callable[[str, str, Catalogue], Action], Callable[[Ac
 
 
 # The notation after ``play`` of hand cards played as an action (``Hooks.play_parsers`` /
-# ``Hooks.play_formatters``, e.g. ``play Jester on Weaving Mill``), registered like NOTATIONS.
+# ``Hooks.play_formatters``, e.g. ``play Jester on Judge``), registered like NOTATIONS.
 PLAY_PARSERS: list[Callable[[str, str, Catalogue, tuple[str, ...]], Action | None]] = []
 PLAY_FORMATTERS: dict[str, Callable[[Action, Catalogue, str, tuple[str, ...]], str]] = {}
 

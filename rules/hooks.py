@@ -5,7 +5,10 @@ An ``Expansion`` (one file under ``rules/expansions/``) changes the ruleset's de
 behaviour through the ``Hooks`` it contributes: setup steps, pending decision kinds, turn actions
 (legal-move generators with their check and apply), scoring steps named by phases, end-of-round and
 final-scoring steps, placement reactions, view fields, the notation of its decisions and the
-fields a game record may carry for its setup. The core
+fields a game record may carry for its setup; and for cards that work differently: hand cards played
+as an action (``hand_plays``, never laid out), hand cards without the final penalty (``hand_exempt``),
+a card's income at its scoring (``card_income``), cards no trading card may displace (``locked``),
+reactions at a phase's start (``phase_start``) and turns that go on (``turn_end``). The core
 calls these hooks and never names an expansion; ``Ruleset`` selects the active ones (X-02).
 """
 

@@ -119,7 +119,8 @@ def _shape(
     for m in modules:
         if not 1 <= m <= 6:
             raise ValueError(f"there is no module {m}: the modules are numbered 1 to 6")
-    active = select(edition, expansions + tuple(module_key(m) for m in modules))
+    keys = expansions + tuple(module_key(m) for m in modules)
+    active = select(edition, keys)
     shape = Shape(
         edition=edition,
         players=players,
@@ -128,7 +129,9 @@ def _shape(
         decks=list(DECKS),
         tokens=list(BASE_TOKENS),
         display_size=8,
-        active=frozenset(e.key for e in active),
+        # the keys as given (select checked them): compiled with mypyc, this module would read an
+        # interpreted Expansion subclass's ``key`` from the compiled base class's slot, i.e. ""
+        active=frozenset(keys),
     )
     hooks = base_hooks()
     for exp in active:

@@ -135,6 +135,7 @@ def unseen(st: GameState, seat: int | None) -> dict[str, dict[str, int]]:
                 continue
             for c in st.hands[s]:
                 ct = cards[c]
-                if ct.deck in out:
-                    out[ct.deck][ct.id] = out[ct.deck].get(ct.id, 0) + 1
+                stack = rs.catalogue.copy_decks[c]  # a copy's own stack (BQ: Away With It!)
+                if stack in out:
+                    out[stack][ct.id] = out[stack].get(ct.id, 0) + 1
     return {k: dict(sorted(v.items())) for k, v in out.items()}

@@ -59,10 +59,6 @@ def to_box(st: GameState, card: int) -> None:
     bstate(st)["box"].append(card)
 
 
-def owner_of(st: GameState, card: int) -> int:
-    return next((s for s in range(st.n) if card in st.tableaux[s]), -1)
-
-
 # --- setup and the hooks of the flow ------------------------------------------------------------------
 def setup(st: GameState, rng: random.Random, given: Mapping[str, Any]) -> None:
     st.ext[KEY] = {"box": [], "attached": [], "chip": None, "double": 0, "double_seat": -1}
@@ -78,7 +74,8 @@ _LOCKED: dict[int, frozenset[int]] = {-1: frozenset()}
 
 def locked(st: GameState) -> frozenset[int]:
     """BQ-11: the covered card can never be displaced."""
-    c = covered(st)
+    chip = st.ext[KEY]["chip"]  # covered(st), inlined: asked at every seat_context
+    c = -1 if chip is None else chip[0]
     found = _LOCKED.get(c)
     if found is None:
         found = _LOCKED[c] = frozenset((c,))
@@ -137,16 +134,11 @@ def sweep(st: GameState, events: list[Event] | None = None) -> None:
         b["chip"] = None
 
 
-def boxed(st: GameState, card: int) -> bool:
-    """A card leaving a tableau for the discard pile (displaced) takes its attachments off (to the
-    box, AMB-32); the card itself still goes to the discard pile (and a purple card cleared from the
-    display too, AMB-19)."""
-    b = bstate(st)
-    if any(entry[1] == card for entry in b["attached"]):
-        for entry in [e for e in b["attached"] if e[1] == card]:
-            b["attached"].remove(entry)
-            to_box(st, entry[0])
-    return False
+def on_place(st: GameState, seat: int, card: int, target: int, events: list[Event]) -> None:
+    """AMB-32: a displaced card's Jester or Banquet goes to the box unused (the card itself to the
+    discard pile, as any displaced card)."""
+    if target >= 0 and bstate(st)["attached"]:
+        sweep(st, events)
 
 
 def round_end(st: GameState, events: list[Event]) -> None:
@@ -244,7 +236,7 @@ class Banquet(Expansion):
         return Hooks(
             decisions=decisions(),
             setups=[setup],
-            boxed=[boxed],
+            on_place=[on_place],
             round_end=[round_end],
             view=[view_fields],
             parsers=parsers,

@@ -133,10 +133,13 @@ class Attach(PurplePlay):
         return [_note("log.bq_attach", seat, {"card": action.card, "target": action.target})]
 
 
+GUILD_HALL = "guild_hall"  # Module 2's Guild Hall: 4 split between rubles and VP at each building scoring
+
+
 def mooch_value(st: GameState, owner: int, c: int) -> tuple[int, int]:
     """BQ-15, AMB-18: what a card yields on its owner's tableau (its bonuses counted there), without
-    attachments; a face-down or covered card has 0 VP."""
-    rub, vp = card_value(st, owner, c)
+    attachments; a face-down or covered card has 0 VP; the Guild Hall counts as 4 rubles or 4 VP."""
+    rub, vp = (4, 4) if st.cards[c].ability == GUILD_HALL else card_value(st, owner, c)
     return rub, 0 if c == covered(st) or c in st.face_down else vp
 
 

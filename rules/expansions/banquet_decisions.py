@@ -11,9 +11,9 @@ Each decision lists its moves and accepts exactly those (the property tests hold
 
 from __future__ import annotations
 
-from ..actions import BUY, DISCARD, PASS, PLAY, TAKE, Action, Move, format_action, parse_action
+from ..actions import BUY, DISCARD, PASS, TAKE, Action, Move, format_action, parse_action
 from ..cards import Catalogue
-from ..checks import card_params, find, resolve_placement
+from ..checks import find, resolve_placement
 from ..errors import NotationError, RuleError
 from ..flow import after_turn, discard, place, placed_event
 from ..hooks import Checked, Decision, Event, Formatter, Parser
@@ -287,5 +287,3 @@ def decisions() -> dict[str, Decision]:
 def notation() -> tuple[dict[str, Parser], dict[str, Formatter]]:
     return {PICKPOCKET: _parse_pickpocket}, {PICKPOCKET: _format_pickpocket}
 
-
-__all__ = ["PLAY", "card_params", "collector_moves", "decisions", "notation"]

@@ -280,3 +280,20 @@ def test_BQ_13_black_market_not_on_an_empty_pile() -> None:
     assert not any(m.action.card == "black_market" for m in legal_moves(st))
     with pytest.raises(RuleError):
         check(st, Action("play", "black_market", 2))
+
+
+def test_BQ_09_czar_superstar_over_in_bester_gesellschafts_czar_and_carpenter() -> None:
+    """1st edition with In bester Gesellschaft, whose Czar and Carpenter (cost 3) replaces the base
+    card: 9 - 3 = 6 (GAP-10: the 2nd-edition cost)."""
+    from rules import new_game as start
+
+    rs = Ruleset(edition=1, players=2, expansions=("new_society",), modules=(1,))
+    st = start(rs, ["A", "B"], seed=2)
+    st.decks["workers"].extend(st.upper)
+    st.upper = take_cards(st, ["Czar - Superstar"])
+    st.tableaux[0] = take_cards(st, ["Czar and Carpenter"])
+    assert st.cards[st.tableaux[0][0]].id == "new_czar_and_carpenter"
+    st.round, st.phase, st.to_move = 2, 3, 0
+    offered = [(m.action.target, m.price) for m in legal_moves(st) if m.action.card == "czar_superstar"
+               and m.action.kind == "buy"]
+    assert offered == [("new_czar_and_carpenter", 6)]

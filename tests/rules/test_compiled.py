@@ -1,7 +1,7 @@
 """The rules core compiled with mypyc (rules/compile.py, used for speed) plays exactly the
 games pure Python plays: same legal moves, prices, events, errors and final scores, in base games
-and games with the Market, In bester Gesellschaft and Module 2 (where the compiled core calls the
-expansions' hooks).
+and games with the Market, In bester Gesellschaft, Module 2 and the Banquet (where the compiled core
+calls the expansions' hooks).
 
 Builds (or reuses) ``build/mypyc-rules``; skipped only where a compiled build cannot be made (no mypyc,
 C compiler or Python headers), with the reason.
@@ -28,6 +28,8 @@ out = {"compiled": rules.engine.__file__.endswith(".so"), "games": []}
 configs = [(ed, n, (), ()) for ed in (1, 2) for n in (2, 3, 4)] + [(2, n, ("market",), ()) for n in (2, 5)]
 configs += [(1, 5, ("new_society",), ()), (1, 3, ("new_society_replacements_only",), ()), (2, 3, (), (2,)),
             (2, 5, ("market",), (2,))]  # In bester Gesellschaft, SP+, Module 2
+configs += [(1, 3, (), (1,)), (2, 2, (), (1,)), (2, 4, ("market",), (1,)),  # the Banquet: hand plays, hooks
+            (1, 4, ("new_society",), (1,)), (2, 3, ("market",), (1, 2))]  # BQ-28, BQ-23: no Debtor's Prison
 for edition, players, expansions, modules in configs:
         for seed in range(6):
             rs = Ruleset(edition=edition, players=players, expansions=expansions, modules=modules)

@@ -195,7 +195,6 @@ def test_X_10_a_seeded_game_replays_identically(game: Game) -> None:
 def test_the_computer_players_finish_games_with_modules_4_and_6() -> None:
     """The levels normal and strong (players.ai.choose) pick among legal_moves: whole games, no error."""
     from players.ai import choose
-
     from rules import Ruleset, new_game
 
     for level, players, modules in (("normal", 3, (4, 6)), ("strong", 2, (4, 6)), ("normal", 5, (4,)),
