@@ -5,7 +5,8 @@ An ``Expansion`` (one file under ``rules/expansions/``) changes the ruleset's de
 behaviour through the ``Hooks`` it contributes: setup steps, pending decision kinds, turn actions
 (legal-move generators with their check and apply), scoring steps named by phases, end-of-round and
 final-scoring steps, placement reactions, view fields, the notation of its decisions and the
-fields a game record may carry for its setup. The core
+fields a game record may carry for its setup; price reductions beyond the tableau's and the re-deal
+of its hidden state for the computer players' determinizations. The core
 calls these hooks and never names an expansion; ``Ruleset`` selects the active ones (X-02).
 """
 
@@ -32,6 +33,7 @@ if TYPE_CHECKING:
 
 Event = dict[str, Any]
 Checked = tuple[int, int, int]  # (card, target, price) as ``check`` returns them
+TRADING = "trading"  # the ``Discount`` selector of every trading card, whatever its colour
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,6 +94,10 @@ OnPlace = Callable[["GameState", int, int, int, list[Event]], None]  # seat, car
 RoundEnd = Callable[["GameState", list[Event]], None]
 Final = Callable[["GameState", int, dict[str, Any]], None]  # seat, its final-scoring entry
 ViewFields = Callable[["GameState", "int | None", dict[str, Any]], None]
+# (selector, rubles off) for a seat beyond its tableau's own discounts, e.g. a Module-3 assistant; the
+# selector is a colour (trading cards of that colour included) or ``TRADING`` (every trading card).
+Discount = Callable[["GameState", int], tuple[tuple[str, int], ...]]
+Redeal = Callable[["GameState", int, random.Random], None]  # re-deal in place what the seat cannot see
 Parser = Callable[[str, str, Catalogue], "Action"]  # whole text, what follows the kind word
 Formatter = Callable[["Action", Catalogue, str], str]
 
@@ -109,6 +115,14 @@ class Hooks:
     round_end: list[RoundEnd] = field(default_factory=list)
     final: list[Final] = field(default_factory=list)
     view: list[ViewFields] = field(default_factory=list)
+    # Price reductions that do not come from the tableau (rules/prices.py folds them into SeatContext).
+    discounts: list[Discount] = field(default_factory=list)
+    # X-06 step 2: final-scoring steps between the aristocrats (1) and the rubles (3), in registry
+    # order; like phase steps they may wait on pending decisions (``scoring.resume_final``).
+    final_steps: dict[str, Step] = field(default_factory=dict)
+    # For the computer players' determinizations (rules/ai_hidden.py): each re-deals, on a copy, the
+    # expansion's hidden state that the seat cannot see (e.g. others' Module-5 assignments).
+    unseen: list[Redeal] = field(default_factory=list)
     parsers: dict[str, Parser] = field(default_factory=dict)
     formatters: dict[str, Formatter] = field(default_factory=dict)
     # Fields a game record may carry for this expansion's setup (X-09), e.g. a deal given explicitly
@@ -116,13 +130,13 @@ class Hooks:
     record_fields: dict[str, RecordField] = field(default_factory=dict)
 
     def merge(self, other: Hooks) -> None:
-        for name in ("decisions", "steps", "turn_actions", "parsers", "formatters", "record_fields"):
+        for name in ("decisions", "steps", "turn_actions", "parsers", "formatters", "record_fields", "final_steps"):
             mine: dict[str, Any] = getattr(self, name)
             for key, value in getattr(other, name).items():
                 if key in mine:
                     raise ValueError(f"two parts of the ruleset define the same {name[:-1]} {key!r}")
                 mine[key] = value
-        for name in ("setups", "on_place", "boxed", "round_end", "final", "view"):
+        for name in ("setups", "on_place", "boxed", "round_end", "final", "view", "discounts", "unseen"):
             getattr(self, name).extend(getattr(other, name))
 
 

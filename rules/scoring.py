@@ -65,32 +65,56 @@ def aristocrat_vp(st: GameState, seat: int) -> int:
 
 
 def final_scoring(st: GameState, events: list[Event]) -> None:
-    """Final scoring (rules-notes 14): aristocrats, 1 VP per 10 rubles, -5 per hand card, then the
-    expansions' final-scoring steps (``Hooks.final``); ties by rubles left."""
-    final = []
-    extra = st.ruleset.hooks.final
+    """Final scoring (rules-notes 14; X-06): (1) distinct aristocrats for every seat, (2) the
+    expansions' final-scoring steps (``Hooks.final_steps``, e.g. Module 5's assignment, M5-18), which
+    may wait on pending decisions, then ``finish_final``. ``st.final`` holds each seat's entry as it
+    grows; the game is finished only when all steps are done."""
+    final: list[dict[str, int]] = []
     for seat in range(st.n):
         ar = aristocrat_vp(st, seat)
+        gain_vp(st, seat, ar, "aristocrat_bonus")
+        final.append({"seat": seat, "aristocrats": ar})
+    st.final = final
+    run_final_steps(st, 0, events)
+
+
+def run_final_steps(st: GameState, start: int, events: list[Event]) -> None:
+    """Run the final-scoring steps from index ``start``; one that opens a decision suspends them (the
+    decision calls ``resume_final`` when done); after the last one, ``finish_final``."""
+    steps = list(st.ruleset.hooks.final_steps.values())
+    for i in range(start, len(steps)):
+        if steps[i](st, events):
+            return
+    finish_final(st, events)
+
+
+def resume_final(st: GameState, step: str, events: list[Event]) -> None:
+    """Continue the final scoring after step ``step``, whose decisions are all taken."""
+    st.pending = None
+    run_final_steps(st, list(st.ruleset.hooks.final_steps).index(step) + 1, events)
+
+
+def finish_final(st: GameState, events: list[Event]) -> None:
+    """X-06 (3) 1 VP per 10 rubles, (4) -5 per hand card, then the expansions' per-seat additions
+    (``Hooks.final``); the winners: most VP, ties by rubles left (rules-notes 14)."""
+    final = st.final if st.final is not None else [{"seat": s} for s in range(st.n)]
+    extra = st.ruleset.hooks.final
+    for seat in range(st.n):
         money_vp = st.rubles[seat] // 10
         penalty = HAND_PENALTY * len(st.hands[seat])
-        gain_vp(st, seat, ar, "aristocrat_bonus")
         gain_vp(st, seat, money_vp, "rubles")
         gain_vp(st, seat, -penalty, "hand_penalty")
         st.rubles[seat] -= 10 * money_vp
-        entry: dict[str, Any] = {
-            "seat": seat,
-            "aristocrats": ar,
-            "rubles_vp": money_vp,
-            "hand_penalty": -penalty,
-        }
+        entry: dict[str, Any] = final[seat]
+        entry["rubles_vp"] = money_vp
+        entry["hand_penalty"] = -penalty
         for step in extra:
             step(st, seat, entry)
         entry["vp"] = st.vp[seat]
         entry["rubles_left"] = st.rubles[seat]
-        final.append(entry)
     best = max((st.vp[s], st.rubles[s]) for s in range(st.n))
     st.winners = [s for s in range(st.n) if (st.vp[s], st.rubles[s]) == best]
     st.final = final
     st.finished = True
     st.pending = None
-    events.append({"type": "game_end", "final": final, "winners": list(st.winners)})
+    events.append({"type": "game_end", "final": [dict(f) for f in final], "winners": list(st.winners)})
