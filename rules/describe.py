@@ -71,6 +71,12 @@ def describe(event: Event, seats: Sequence[str], edition: int, lang: str = "en")
         return t("log.marketplace", lang, player=who, vp=event["vp"]) if event["vp"] else None
     if kind == "market_value":
         return t("log.market_value", lang, high=event["tile"][0], low=event["tile"][1])
+    if kind == "assistants_passed":
+        return t("log.assistants_passed", lang)
+    if kind == "assignment_chosen":  # which one stays hidden until the end (M5-19)
+        return t("log.assignment_chosen", lang, player=who)
+    if kind == "assignment_scored":
+        return t("log.assignment_scored", lang, player=who, assignment=event["assignment"], vp=event["vp"])
     if kind == "phase":
         return t("log.phase", lang, phase=t(f"phase.{event['phase']}", lang), round=event["round"])
     if kind == "end_triggered":
@@ -95,6 +101,7 @@ def describe_all(events: Sequence[Event], seats: Sequence[str], edition: int, la
 def headline(events: Sequence[Event], seats: Sequence[str], edition: int, lang: str = "en") -> str | None:
     """The player's action among ``events`` (the first event), in words: the board's "last action"."""
     for e in events:
-        if e["type"] in ("buy", "play", "take", "pass", "observe", "discard", "pub", "good", "crate_confirmed"):
+        if e["type"] in ("buy", "play", "take", "pass", "observe", "discard", "pub", "good", "crate_confirmed",
+                         "assignment_chosen"):
             return describe(e, seats, edition, lang)
     return None

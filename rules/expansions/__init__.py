@@ -11,9 +11,11 @@ __all__ = ["REGISTRY", "select"]
 def _registry() -> dict[str, Expansion]:
     """Every expansion and module, in the order they configure a game (a module's key is
     ``module<n>``, ``rules.ruleset.module_key``)."""
+    from .assignments import ASSIGNMENTS
+    from .assistants import ASSISTANTS
     from .market import MARKET
 
-    return {e.key: e for e in (MARKET,)}
+    return {e.key: e for e in (MARKET, ASSISTANTS, ASSIGNMENTS)}
 
 
 REGISTRY: dict[str, Expansion] = {}
