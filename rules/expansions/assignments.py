@@ -160,7 +160,7 @@ def read_field(value_: Any) -> list[list[int]]:
 def setup(st: GameState, rng: random.Random, given: Mapping[str, Any]) -> None:
     """M5-01: dealt from the seed, or as the record gives them (X-09)."""
     if FIELD in given:
-        hands = [sorted(ids) for ids in given[FIELD]]
+        hands = [sorted(ids) for ids in read_field(given[FIELD])]
         validate(st.n, hands)
     else:
         hands = deal(st.n, rng)

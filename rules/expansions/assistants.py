@@ -119,7 +119,7 @@ def read_field(value: Any) -> dict[str, int]:
 def setup(st: GameState, rng: random.Random, given: Mapping[str, Any]) -> None:
     """M3-03, M3-09: from the record's field if given, else drawn from the seed."""
     if FIELD in given:
-        allocation = dict(given[FIELD])
+        allocation = read_field(given[FIELD])
         validate(st.n, st.tokens, allocation)
     else:
         allocation = allocate(st.n, st.tokens, rng)
