@@ -120,7 +120,7 @@ class Hooks:
     # X-06 step 2: final-scoring steps between the aristocrats (1) and the rubles (3), in registry
     # order; like phase steps they may wait on pending decisions (``scoring.resume_final``).
     final_steps: dict[str, Step] = field(default_factory=dict)
-    # For the computer players' determinizations (rules/ai_hidden.py): each re-deals, on a copy, the
+    # For the computer players' determinizations (players/hidden.py): each re-deals, on a copy, the
     # expansion's hidden state that the seat cannot see (e.g. others' Module-5 assignments).
     unseen: list[Redeal] = field(default_factory=list)
     parsers: dict[str, Parser] = field(default_factory=dict)

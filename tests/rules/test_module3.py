@@ -8,7 +8,7 @@ from collections import Counter
 
 import pytest
 
-from rules import GameRecord, Ruleset, apply, legal_moves, new_game, price, replay, view
+from rules import GameRecord, GameState, Ruleset, apply, legal_moves, new_game, price, replay, view
 from rules.describe import describe
 from rules.expansions.assistants import (
     allocate,
@@ -28,17 +28,18 @@ TOKENS_4 = {"hammer": 0, "sack": 1, "cathedral": 2, "bust": 3, "hand": 0}
 TOKENS_5 = {"hammer": 0, "sack": 2, "cathedral": 1, "bust": 3, "hand": 4}
 
 
-def give(st, seat: int, assistant: str) -> None:  # type: ignore[no-untyped-def]
+def give(st: GameState, seat: int, assistant: str) -> None:
     """Swap assistants so that ``seat`` holds ``assistant``."""
     held = holders(st)
     other = held_by(st, seat)
     held[other], held[assistant] = held[assistant], seat
 
 
-def cost(st, seat: int, name: str, lower: bool = False, over: str | None = None) -> int:  # type: ignore[no-untyped-def]
+def cost(st: GameState, seat: int, name: str, lower: bool = False, over: str | None = None) -> int:
     cat = st.ruleset.catalogue
-    target = cat.lookup(over) if over else None
-    return price(st, seat, cat.lookup(name), lower, target)
+    t = cat.lookup(name)
+    assert t is not None, name
+    return price(st, seat, t, lower, cat.lookup(over) if over else None)
 
 
 def test_M3_01_five_assistants_and_their_discounts() -> None:

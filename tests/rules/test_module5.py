@@ -4,9 +4,11 @@ test_module5_hidden.py."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
-from rules import Action, GameRecord, RuleError, Ruleset, apply, legal_moves, new_game, replay, view
+from rules import Action, GameRecord, GameState, RuleError, Ruleset, apply, legal_moves, new_game, replay, view
 from rules.actions import format_action
 from rules.autopass import default_action
 from rules.describe import describe, headline
@@ -25,24 +27,24 @@ BIG = [
 ]  # fmt: skip
 
 
-def ending_game(players: int = 4, given: dict | None = None, **kw) -> object:  # type: ignore[no-untyped-def, type-arg]
+def ending_game(players: int = 4, given: dict[str, Any] | None = None, **kw: Any) -> GameState:
     """A game in its last trading phase with the end triggered: everyone passing ends it."""
     st = module_game(players, (5,), phase="trading", given=given, **kw)
     st.ending = True
     return st
 
 
-def end(st) -> list[dict]:  # type: ignore[no-untyped-def, type-arg]
+def end(st: GameState) -> list[dict[str, Any]]:
     """Everyone passes: the round ends and the final scoring starts."""
-    events: list[dict] = []  # type: ignore[type-arg]
+    events: list[dict[str, Any]] = []
     for _ in range(st.n):
         events += apply(st, Action("pass"))
     return events
 
 
-def choose(st, picks: dict[int, int]) -> list[dict]:  # type: ignore[no-untyped-def, type-arg]
+def choose(st: GameState, picks: dict[int, int]) -> list[dict[str, Any]]:
     """Each pending player chooses ``picks[seat]``, in the order the game asks them."""
-    events: list[dict] = []  # type: ignore[type-arg]
+    events: list[dict[str, Any]] = []
     while st.pending is not None and st.pending.kind == "assignment":
         events += play(st, f"assignment {picks[st.pending.seat]}")
     return events
@@ -60,7 +62,8 @@ def test_M5_01_three_each_dealt_face_down_from_the_seed() -> None:
     assert in_play(5) == tuple(range(1, 16))
     assert set(flat) == set(range(1, 16))  # P5-13: five players get all fifteen
     assert in_play(2) == (1, 3, 4, 5, 6, 7, 9, 10, 11, 12, 13, 14)  # without 2, 8 and 15
-    assert new_game(module_rules(3, (5,)), seats(3), seed=4).ext == new_game(module_rules(3, (5,)), seats(3), seed=4).ext
+    rs = module_rules(3, (5,))
+    assert new_game(rs, seats(3), seed=4).ext == new_game(rs, seats(3), seed=4).ext
 
 
 def test_M5_01_X_02_module_5_needs_the_market() -> None:
@@ -68,7 +71,7 @@ def test_M5_01_X_02_module_5_needs_the_market() -> None:
         Ruleset(edition=2, players=3, modules=(5,))
 
 
-def values(st, seat: int = 0) -> dict[int, int]:  # type: ignore[no-untyped-def]
+def values(st: GameState, seat: int = 0) -> dict[int, int]:
     return {a: value(st, seat, a) for a in range(1, 16)}
 
 
@@ -181,6 +184,7 @@ def test_M5_17_printed_vp_not_variable_vp() -> None:
 def test_X_09_assignments_notation_and_log() -> None:
     st = ending_game(2, given={"assignments": {"0": [1, 3, 4], "1": [5, 6, 7]}})
     end(st)
+    assert st.pending is not None
     seat = st.pending.seat
     text = format_action(legal_moves(st)[0].action, st.ruleset.catalogue)
     assert text == f"assignment {dealt(st, seat)[0]}"
@@ -193,9 +197,9 @@ def test_X_09_assignments_notation_and_log() -> None:
     assert headline(events, st.seats, 2) == f"P{seat} has chosen an assignment."
     assert describe(events[0], st.seats, 2, "de") == f"P{seat} hat einen Auftrag gewählt."
     events = apply(st, legal_moves(st)[-1].action)
-    lines = [describe(e, st.seats, 2) for e in events if e["type"] == "assignment_scored"]
+    lines = [describe(e, st.seats, 2) or "" for e in events if e["type"] == "assignment_scored"]
     assert len(lines) == 2 and all("scores Assignment" in line for line in lines)
-    de = [describe(e, st.seats, 2, "de") for e in events if e["type"] == "assignment_scored"]
+    de = [describe(e, st.seats, 2, "de") or "" for e in events if e["type"] == "assignment_scored"]
     assert all("erhält für Auftrag" in line for line in de)
 
 
