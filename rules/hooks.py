@@ -93,6 +93,7 @@ Boxed = Callable[["GameState", int], bool]  # True: the card went to the box, no
 OnPlace = Callable[["GameState", int, int, int, list[Event]], None]  # seat, card, displaced card
 RoundEnd = Callable[["GameState", list[Event]], None]
 Final = Callable[["GameState", int, dict[str, Any]], None]  # seat, its final-scoring entry
+FinalStep = Callable[["GameState", list[dict[str, Any]], list[Event]], None]  # every seat's entry, events
 ViewFields = Callable[["GameState", "int | None", dict[str, Any]], None]
 # (selector, rubles off) for a seat beyond its tableau's own discounts, e.g. a Module-3 assistant; the
 # selector is a colour (trading cards of that colour included) or ``TRADING`` (every trading card).
@@ -117,9 +118,11 @@ class Hooks:
     view: list[ViewFields] = field(default_factory=list)
     # Price reductions that do not come from the tableau (rules/prices.py folds them into SeatContext).
     discounts: list[Discount] = field(default_factory=list)
-    # X-06 step 2: final-scoring steps between the aristocrats (1) and the rubles (3), in registry
-    # order; like phase steps they may wait on pending decisions (``scoring.resume_final``).
-    final_steps: dict[str, Step] = field(default_factory=dict)
+    # Steps when the game has ended, before the final scoring, in registry order; like phase steps
+    # they may wait on pending decisions (``scoring.resume_final``), e.g. choosing an assignment (M5-02).
+    before_final: dict[str, Step] = field(default_factory=dict)
+    # X-06 step 2: final scoring for all seats at once, between the aristocrats (1) and the rubles (3).
+    final_steps: list[FinalStep] = field(default_factory=list)
     # For the computer players' determinizations (players/hidden.py): each re-deals, on a copy, the
     # expansion's hidden state that the seat cannot see (e.g. others' Module-5 assignments).
     unseen: list[Redeal] = field(default_factory=list)
@@ -130,13 +133,13 @@ class Hooks:
     record_fields: dict[str, RecordField] = field(default_factory=dict)
 
     def merge(self, other: Hooks) -> None:
-        for name in ("decisions", "steps", "turn_actions", "parsers", "formatters", "record_fields", "final_steps"):
+        for name in ("decisions", "steps", "turn_actions", "parsers", "formatters", "record_fields", "before_final"):
             mine: dict[str, Any] = getattr(self, name)
             for key, value in getattr(other, name).items():
                 if key in mine:
                     raise ValueError(f"two parts of the ruleset define the same {name[:-1]} {key!r}")
                 mine[key] = value
-        for name in ("setups", "on_place", "boxed", "round_end", "final", "view", "discounts", "unseen"):
+        for name in ("setups", "on_place", "boxed", "round_end", "final", "view", "discounts", "unseen", "final_steps"):
             getattr(self, name).extend(getattr(other, name))
 
 

@@ -64,40 +64,41 @@ def aristocrat_vp(st: GameState, seat: int) -> int:
     return table[min(len(distinct), len(table) - 1)]
 
 
+def end_game(st: GameState, events: list[Event]) -> None:
+    """The game has ended (rules-notes 13): the expansions' steps before the final scoring
+    (``Hooks.before_final``, e.g. each player choosing one of his Module-5 assignments, M5-02), which
+    may wait on pending decisions; then ``final_scoring``."""
+    run_before_final(st, 0, events)
+
+
+def run_before_final(st: GameState, start: int, events: list[Event]) -> None:
+    """Run the steps before the final scoring from index ``start``; one that opens a decision suspends
+    them (the decision calls ``resume_final`` when done); after the last one, ``final_scoring``."""
+    steps = list(st.ruleset.hooks.before_final.values())
+    for i in range(start, len(steps)):
+        if steps[i](st, events):
+            return
+    final_scoring(st, events)
+
+
+def resume_final(st: GameState, step: str, events: list[Event]) -> None:
+    """Continue after the step ``step`` before the final scoring, whose decisions are all taken."""
+    st.pending = None
+    run_before_final(st, list(st.ruleset.hooks.before_final).index(step) + 1, events)
+
+
 def final_scoring(st: GameState, events: list[Event]) -> None:
-    """Final scoring (rules-notes 14; X-06): (1) distinct aristocrats for every seat, (2) the
-    expansions' final-scoring steps (``Hooks.final_steps``, e.g. Module 5's assignment, M5-18), which
-    may wait on pending decisions, then ``finish_final``. ``st.final`` holds each seat's entry as it
-    grows; the game is finished only when all steps are done."""
-    final: list[dict[str, int]] = []
+    """Final scoring (rules-notes 14; X-06): (1) distinct aristocrats, (2) the expansions' final
+    steps for all seats at once (``Hooks.final_steps``, e.g. Module 5's assignments, A6 first, M5-18),
+    (3) 1 VP per 10 rubles, (4) -5 per hand card, then the expansions' per-seat additions
+    (``Hooks.final``); the winners: most VP, ties by rubles left."""
+    final: list[dict[str, Any]] = []
     for seat in range(st.n):
         ar = aristocrat_vp(st, seat)
         gain_vp(st, seat, ar, "aristocrat_bonus")
         final.append({"seat": seat, "aristocrats": ar})
-    st.final = final
-    run_final_steps(st, 0, events)
-
-
-def run_final_steps(st: GameState, start: int, events: list[Event]) -> None:
-    """Run the final-scoring steps from index ``start``; one that opens a decision suspends them (the
-    decision calls ``resume_final`` when done); after the last one, ``finish_final``."""
-    steps = list(st.ruleset.hooks.final_steps.values())
-    for i in range(start, len(steps)):
-        if steps[i](st, events):
-            return
-    finish_final(st, events)
-
-
-def resume_final(st: GameState, step: str, events: list[Event]) -> None:
-    """Continue the final scoring after step ``step``, whose decisions are all taken."""
-    st.pending = None
-    run_final_steps(st, list(st.ruleset.hooks.final_steps).index(step) + 1, events)
-
-
-def finish_final(st: GameState, events: list[Event]) -> None:
-    """X-06 (3) 1 VP per 10 rubles, (4) -5 per hand card, then the expansions' per-seat additions
-    (``Hooks.final``); the winners: most VP, ties by rubles left (rules-notes 14)."""
-    final = st.final if st.final is not None else [{"seat": s} for s in range(st.n)]
+    for step in st.ruleset.hooks.final_steps:
+        step(st, final, events)
     extra = st.ruleset.hooks.final
     for seat in range(st.n):
         money_vp = st.rubles[seat] // 10
@@ -105,11 +106,11 @@ def finish_final(st: GameState, events: list[Event]) -> None:
         gain_vp(st, seat, money_vp, "rubles")
         gain_vp(st, seat, -penalty, "hand_penalty")
         st.rubles[seat] -= 10 * money_vp
-        entry: dict[str, Any] = final[seat]
+        entry = final[seat]
         entry["rubles_vp"] = money_vp
         entry["hand_penalty"] = -penalty
-        for step in extra:
-            step(st, seat, entry)
+        for add in extra:
+            add(st, seat, entry)
         entry["vp"] = st.vp[seat]
         entry["rubles_left"] = st.rubles[seat]
     best = max((st.vp[s], st.rubles[s]) for s in range(st.n))
@@ -117,4 +118,4 @@ def finish_final(st: GameState, events: list[Event]) -> None:
     st.final = final
     st.finished = True
     st.pending = None
-    events.append({"type": "game_end", "final": [dict(f) for f in final], "winners": list(st.winners)})
+    events.append({"type": "game_end", "final": final, "winners": list(st.winners)})

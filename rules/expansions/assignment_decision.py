@@ -2,12 +2,17 @@
 
     assignment 6        the assignment a player scores, one of his three
 
-Step 2 of the final scoring (X-06, M5-18): each player in turn, from the Hammer holder, chooses one
-of his three assignments; a choice is logged without naming it (M5-19: hidden until the end). When
-all have chosen, the assignments are scored, Assignment 6 first (M5-08), and the final scoring goes on.
+At the end of the game, before the final scoring, each player in turn from the Hammer holder chooses
+one of his three assignments (M5-02: "Am Ende des Spiels sucht sich der Spieler 1 der 3
+Auftragskarten aus"); a choice is logged without naming it (M5-19: hidden until the end). No
+assignment's value depends on the aristocrats' VP of step 1, so the choice is the same as within
+it. The chosen ones are scored as step 2 of the final scoring (X-06, M5-18), Assignment 6 first
+(M5-08); all final VP are thus gained in the one action that ends the game.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 from ..actions import Action, Move
 from ..cards import Catalogue
@@ -40,7 +45,6 @@ class AssignmentDecision(Decision):
         mstate(st)["chosen"][p.seat] = action.amount
         events: list[Event] = [{"type": "assignment_chosen", "seat": p.seat}]
         if not open_next(st, list(p.queue)):
-            score_all(st, events)
             resume_final(st, KIND, events)
         return events
 
@@ -62,22 +66,22 @@ def open_next(st: GameState, queue: list[int]) -> bool:
     return True
 
 
-def assignment_step(st: GameState, events: list[Event]) -> bool:
-    """Final-scoring step 2 (X-06): the choices, then the scoring."""
+def choices_step(st: GameState, events: list[Event]) -> bool:
+    """Before the final scoring: the choices, one player after another."""
     return open_next(st, order(st))
 
 
-def score_all(st: GameState, events: list[Event]) -> None:
-    """M5-02, M5-08, M5-18: only the chosen assignment scores; Assignment 6 before all others."""
+def score_step(st: GameState, final: list[dict[str, Any]], events: list[Event]) -> None:
+    """Final scoring step 2 (X-06; M5-02, M5-08, M5-18): only the chosen assignment scores;
+    Assignment 6 before all others."""
     chosen = mstate(st)["chosen"]
     seats = order(st)
     for seat in [s for s in seats if chosen[s] == MOST_RUBLES] + [s for s in seats if chosen[s] != MOST_RUBLES]:
         aid = chosen[seat]
         vp = value(st, seat, aid)
         gain_vp(st, seat, vp, KIND)
-        if st.final is not None:
-            st.final[seat]["assignment"] = aid
-            st.final[seat]["assignment_vp"] = vp
+        final[seat]["assignment"] = aid
+        final[seat]["assignment_vp"] = vp
         stats = st.stats[seat]
         stats["assignment_vp"] = vp
         events.append({"type": "assignment_scored", "seat": seat, "assignment": aid, "vp": vp})

@@ -4,8 +4,8 @@ expansions.md M5-01 ... M5-19, P5-13/14, X-06 ... X-09).
 Three assignments are dealt face down to each player at the start (from the seed, or given by the
 record); they stay hidden until the end: they leave the core only through ``rules.view``, for their
 owner (with what each would score now, UI-13), and ``Hooks.unseen`` re-deals others' assignments in
-the computer players' determinizations. At the final scoring each player chooses one (the pending
-decision ``assignment``, rules/expansions/assignment_decision.py), scored as step 2 (X-06, M5-18).
+the computer players' determinizations. At the end each player chooses one (the pending decision
+``assignment``, rules/expansions/assignment_decision.py), scored as final-scoring step 2 (X-06, M5-18).
 Their data: data/expansions/module5.json.
 """
 
@@ -158,12 +158,12 @@ def read_field(value_: Any) -> list[list[int]]:
 
 
 def setup(st: GameState, rng: random.Random, given: Mapping[str, Any]) -> None:
-    """M5-01: dealt from the seed, or as the record gives them (X-09)."""
+    """M5-01: dealt from the seed, or as the record gives them (X-09; dealt either way, so that a
+    field given explicitly changes no other draw)."""
+    hands = deal(st.n, rng)
     if FIELD in given:
         hands = [sorted(ids) for ids in read_field(given[FIELD])]
         validate(st.n, hands)
-    else:
-        hands = deal(st.n, rng)
     st.ext[KEY] = {"dealt": hands, "chosen": [0] * st.n}
 
 
@@ -225,12 +225,13 @@ class Assignments(Expansion):
         """Nothing to change: the assignments are no playing cards."""
 
     def hooks(self) -> Hooks:
-        from .assignment_decision import AssignmentDecision, assignment_step, notation
+        from .assignment_decision import AssignmentDecision, choices_step, notation, score_step
 
         parsers, formatters = notation()
         return Hooks(
             decisions={"assignment": AssignmentDecision()},
-            final_steps={"assignment": assignment_step},
+            before_final={"assignment": choices_step},
+            final_steps=[score_step],
             setups=[setup],
             view=[view_fields],
             unseen=[redeal],

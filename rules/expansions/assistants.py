@@ -117,12 +117,12 @@ def read_field(value: Any) -> dict[str, int]:
 
 
 def setup(st: GameState, rng: random.Random, given: Mapping[str, Any]) -> None:
-    """M3-03, M3-09: from the record's field if given, else drawn from the seed."""
+    """M3-03, M3-09: from the record's field if given, else drawn from the seed (drawn either way, so
+    that a field given explicitly changes no other draw)."""
+    allocation = allocate(st.n, st.tokens, rng)
     if FIELD in given:
         allocation = read_field(given[FIELD])
         validate(st.n, st.tokens, allocation)
-    else:
-        allocation = allocate(st.n, st.tokens, rng)
     st.ext[KEY] = {FIELD: {a: allocation[a] for a in in_play(st.n)}}
 
 

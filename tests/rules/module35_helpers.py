@@ -51,3 +51,20 @@ def module_game(
 
 def seats(n: int) -> list[str]:
     return [f"P{i}" for i in range(n)]
+
+
+def assert_module_invariants(st: GameState) -> None:
+    """M3-03: one assistant per seat, those of the player count; M5-01: three different assignments
+    per seat, none twice, all in play; one chosen only at the end, from the seat's three."""
+    from rules.expansions import assignments, assistants
+
+    if "module3" in st.ext:
+        held = assistants.holders(st)
+        assert set(held) == set(assistants.in_play(st.n)) and sorted(held.values()) == list(range(st.n))
+    if "module5" in st.ext:
+        m = assignments.mstate(st)
+        flat = [a for ids in m["dealt"] for a in ids]
+        assert len(flat) == len(set(flat)) == 3 * st.n and set(flat) <= set(assignments.in_play(st.n))
+        for seat, chosen in enumerate(m["chosen"]):
+            choosing = st.pending is not None and st.pending.kind == "assignment"
+            assert chosen == 0 or (chosen in m["dealt"][seat] and (choosing or st.finished))

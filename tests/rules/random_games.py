@@ -37,6 +37,7 @@ from rules import (
 from .market_helpers import MARKET_KINDS
 
 KINDS = (BUY, TAKE, PLAY, OBSERVE, DISCARD, PUB, PASS, *MARKET_KINDS)
+MODULE_SETS = ((3,), (5,), (3, 5))  # with the Market; Modules 3 and 5 alone and together
 MAX_ACTIONS = 5000  # a random game has ~150-250 actions; this bound only catches endless games
 ROWS = (UPPER, LOWER, HAND, DRAWN)
 PUB_AMOUNTS = range(12)
@@ -60,6 +61,7 @@ class Game:
     open_money: bool = True
     open_hands: bool = False
     market: bool = False
+    modules: tuple[int, ...] = ()
 
     @property
     def ruleset(self) -> Ruleset:
@@ -70,6 +72,7 @@ class Game:
             open_money=self.open_money,
             open_hands=self.open_hands,
             expansions=("market",) if self.market else (),
+            modules=self.modules,
         )
 
     @property
@@ -85,10 +88,12 @@ def games(
     open_hands: hs.SearchStrategy[bool] | None = None,
 ) -> hs.SearchStrategy[Game]:
     shapes = hs.sampled_from(
-        [(ed, n, False) for ed in (1, 2) for n in (2, 3, 4)] + [(2, n, True) for n in (2, 3, 4, 5, 5)]
+        [(ed, n, False, ()) for ed in (1, 2) for n in (2, 3, 4)]
+        + [(2, n, True, ()) for n in (2, 3, 4, 5, 5)]
+        + [(2, n, True, m) for n in (2, 3, 4, 5) for m in MODULE_SETS]
     )
     return hs.builds(
-        lambda shape, **kw: Game(edition=shape[0], players=shape[1], market=shape[2], **kw),
+        lambda shape, **kw: Game(edition=shape[0], players=shape[1], market=shape[2], modules=shape[3], **kw),
         shape=shapes,
         seed=hs.integers(0, 2**32 - 1),
         choice_seed=hs.integers(0, 2**32 - 1),

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from rules import Action, GameRecord, GameState, RuleError, Ruleset, apply, legal_moves, new_game, replay, view
+from rules.__main__ import play_random
 from rules.actions import format_action
 from rules.autopass import default_action
 from rules.describe import describe, headline
@@ -134,12 +135,17 @@ def test_M5_08_M5_18_A6_first_then_the_others_before_rubles_and_hand() -> None:
     # the tokens passed at the end of the round: the Hammer holder of the next round asks first
     assert st.tokens["hammer"] == 2
     assert st.pending is not None and st.pending.kind == "assignment" and st.pending.seat == 2
-    assert st.final is not None and not st.finished  # step 1 is done, the choices are step 2
-    assert [f["aristocrats"] for f in st.final] == [1, 0, 1, 0]
+    assert st.final is None and not st.finished  # chosen at the end, before the final scoring
+    vp_before = list(st.vp)
     events = choose(st, {0: 1, 1: 9, 2: 12, 3: 6})
     scored = [e["seat"] for e in events if e["type"] == "assignment_scored"]
     assert scored == [3, 2, 0, 1]  # A6 first, then from the Hammer holder on
-    assert st.finished
+    assert st.finished and st.final is not None
+    assert [f["aristocrats"] for f in st.final] == [1, 0, 1, 0]
+    assert [st.vp[s] - vp_before[s] for s in range(4)] == [f["aristocrats"] + f["assignment_vp"] + f["rubles_vp"]
+                                                          + f["hand_penalty"] for f in st.final]
+    final_events = [e["type"] for e in events if e["type"] != "assignment_chosen"]
+    assert final_events == ["assignment_scored"] * 4 + ["game_end"]
     f0 = st.final[0]
     assert list(f0) == ["seat", "aristocrats", "assignment", "assignment_vp", "rubles_vp", "hand_penalty", "vp",
                         "rubles_left"]
@@ -239,3 +245,19 @@ def test_UI_13_M5_19_the_owner_sees_what_each_would_score_now() -> None:
                          given={"assignments": [[1, 6, 12], [2, 3, 4], [5, 7, 8]]})
     # with hidden money the second 10 VP of A6 would tell who has the most: left open
     assert view(hidden, 0)["players"][0]["assignments"][1] == {"id": 6, "vp": 10, "more": 10}
+
+
+@pytest.mark.parametrize("players", [2, 5])
+def test_X_09_a_seeded_game_with_modules_3_and_5_replays_exactly(players: int) -> None:
+    """A whole seeded game with the Market and Modules 3 and 5 (random legal moves, the final choices
+    included) replays from its record to the same state; so does the record that gives the seed's
+    assistants and assignments explicitly (M3-09, X-09), and its JSON text."""
+    rs = module_rules(players, (3, 5))
+    rec, st = play_random(rs, seed=31 + players)
+    assert st.finished and any(a.startswith("assignment ") for a in rec.actions)
+    assert replay(rec).to_json() == st.to_json()
+    explicit = GameRecord(rs, rec.seats, seed=rec.seed, actions=rec.actions, fields={
+        "assistants": new_game(rs, rec.seats, seed=rec.seed).ext["module3"]["assistants"],
+        "assignments": {str(s): ids for s, ids in enumerate(st.ext["module5"]["dealt"])},
+    })
+    assert replay(GameRecord.loads(explicit.dumps())).to_json() == st.to_json()

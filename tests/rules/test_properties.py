@@ -37,6 +37,7 @@ from rules.cards import DECKS
 from rules.prices import SeatContext, seat_context
 
 from .market_helpers import MARKET_SCORE_EVENTS, assert_market_invariants
+from .module35_helpers import assert_module_invariants
 from .random_games import (
     HEAVY,
     KINDS,
@@ -57,6 +58,7 @@ def candidate_universe(edition: int, market: bool = False) -> tuple[Action, ...]
     ids = [t.id for t in catalogue(edition, ("market",) if market else ()).types]
     goods = ("chicken", "grain", "apple", "fish", "cabbage")
     out = [Action(PUB, amount=k) for k in PUB_AMOUNTS if k]
+    out += [Action("assignment", amount=k) for k in range(17)]  # M5-02: an assignment's number
     for kind in KINDS:
         names = ("", *ids, *DECKS, "market", *goods) if kind in (OBSERVE, "as") else ("", *ids)
         for c in names:
@@ -156,6 +158,8 @@ def assert_invariants(st: GameState) -> None:
         assert 0 <= st.pending.seat < st.n
     if st.ruleset.expansions:
         assert_market_invariants(st)
+    if st.ruleset.modules:
+        assert_module_invariants(st)
 
 
 @SETTINGS
@@ -194,7 +198,8 @@ def test_rubles_and_vp_change_only_as_events_say(game: Game) -> None:
                 exp_v[ev["seat"]] += ev.get("vp", 0)
             elif t == "game_end":
                 for f in ev["final"]:
-                    exp_v[f["seat"]] += f["aristocrats"] + f["rubles_vp"] + f["hand_penalty"]
+                    exp_v[f["seat"]] += (f["aristocrats"] + f["rubles_vp"] + f["hand_penalty"]
+                                         + f.get("assignment_vp", 0))
                     exp_r[f["seat"]] -= 10 * f["rubles_vp"]
         assert probe.rubles == exp_r, events
         assert probe.vp == exp_v, events
@@ -258,7 +263,8 @@ def test_listed_actions_apply_at_their_price(game: Game) -> None:
             spent = probe.rubles[st.decider]
             events = apply(probe, a)
             first = events[0]
-            kind = {"as": "good", "confirm": "crate_confirmed", "release": "crate_released"}.get(a.kind, a.kind)
+            kind = {"as": "good", "confirm": "crate_confirmed", "release": "crate_released",
+                    "assignment": "assignment_chosen"}.get(a.kind, a.kind)
             assert first["type"] == kind and first["seat"] == st.decider, (a, first)
             if a.kind in (BUY, PLAY):
                 assert first["price"] == m.price
