@@ -105,3 +105,14 @@ def test_M5_19_computer_players_decide_alike_whatever_others_hold(players: int) 
         for c in changed:
             other = search(c, seat, random.Random(3), SEARCHES["strong"], iterations=60)
             assert (other.action, other.visits, other.win_chance) == (result.action, result.visits, result.win_chance)
+
+
+@pytest.mark.parametrize(("level", "players", "iterations"), [("normal", 4, None), ("strong", 2, 4)])
+def test_computer_players_play_whole_games_with_modules_3_and_5(
+    level: str, players: int, iterations: int | None
+) -> None:
+    """The levels pick among legal_moves generically: whole games end, the final choices included."""
+    st = new_game(module_rules(players, (3, 5)), seats(players), seed=61)
+    while not st.finished:
+        apply(st, choose(st, level=level, rng=st.action_count, iterations=iterations))
+    assert all(c for c in mstate(st)["chosen"])
