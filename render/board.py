@@ -10,6 +10,7 @@ from typing import Any, NamedTuple
 
 from rules.cards import CardType
 
+from . import assistants as A
 from . import icons
 from . import market as M
 from . import style as S
@@ -63,7 +64,7 @@ def status_text(view: dict[str, Any], lang: str) -> tuple[Callable[[str], str], 
         key = "decides_observatory"
     elif pending and pending.get("kind") == "pub":
         key = "decides_pub"
-    elif pending and pending.get("kind") in ("good", "crate"):  # the Market's decisions (MK-25, MK-36)
+    elif pending and pending.get("kind") in ("good", "crate", "assignment"):  # MK-25, MK-36; M5-02
         key = f"decides_{pending['kind']}"
     return (lambda nm: tr(key, lang, name=nm + suffix)), player_name(view, seat)
 
@@ -374,8 +375,10 @@ def draw_board(view: dict[str, Any], lang: str = "en", last_action: str | None =
     row_h = [max(_player_height(view, s, half if len(row) > 1 else INNER, lang) for s in row) for row in rows]
     bands = display_bands(view)
     market_h = M.height(view)
+    assistants_h = A.height(view)
     height = (
         MARGIN + 62 + 30 + GAP + (46 + GAP if last_action else 0) + 128 + GAP + (market_h + GAP if market_h else 0)
+        + (assistants_h + GAP if assistants_h else 0)
         + display_height(bands, INNER) + GAP + 4 + sum(row_h) + GAP * len(rows) + 40 + MARGIN
     )
     cv = Canvas(WIDTH, height, S.BG)
@@ -383,6 +386,8 @@ def draw_board(view: dict[str, Any], lang: str = "en", last_action: str | None =
     if last_action:
         y = _last_action(cv, last_action, lang, y) + GAP
     y = _phase_track(cv, view, lang, y) + GAP
+    if assistants_h:
+        y = A.draw_assistants(cv, view, lang, y, WIDTH) + GAP
     if market_h:
         y = M.draw_marketplace(cv, view, lang, y, WIDTH) + GAP
     y = draw_display(cv, view, lang, y, INNER) + GAP + 4

@@ -52,6 +52,15 @@ def assignment_text(aid: int, lang: str = "en") -> str:
     raise KeyError(aid)
 
 
+def assignment_short(aid: int, players: int, lang: str = "en") -> str:
+    """A few words for the card (the hand image): Assignment 12 with this player count's figure."""
+    for a in assignments_data()["assignments"]:
+        if a["id"] == aid:
+            text: str = a["short"].get(lang) or a["short"]["en"]
+            return text.format(per=assignments_data()["per_cards_12"][str(players)])
+    raise KeyError(aid)
+
+
 def mstate(st: GameState) -> dict[str, Any]:
     """Module 5's part of the state: ``dealt`` (per seat its three ids) and ``chosen`` (per seat the
     id chosen at the final scoring, 0 while not chosen)."""
