@@ -1,6 +1,6 @@
 """The rules core compiled with mypyc (rules/compile.py, used for speed) plays exactly the
 games pure Python plays: same legal moves, prices, events, errors and final scores, in base games
-and Market games (where the compiled core calls the expansion's hooks).
+Market games (where the compiled core calls the expansion's hooks) and games with Modules 3 and 5.
 
 Builds (or reuses) ``build/mypyc-rules``; skipped only where a compiled build cannot be made (no mypyc,
 C compiler or Python headers), with the reason.
@@ -24,10 +24,11 @@ import rules.engine
 from rules import Action, Ruleset, RuleError, apply, legal_moves, new_game
 
 out = {"compiled": rules.engine.__file__.endswith(".so"), "games": []}
-configs = [(ed, n, ()) for ed in (1, 2) for n in (2, 3, 4)] + [(2, n, ("market",)) for n in (2, 5)]
-for edition, players, expansions in configs:
+configs = [(ed, n, (), ()) for ed in (1, 2) for n in (2, 3, 4)] + [(2, n, ("market",), ()) for n in (2, 5)]
+configs += [(2, n, ("market",), (3, 5)) for n in (2, 5)]  # the assistants' discounts, the final choices
+for edition, players, expansions, modules in configs:
         for seed in range(6):
-            rs = Ruleset(edition=edition, players=players, expansions=expansions)
+            rs = Ruleset(edition=edition, players=players, expansions=expansions, modules=modules)
             st = new_game(rs, [f"P{i}" for i in range(players)], seed=seed)
             rng = random.Random(seed * 31 + players)
             trace = []
