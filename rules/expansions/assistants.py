@@ -57,18 +57,21 @@ def in_play(players: int) -> tuple[str, ...]:
     return tuple(assistants_data()["by_players"][str(players)])
 
 
+def held(st: GameState) -> list[str]:
+    """Module 3's state: per seat the assistant it holds (M3-03: exactly one each)."""
+    per_seat: list[str] = st.ext[KEY]["held"]
+    return per_seat
+
+
 def holders(st: GameState) -> dict[str, int]:
-    """Assistant -> the seat holding it."""
-    held: dict[str, int] = st.ext[KEY][FIELD]
-    return held
+    """Assistant -> the seat holding it, in the booklet's order (a new dict)."""
+    seat_of = {a: s for s, a in enumerate(held(st))}
+    return {a: seat_of[a] for a in in_play(st.n)}
 
 
 def held_by(st: GameState, seat: int) -> str:
-    """The assistant ``seat`` holds (M3-03: exactly one)."""
-    for a, s in holders(st).items():
-        if s == seat:
-            return a
-    raise KeyError(seat)
+    """The assistant ``seat`` holds."""
+    return held(st)[seat]
 
 
 def right_of(seat: int, n: int) -> int:
@@ -123,7 +126,10 @@ def setup(st: GameState, rng: random.Random, given: Mapping[str, Any]) -> None:
     if FIELD in given:
         allocation = read_field(given[FIELD])
         validate(st.n, st.tokens, allocation)
-    st.ext[KEY] = {FIELD: {a: allocation[a] for a in in_play(st.n)}}
+    per_seat = [""] * st.n
+    for a, seat in allocation.items():
+        per_seat[seat] = a
+    st.ext[KEY] = {"held": per_seat}
 
 
 # --- prices and the end of a round --------------------------------------------------------------
@@ -133,17 +139,18 @@ def discounts(st: GameState, seat: int) -> tuple[tuple[str, int], ...]:
 
 
 def round_end(st: GameState, events: list[Event]) -> None:
-    """M3-06: after the trading phase each assistant passes to the right (with 2 players they swap)."""
-    held = holders(st)
-    for a in held:
-        held[a] = right_of(held[a], st.n)
-    events.append({"type": "assistants_passed", "assistants": dict(held)})
+    """M3-06: after the trading phase each assistant passes to the right (with 2 players they swap):
+    seat s gets the assistant of seat s + 1."""
+    per_seat = held(st)
+    per_seat[:] = per_seat[1:] + per_seat[:1]
+    events.append({"type": "assistants_passed", "assistants": holders(st)})
 
 
 def view_fields(st: GameState, seat: int | None, out: dict[str, Any]) -> None:
     """M3-08, X-08: public: who holds which assistant, and its discount."""
-    held = holders(st)
-    out[FIELD] = [{"assistant": a, "seat": s, "discount": [list(d) for d in discount_of(a)]} for a, s in held.items()]
+    out[FIELD] = [
+        {"assistant": a, "seat": s, "discount": [list(d) for d in discount_of(a)]} for a, s in holders(st).items()
+    ]
     for p in out["players"]:
         p["assistant"] = held_by(st, p["seat"])
 

@@ -15,6 +15,7 @@ from rules.expansions.assistants import (
     assistant_ids,
     assistant_name,
     discount_of,
+    held,
     held_by,
     holders,
     in_play,
@@ -30,9 +31,9 @@ TOKENS_5 = {"hammer": 0, "sack": 2, "cathedral": 1, "bust": 3, "hand": 4}
 
 def give(st: GameState, seat: int, assistant: str) -> None:
     """Swap assistants so that ``seat`` holds ``assistant``."""
-    held = holders(st)
-    other = held_by(st, seat)
-    held[other], held[assistant] = held[assistant], seat
+    per_seat = held(st)
+    other_seat = per_seat.index(assistant)
+    per_seat[seat], per_seat[other_seat] = assistant, per_seat[seat]
 
 
 def cost(st: GameState, seat: int, name: str, lower: bool = False, over: str | None = None) -> int:
@@ -74,14 +75,14 @@ def test_M3_02_P5_13_allocation_by_player_count(players: int, assistants: set[st
     seen: Counter[tuple[str, int]] = Counter()
     for seed in range(40):
         st = new_game(module_rules(players, (3,)), seats(players), seed=seed)
-        held = holders(st)
-        assert set(held) == assistants == set(in_play(players))
-        assert sorted(held.values()) == list(range(players))  # M3-03: exactly one each
+        holding = holders(st)
+        assert set(holding) == assistants == set(in_play(players))
+        assert sorted(holding.values()) == list(range(players))  # M3-03: exactly one each
         if players >= 4:  # right of the Sack holder: the Mistress of the Manor
-            assert held["mistress_of_the_manor"] == (st.tokens["sack"] - 1) % players
+            assert holding["mistress_of_the_manor"] == (st.tokens["sack"] - 1) % players
         if players == 5:  # right of the Hammer holder: the Master Craftsman
-            assert held["master_craftsman"] == (st.tokens["hammer"] - 1) % players
-        seen.update(held.items())
+            assert holding["master_craftsman"] == (st.tokens["hammer"] - 1) % players
+        seen.update(holding.items())
     # the others are random: each goes to more than one seat over the seeds
     for a in assistants - {"mistress_of_the_manor", "master_craftsman"}:
         assert len({s for (b, s) in seen if b == a}) > 1, a

@@ -14,6 +14,7 @@ from rules.actions import format_action
 from rules.autopass import default_action
 from rules.describe import describe, headline
 from rules.expansions.assignments import dealt, in_play, mstate, value
+from rules.expansions.assistants import holders
 from rules.expansions.market import positions
 from rules.record import parse_for
 
@@ -257,7 +258,7 @@ def test_X_09_a_seeded_game_with_modules_3_and_5_replays_exactly(players: int) -
     assert st.finished and any(a.startswith("assignment ") for a in rec.actions)
     assert replay(rec).to_json() == st.to_json()
     explicit = GameRecord(rs, rec.seats, seed=rec.seed, actions=rec.actions, fields={
-        "assistants": new_game(rs, rec.seats, seed=rec.seed).ext["module3"]["assistants"],
+        "assistants": holders(new_game(rs, rec.seats, seed=rec.seed)),
         "assignments": {str(s): ids for s, ids in enumerate(st.ext["module5"]["dealt"])},
     })
     assert replay(GameRecord.loads(explicit.dumps())).to_json() == st.to_json()
