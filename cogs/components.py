@@ -16,6 +16,7 @@ import discord
 from bot.texts import describe_action, has_text, rubles
 from rules import Action, GameState, Move, legal_moves
 from rules.cards import Catalogue
+from rules.expansions import offered
 from rules.i18n import t
 
 if TYPE_CHECKING:
@@ -213,9 +214,32 @@ class ComputerSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"
         await _cog(interaction).on_lobby_computer(interaction, self.game_id, str(values[0]) if values else "")
 
 
+class PartsSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"pb:x:(?P<game>\d+)"):
+    """The lobby's expansions and modules (host): every one the edition has, each with a line of help;
+    the rules core accepts or refuses the combination chosen (X-02)."""
+
+    def __init__(self, game_id: int, lang: str = "en", edition: int = 2, chosen: Iterable[str] = ()) -> None:
+        self.game_id = game_id
+        picked = set(chosen)
+        opts = [discord.SelectOption(label=t(f"bot.part_{e.key}", lang)[:100], value=e.key,
+                                     description=t(f"bot.part_help_{e.key}", lang)[:100], default=e.key in picked)
+                for e in offered(edition)] or [discord.SelectOption(label="-", value="-")]
+        super().__init__(discord.ui.Select(custom_id=f"pb:x:{game_id}", options=opts, min_values=0,
+                                           max_values=len(opts), placeholder=t("bot.select_parts", lang)[:150]))
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> PartsSelect:
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        values = cast(dict[str, Any], interaction.data or {}).get("values") or []
+        await _cog(interaction).on_lobby_parts(interaction, self.game_id, [str(v) for v in values])
+
+
 PASS_MODE_OPTIONS = (("turn", "⏭️"), ("display", "🔁"), ("phase", "⏩"), ("off", "✖️"))
 DYNAMIC_ITEMS = (ActionSelect, ActionButton, YourMoveButton, HandButton, StacksButton, LobbyButton, PassModeSelect,
-                 ComputerSelect)
+                 ComputerSelect, PartsSelect)
 
 
 # --- building the controls ------------------------------------------------------------------------
@@ -307,7 +331,9 @@ def target_view(game_id: int, version: int, moves: list[Move], edition: int, lan
     return view
 
 
-def lobby_view(game_id: int, lang: str) -> discord.ui.View:
+def lobby_view(game_id: int, lang: str, edition: int = 2, parts: Iterable[str] = ()) -> discord.ui.View:
+    """The lobby's controls: join, leave, start; computer players; the expansions and modules (``parts``:
+    the registry keys chosen so far)."""
     view = discord.ui.View(timeout=None)
     view.add_item(LobbyButton(game_id, "join", t("bot.button_join", lang), discord.ButtonStyle.success))
     view.add_item(LobbyButton(game_id, "leave", t("bot.button_leave", lang)))
@@ -315,4 +341,8 @@ def lobby_view(game_id: int, lang: str) -> discord.ui.View:
     computers = ComputerSelect(game_id, lang)
     computers.item.row = 1
     view.add_item(computers)
+    if offered(edition):
+        choose = PartsSelect(game_id, lang, edition, parts)
+        choose.item.row = 2
+        view.add_item(choose)
     return view

@@ -15,7 +15,7 @@ from discord.ext import commands
 
 from bot import images
 from bot.client import PetersburgBot
-from bot.lobby import COMPUTER_LEVELS
+from bot.lobby import COMPUTER_LEVELS, parts_of
 from bot.service import UserError
 from bot.store import ACTIVE, LOBBY, Game
 from bot.texts import card_text, hand_text
@@ -26,7 +26,7 @@ from rules.i18n import LANGUAGES, error_text, t
 
 from .base import NO_PINGS, Interaction, lang_of
 from .board import BoardPoster
-from .components import DYNAMIC_ITEMS, lobby_view
+from .components import DYNAMIC_ITEMS
 from .computers import ComputerCommands, ComputerPlayers, computer_name
 from .dms import DirectMessages
 from .host import HostCommands
@@ -167,7 +167,7 @@ class Petersburg(PlayCommands, HostCommands, InfoCommands, ComputerCommands, com
             for _n in range(computers):
                 game = await self.service.add_computer(game.channel_id, interaction.user.id, level,
                                                        computer_name(level, lang))
-            msg = await self.channel(game).send(await self.lobby_text(game), view=lobby_view(game.id, lang))
+            msg = await self.channel(game).send(await self.lobby_text(game), view=self.lobby_controls(game))
             await self.store.set_board_message(game.id, msg.id)
             await self.private(interaction, t("bot.lobby_opened", lang))
 
@@ -187,6 +187,21 @@ class Petersburg(PlayCommands, HostCommands, InfoCommands, ComputerCommands, com
                 await self.private(interaction, t("bot.computer_removed", lang, n=len(changed.seats)))
             else:
                 await self.add_computer(interaction, value, lang)
+
+        await self.guard(interaction, lang, work)
+
+    async def on_lobby_parts(self, interaction: Interaction, game_id: int, keys: list[str]) -> None:
+        """The lobby's expansions and modules (host): the rules core accepts the combination or says why not."""
+        found = await self._lobby(interaction, game_id)
+        if found is None:
+            return
+        game, lang = found
+
+        async def work() -> None:
+            changed = await self.service.set_parts(game.id, interaction.user.id, keys)
+            await self.refresh_lobby(changed)
+            chosen = ", ".join(t(f"bot.part_{k}", lang) for k in parts_of(changed.ruleset)) or t("bot.parts_none", lang)
+            await self.private(interaction, t("bot.parts_set", lang, parts=chosen))
 
         await self.guard(interaction, lang, work)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from .i18n import card_name, t
+from .i18n import card_name, strings, t
 
 Event = dict[str, Any]
 
@@ -59,6 +59,12 @@ def describe(event: Event, seats: Sequence[str], edition: int, lang: str = "en")
             rubles=event["rubles"],
             vp=event["vp"],
         )
+    if kind == "note":  # an expansion's line: a text key, card ids to name, a player ("owner") to name
+        params: dict[str, Any] = {k: card_name(v, edition, lang) for k, v in event.get("cards", {}).items()}
+        params.update(event.get("params", {}))
+        if "owner" in params:
+            params["owner"] = seats[params["owner"]]
+        return t(event["key"], lang, player=who, **params)
     if kind == "good":
         return t("log.good", lang, player=who, card=card(), good=t(f"good.{event['good']}", lang))
     if kind == "good_returned":
@@ -86,7 +92,23 @@ def describe(event: Event, seats: Sequence[str], edition: int, lang: str = "en")
     if kind == "game_end":
         names = ", ".join(seats[s] for s in event["winners"])
         return t("log.game_end", lang, winners=names)
-    return None
+    return _described(event, who, edition, lang)
+
+
+def _described(event: Event, who: str, edition: int, lang: str) -> str | None:
+    """An expansion's event (e.g. the Guild Hall's split): the text ``log.<type>`` (``log.<type>_none``
+    when the event says nothing happened), filled with the event's fields, cards by name."""
+    key = f"log.{event['type']}"
+    if event.get("none") and f"{key}_none" in strings("en"):
+        key += "_none"
+    if key not in strings("en"):
+        return None
+    params = dict(event)
+    params["player"] = who
+    for field in ("card", "displaced"):
+        if field in event:
+            params[field] = card_name(event[field], edition, lang)
+    return t(key, lang, **params)
 
 
 def describe_all(events: Sequence[Event], seats: Sequence[str], edition: int, lang: str = "en") -> list[str]:
@@ -102,6 +124,6 @@ def headline(events: Sequence[Event], seats: Sequence[str], edition: int, lang: 
     """The player's action among ``events`` (the first event), in words: the board's "last action"."""
     for e in events:
         if e["type"] in ("buy", "play", "take", "pass", "observe", "discard", "pub", "good", "crate_confirmed",
-                         "assignment_chosen"):
+                         "guild_hall", "trading_house", "sycophant", "prison", "note", "assignment_chosen"):
             return describe(e, seats, edition, lang)
     return None

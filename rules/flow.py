@@ -111,6 +111,8 @@ def new_game(
     # The very first worker phase shows 2 workers per player (rules-notes 1).
     _deal(st, ruleset.phases[0].deck, ruleset.first_workers, [])
     _begin_actions(st)
+    for react in ruleset.hooks.phase_start:
+        react(st, [])
     return st
 
 
@@ -146,6 +148,9 @@ def apply(st: GameState, action: Action, seat: int | None = None) -> list[Event]
         stats = st.stats[decider]
         stats["taken"] = stats.get("taken", 0) + 1
         events = [{"type": "take", "seat": decider, "card": t.id, "row": ROW_NAMES[row]}]
+    elif kind == PLAY and st.cards[card].ability in st.ruleset.hooks.hand_plays:
+        # a hand card played as an action (Hooks.hand_plays): never a pass (AMB-22)
+        events = st.ruleset.hooks.hand_plays[st.cards[card].ability or ""].apply(st, decider, action, checked)
     elif kind in ("buy", PLAY):
         (st.hands[decider] if kind == PLAY else st.upper if row == UPPER else st.lower).remove(card)
         events = [placed_event(kind, decider, st.cards[card], pr, row, target, st.cards)]
@@ -204,7 +209,11 @@ def discard(st: GameState, card: int) -> None:
 
 # --- flow ----------------------------------------------------------------------------------------
 def next_turn(st: GameState, events: list[Event]) -> None:
-    """After a turn: the phase ends when all passed in succession or the display is empty (rules-notes 3)."""
+    """After a turn: the phase ends when all passed in succession or the display is empty (rules-notes 3).
+    An expansion may first go on with the same player's turn (``Hooks.turn_end``, e.g. BQ-14)."""
+    for goes_on in st.ruleset.hooks.turn_end:
+        if goes_on(st, events):
+            return
     if st.passes >= len(st.seats) or (not st.upper and not st.lower and st.ruleset.display_empty_ends_phase):
         _end_phase(st, events)
     else:
@@ -291,5 +300,10 @@ def _start_phase(st: GameState, index: int, events: list[Event]) -> None:
     if need > 0:
         _deal(st, phase.deck, need, events)
     _begin_actions(st)
+    for react in st.ruleset.hooks.phase_start:  # e.g. the Sack's VP (P5-08), a decision before the first turn (BQ-21)
+        react(st, events)
+        if st.pending is not None:
+            return
     if st.ruleset.display_empty_ends_phase and not st.upper and not st.lower:
         _end_phase(st, events)
+        return

@@ -55,6 +55,10 @@ class Decision:
     legal, and carrying it out (which also continues the game's flow)."""
 
     kind: str = ""
+    # Its buy/take/discard moves name a card that is in no row of the display (the Observatory's
+    # drawn card, rules-notes 8; a card chosen from the discard pile, M2-04, BQ-13): their notation
+    # reads with the row DRAWN (X-09).
+    drawn: bool = False
 
     def moves(self, st: GameState, p: Pending) -> list[Move]:
         raise NotImplementedError
@@ -86,15 +90,47 @@ class TurnAction:
         raise NotImplementedError
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
+class HandPlay:
+    """A kind of hand card that is never laid out but played from the hand as the player's action
+    (the Banquet's purple cards, BQ-03/BQ-04): ``Hooks.hand_plays`` maps a card ability to it. The
+    core offers no placement of such a card (never bought, never played into a tableau) and hands a
+    ``play`` of it to this object: its moves (only where its effect can be used), check and apply.
+    ``parse``/``format`` read and write what follows ``play`` in its notation (``seats`` names the
+    players where an action names one)."""
+
+    ability: str = ""
+
+    def moves(self, st: GameState, seat: int, card: int, out: list[Move]) -> None:
+        raise NotImplementedError
+
+    def check(self, st: GameState, seat: int, action: Action) -> Checked:
+        raise NotImplementedError
+
+    def apply(self, st: GameState, seat: int, action: Action, checked: Checked) -> list[Event]:
+        raise NotImplementedError
+
+
 Step = Callable[["GameState", list[Event]], bool]  # True: suspended on a pending decision
 Setup = Callable[["GameState", random.Random, Mapping[str, Any]], None]  # with the record's own fields
 RecordField = Callable[[Any], Any]  # reads a record field's JSON value (ValueError if malformed)
 Boxed = Callable[["GameState", int], bool]  # True: the card went to the box, not the discard pile
 OnPlace = Callable[["GameState", int, int, int, list[Event]], None]  # seat, card, displaced card
 RoundEnd = Callable[["GameState", list[Event]], None]
+# after the display is filled, before the first turn (P5-08, BQ-21); may leave a pending decision
+PhaseStart = Callable[["GameState", list[Event]], None]
+Settles = Callable[["GameState", int], bool]  # the seat has this decision to settle now
 Final = Callable[["GameState", int, dict[str, Any]], None]  # seat, its final-scoring entry
 FinalStep = Callable[["GameState", list[dict[str, Any]], list[Event]], None]  # every seat's entry, events
 ViewFields = Callable[["GameState", "int | None", dict[str, Any]], None]
+HandExempt = Callable[["GameState", int], bool]  # card: True = no hand penalty at the end (BQ-05)
+# seat, card, its rubles and VP at this scoring -> the rubles and VP it pays (attachments, BQ-16..18;
+# a covered card, BQ-12); may record events.
+CardIncome = Callable[["GameState", int, int, int, int, list[Event]], tuple[int, int]]
+Locked = Callable[["GameState"], "frozenset[int]"]  # cards that no trading card may displace (BQ-11)
+TurnEnd = Callable[["GameState", list[Event]], bool]  # True: the player's turn goes on (BQ-14)
+PlayParser = Callable[[str, str, Catalogue, "tuple[str, ...]"], "Action | None"]
+PlayFormatter = Callable[["Action", Catalogue, str, "tuple[str, ...]"], str]
 # (selector, rubles off) for a seat beyond its tableau's own discounts, e.g. a Module-3 assistant; the
 # selector is a colour (trading cards of that colour included) or ``TRADING`` (every trading card).
 Discount = Callable[["GameState", int], tuple[tuple[str, int], ...]]
@@ -114,6 +150,12 @@ class Hooks:
     on_place: list[OnPlace] = field(default_factory=list)
     boxed: list[Boxed] = field(default_factory=list)
     round_end: list[RoundEnd] = field(default_factory=list)
+    phase_start: list[PhaseStart] = field(default_factory=list)
+    # X-05 (AMB-11): the decisions settled right after building scoring (scoring step 'pub'), one
+    # player after the other from the phase's start player, each settling all of his in the order
+    # given here before the next player: decision kind -> (order, whether the seat has it now).
+    # The base game's Pub has order 20.
+    settle: dict[str, tuple[int, Settles]] = field(default_factory=dict)
     final: list[Final] = field(default_factory=list)
     view: list[ViewFields] = field(default_factory=list)
     # Price reductions that do not come from the tableau (rules/prices.py folds them into SeatContext).
@@ -131,15 +173,30 @@ class Hooks:
     # Fields a game record may carry for this expansion's setup (X-09), e.g. a deal given explicitly
     # instead of drawn from the seed: name -> reader. ``new_game(given=...)`` hands them to ``setups``.
     record_fields: dict[str, RecordField] = field(default_factory=dict)
+    # Hand cards played as an action, by ability (``HandPlay``), and the notation after ``play`` of
+    # such cards: parsers try the text in turn (None: not theirs), formatters by ability.
+    hand_plays: dict[str, HandPlay] = field(default_factory=dict)
+    play_parsers: list[PlayParser] = field(default_factory=list)
+    play_formatters: dict[str, PlayFormatter] = field(default_factory=dict)
+    hand_exempt: list[HandExempt] = field(default_factory=list)
+    card_income: list[CardIncome] = field(default_factory=list)
+    locked: list[Locked] = field(default_factory=list)
+    turn_end: list[TurnEnd] = field(default_factory=list)
 
     def merge(self, other: Hooks) -> None:
-        for name in ("decisions", "steps", "turn_actions", "parsers", "formatters", "record_fields", "before_final"):
+        for name in (
+            "decisions", "steps", "turn_actions", "parsers", "formatters", "record_fields", "hand_plays",
+            "play_formatters", "settle", "before_final",
+        ):
             mine: dict[str, Any] = getattr(self, name)
             for key, value in getattr(other, name).items():
                 if key in mine:
                     raise ValueError(f"two parts of the ruleset define the same {name[:-1]} {key!r}")
                 mine[key] = value
-        for name in ("setups", "on_place", "boxed", "round_end", "final", "view", "discounts", "unseen", "final_steps"):
+        for name in (
+            "setups", "on_place", "boxed", "round_end", "final", "view", "play_parsers", "hand_exempt",
+            "card_income", "locked", "phase_start", "turn_end", "discounts", "unseen", "final_steps",
+        ):
             getattr(self, name).extend(getattr(other, name))
 
 

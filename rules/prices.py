@@ -4,7 +4,7 @@ player's tableau (``SeatContext``), cached per seat while the tableau is unchang
 
 from __future__ import annotations
 
-from .cards import EDITIONS, GREEN, CardType, Catalogue, catalogue
+from .cards import EDITIONS, GREEN, CardType, Catalogue, all_types
 from .hooks import TRADING
 from .state import GameState
 
@@ -25,7 +25,7 @@ class SeatContext:
     unchanged.
     """
 
-    __slots__ = ("tableau", "face_down", "off", "targets", "hand_limit", "observatory", "bonus")
+    __slots__ = ("tableau", "face_down", "off", "targets", "hand_limit", "observatory", "locked", "bonus")
 
     def __init__(
         self,
@@ -35,6 +35,7 @@ class SeatContext:
         targets: list[CardType],
         hand_limit: int,
         observatory: int,
+        locked: frozenset[int] = frozenset(),
         bonus: tuple[tuple[str, int], ...] = (),
     ) -> None:
         self.bonus = bonus
@@ -44,12 +45,14 @@ class SeatContext:
         self.targets = targets
         self.hand_limit = hand_limit
         self.observatory = observatory
+        self.locked = locked  # cards no trading card may displace (``Hooks.locked``, BQ-11)
 
     @staticmethod
     def fresh(st: GameState, seat: int) -> SeatContext:
         """The context of ``seat``, from one pass over its tableau."""
         cards = st.cards
         fd = st.face_down
+        locked = locked_cards(st)
         off: dict[CardType, int] = {}
         discounts: list[str] = []
         targets: list[CardType] = []
@@ -59,9 +62,9 @@ class SeatContext:
             t = cards[c]
             off[t] = off.get(t, 0) + 1
             if t.discount is not None:
-                discounts.append(t.discount)
+                discounts.extend(t.discounts)
             face_up = c not in fd
-            if not t.trading and face_up and t not in targets:
+            if not t.trading and face_up and c not in locked and t not in targets:
                 targets.append(t)
             if observatory < 0 and face_up and t.ability == "observatory":
                 observatory = c
@@ -73,7 +76,7 @@ class SeatContext:
         for selector, amount in bonus:  # M3-04: on top of every other discount
             for t in _types_of_colour(st.ruleset.catalogue, selector):
                 off[t] = off.get(t, 0) + amount
-        return SeatContext(list(st.tableaux[seat]), set(fd), off, targets, limit, observatory, bonus)
+        return SeatContext(list(st.tableaux[seat]), set(fd), off, targets, limit, observatory, locked, bonus)
 
     def extended(self, st: GameState, c: int) -> SeatContext:
         """The context of this tableau plus card ``c`` at its end: what a fresh one would be, built
@@ -81,12 +84,12 @@ class SeatContext:
         t = st.cards[c]
         off = dict(self.off)
         off[t] = off.get(t, 0) + 1
-        if t.discount is not None:
-            for d in _types_of_colour(st.ruleset.catalogue, t.discount):
+        for colour in t.discounts:
+            for d in _types_of_colour(st.ruleset.catalogue, colour):
                 off[d] = off.get(d, 0) + 1
         face_up = c not in self.face_down
         targets = self.targets
-        if not t.trading and face_up and t not in targets:
+        if not t.trading and face_up and c not in self.locked and t not in targets:
             targets = targets + [t]
         observatory = self.observatory
         if observatory < 0 and face_up and t.ability == "observatory":
@@ -98,6 +101,7 @@ class SeatContext:
             targets,
             self.hand_limit + t.hand_limit_bonus,
             observatory,
+            self.locked,
             self.bonus,
         )
 
@@ -144,7 +148,8 @@ def seat_context(st: GameState, seat: int) -> SeatContext:
     tableau = st.tableaux[seat]
     if ctx is not None and st.ruleset.hooks.discounts and ctx.bonus != extra_discounts(st, seat):
         ctx = None  # e.g. the assistants passed on at the end of a round (M3-06)
-    if ctx is not None and ctx.face_down == st.face_down:
+    fresh_locks = not st.ruleset.hooks.locked or ctx is None or ctx.locked == locked_cards(st)
+    if ctx is not None and ctx.face_down == st.face_down and fresh_locks:
         if ctx.tableau == tableau:
             return ctx
         if len(tableau) == len(ctx.tableau) + 1 and tableau[:-1] == ctx.tableau:
@@ -154,17 +159,34 @@ def seat_context(st: GameState, seat: int) -> SeatContext:
     return ctx
 
 
+_NONE: frozenset[int] = frozenset()
+
+
+def locked_cards(st: GameState) -> frozenset[int]:
+    """Cards in tableaux that no trading card may displace (``Hooks.locked``; BQ-11's covered card)."""
+    hooks = st.ruleset.hooks.locked
+    if not hooks:
+        return _NONE
+    if len(hooks) == 1:
+        return hooks[0](st)
+    return frozenset().union(*(h(st) for h in hooks))
+
+
 def price(st: GameState, seat: int, ctype: CardType, lower: bool, displaced: CardType | None = None) -> int:
     """Price of a card for ``seat`` (rules-notes 4, 5; seed 000 "Kostensenkungen"); see SeatContext.price."""
     return seat_context(st, seat).price(ctype, lower, displaced)
 
 
 def can_displace(trading: CardType, target: CardType) -> bool:
-    """rules-notes 5: same colour, never a trading card; green only with a shared worker symbol."""
+    """rules-notes 5: same colour, never a trading card; green only with a shared worker symbol, unless
+    the trading card may displace any worker (IBG-08, M2-07); a trading card limited to named types
+    (BQ-09's Czar-Superstar) only those."""
+    if trading.displaces:
+        return not target.trading and target.id in trading.displaces
     return (
         not target.trading
         and target.colour == trading.colour
-        and (trading.colour != GREEN or not trading.symbols.isdisjoint(target.symbols))
+        and (trading.colour != GREEN or trading.displaces_any or not trading.symbols.isdisjoint(target.symbols))
     )
 
 
@@ -172,17 +194,20 @@ _DISPLACEABLE: dict[CardType, frozenset[CardType]] = {}
 
 
 def displaceable(trading: CardType) -> frozenset[CardType]:
-    """Every card type of the edition that ``trading`` may displace (computed once per type)."""
+    """Every card type (of both editions, expansions included) that ``trading`` may displace
+    (computed once per type)."""
     found = _DISPLACEABLE.get(trading)
     if found is None:
-        types = [t for ed in EDITIONS for t in catalogue(ed).types]
+        types = [t for ed in EDITIONS for t in all_types(ed)]
         found = _DISPLACEABLE[trading] = frozenset(t for t in types if can_displace(trading, t))
     return found
 
 
 def targets(st: GameState, seat: int, trading: CardType) -> list[int]:
-    """Physical cards in ``seat``'s tableau that ``trading`` may displace (face-down Observatories never)."""
+    """Physical cards in ``seat``'s tableau that ``trading`` may displace (face-down Observatories and
+    locked cards never)."""
     cards = st.cards
     fd = st.face_down
+    locked = locked_cards(st)
     disp = displaceable(trading)
-    return [c for c in st.tableaux[seat] if cards[c] in disp and c not in fd]
+    return [c for c in st.tableaux[seat] if cards[c] in disp and c not in fd and c not in locked]

@@ -112,7 +112,7 @@ def _shape(
 ) -> tuple[Shape, Hooks]:
     """The derived data and hooks of a combination, refused (ValueError) where the rulebooks do not
     allow it (X-02). Built once per combination."""
-    from .actions import register_notation
+    from .actions import register_notation, register_play_notation
     from .base import base_hooks  # the base game's own decisions and steps
     from .expansions import select
 
@@ -138,6 +138,7 @@ def _shape(
         shape.catalogue = catalogue(edition, tuple(shape.extras), tuple(sorted(set(shape.removed))))
     for kind, parse in hooks.parsers.items():
         register_notation(kind, parse, hooks.formatters[kind])
+    register_play_notation(hooks.play_parsers, hooks.play_formatters)
     if not shape.min_players <= players <= shape.max_players:
         parts = [*expansions, *(f"module {m}" for m in modules)]
         named = " with " + " and ".join(parts) if parts else " (the base game)"

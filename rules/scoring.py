@@ -31,6 +31,7 @@ def score_colour(st: GameState, colour: str, key: str, events: list[Event]) -> N
     start = st.tokens[st.ruleset.phases[st.phase].token]
     rubles_key, vp_key = f"{key}_rubles", f"{key}_vp"
     n = len(st.seats)
+    adjust = st.ruleset.hooks.card_income
     for i in range(n):
         seat = (start + i) % n
         rub = vp = 0
@@ -38,11 +39,18 @@ def score_colour(st: GameState, colour: str, key: str, events: list[Event]) -> N
             t = cards[c]
             if t.colour != colour:
                 continue
+            if adjust:  # per card, for the expansions' changes (attachments, covered cards)
+                r, v = card_value(st, seat, c)
+                for hook in adjust:
+                    r, v = hook(st, seat, c, r, v, events)
+                rub += r
+                vp += v
+                continue
             rub += t.rubles
             if c not in st.face_down:
                 vp += t.vp
             if t.bonus_per is not None:
-                k = sum(1 for x in st.tableaux[seat] if cards[x].colour == t.bonus_per)
+                k = bonus_count(st, seat, t.bonus_per)
                 rub += t.bonus_rubles * k
                 vp += t.bonus_vp * k
         st.rubles[seat] += rub
@@ -54,6 +62,30 @@ def score_colour(st: GameState, colour: str, key: str, events: list[Event]) -> N
         # the totals after it, so a scoring reads as before + gained = after (UI-15)
         events.append({"type": "score", "phase": key, "seat": seat, "rubles": rub, "vp": vp,
                        "rubles_after": st.rubles[seat], "vp_after": st.vp[seat]})
+
+
+def bonus_count(st: GameState, seat: int, per: str) -> int:
+    """What a bonus card counts in the tableau at the moment of scoring (IBG-18): the cards of a
+    colour ("red"), or the cards showing a worker symbol ("symbol:cloth", the Textile Factory, M2-08)."""
+    cards = st.cards
+    if per.startswith("symbol:"):
+        sym = per[7:]
+        return sum(1 for x in st.tableaux[seat] if sym in cards[x].symbols)
+    return sum(1 for x in st.tableaux[seat] if cards[x].colour == per)
+
+
+def card_value(st: GameState, seat: int, c: int) -> tuple[int, int]:
+    """What card ``c`` in ``seat``'s tableau yields at its scoring: (rubles, VP), bonuses counted on
+    that tableau, a face-down card no printed VP (rules-notes 7, 10)."""
+    cards = st.cards
+    t = cards[c]
+    rub = t.rubles
+    vp = t.vp if c not in st.face_down else 0
+    if t.bonus_per is not None:
+        k = bonus_count(st, seat, t.bonus_per)
+        rub += t.bonus_rubles * k
+        vp += t.bonus_vp * k
+    return rub, vp
 
 
 def aristocrat_vp(st: GameState, seat: int) -> int:
@@ -90,8 +122,8 @@ def resume_final(st: GameState, step: str, events: list[Event]) -> None:
 def final_scoring(st: GameState, events: list[Event]) -> None:
     """Final scoring (rules-notes 14; X-06): (1) distinct aristocrats, (2) the expansions' final
     steps for all seats at once (``Hooks.final_steps``, e.g. Module 5's assignments, A6 first, M5-18),
-    (3) 1 VP per 10 rubles, (4) -5 per hand card, then the expansions' per-seat additions
-    (``Hooks.final``); the winners: most VP, ties by rubles left."""
+    (3) 1 VP per 10 rubles, (4) -5 per hand card (``Hooks.hand_exempt`` excepted), then the
+    expansions' per-seat additions (``Hooks.final``); the winners: most VP, ties by rubles left."""
     final: list[dict[str, Any]] = []
     for seat in range(st.n):
         ar = aristocrat_vp(st, seat)
@@ -102,7 +134,9 @@ def final_scoring(st: GameState, events: list[Event]) -> None:
     extra = st.ruleset.hooks.final
     for seat in range(st.n):
         money_vp = st.rubles[seat] // 10
-        penalty = HAND_PENALTY * len(st.hands[seat])
+        exempt = st.ruleset.hooks.hand_exempt
+        counted = [c for c in st.hands[seat] if not any(free(st, c) for free in exempt)]
+        penalty = HAND_PENALTY * len(counted)
         gain_vp(st, seat, money_vp, "rubles")
         gain_vp(st, seat, -penalty, "hand_penalty")
         st.rubles[seat] -= 10 * money_vp

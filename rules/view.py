@@ -75,7 +75,7 @@ def view(st: GameState, seat: int | None) -> dict[str, Any]:
     if seat is not None and not st.finished:
         if st.decider == seat:
             out["moves"] = [
-                {"action": list(m.action), "text": format_action(m.action, cat), "price": m.price}
+                {"action": list(m.action), "text": format_action(m.action, cat, seats=st.seats), "price": m.price}
                 for m in legal_moves(st)
             ]
         out["hand_prices"] = hand_prices(st, seat)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ..hooks import Expansion
 
-__all__ = ["REGISTRY", "select"]
+__all__ = ["REGISTRY", "offered", "select"]
 
 
 def _registry() -> dict[str, Expansion]:
@@ -13,9 +13,22 @@ def _registry() -> dict[str, Expansion]:
     ``module<n>``, ``rules.ruleset.module_key``)."""
     from .assignments import ASSIGNMENTS
     from .assistants import ASSISTANTS
+    from .banquet import BANQUET_MODULE
     from .market import MARKET
+    from .society import MODULE2_EXPANSION, NEW_SOCIETY_EXPANSION, REPLACEMENTS_ONLY_EXPANSION
 
-    return {e.key: e for e in (MARKET, ASSISTANTS, ASSIGNMENTS)}
+    return {
+        e.key: e
+        for e in (
+            MARKET,
+            NEW_SOCIETY_EXPANSION,
+            REPLACEMENTS_ONLY_EXPANSION,
+            BANQUET_MODULE,
+            MODULE2_EXPANSION,
+            ASSISTANTS,
+            ASSIGNMENTS,
+        )
+    }
 
 
 REGISTRY: dict[str, Expansion] = {}
@@ -48,3 +61,11 @@ def select(edition: int, keys: tuple[str, ...]) -> list[Expansion]:
             if other in keys:
                 raise ValueError(f"the expansions {e.key!r} and {other!r} cannot be combined")
     return active
+
+
+def offered(edition: int) -> list[Expansion]:
+    """The expansions and modules that exist for ``edition``, in registry order (what a lobby offers;
+    whether a combination of them is allowed is ``select``'s to say)."""
+    if not REGISTRY:
+        REGISTRY.update(_registry())
+    return [e for e in REGISTRY.values() if edition in e.editions]

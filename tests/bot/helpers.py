@@ -127,6 +127,12 @@ def pick_control(board: discord.Message | simcord.ResponseMessage) -> tuple[str,
                     return kind, cid, opts[0]
             if cid.startswith("pb:b:") and cid.split(":")[-1].startswith(kind + "|"):
                 return kind, cid, None
+    for c in items:  # an expansion's decision: its first choice
+        cid = c.custom_id or ""
+        if cid.startswith("pb:s:") and c.options:
+            return cid.split(":")[-1].rstrip("0123456789"), cid, c.options[0].value
+        if cid.startswith("pb:b:"):
+            return cid.split(":")[-1].split("|")[0], cid, None
     raise AssertionError(f"no control to pick on {board.content!r}")
 
 
@@ -169,6 +175,9 @@ async def act_by_commands(env: simcord.Env, channel: simcord.ChannelHandle,
         choices = await actor.autocomplete(channel, f"petersburg {kind}", "card", "")
         if choices:
             return await actor.slash(channel, f"petersburg {kind}", card=choices[0]["value"])
+    choices = await actor.autocomplete(channel, "petersburg decide", "choice", "")
+    if choices:  # an expansion's decision or turn action: its first choice
+        return await actor.slash(channel, "petersburg decide", choice=choices[0]["value"])
     raise AssertionError("no legal move offered by autocomplete")
 
 

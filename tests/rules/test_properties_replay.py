@@ -107,7 +107,8 @@ def test_every_game_ends_with_consistent_scores(game: Game) -> None:
         assert f["seat"] == s
         assert f["vp"] == st.vp[s] == sum(st.vp_by_source[s].values())
         assert f["rubles_left"] == st.rubles[s] and 0 <= st.rubles[s] < 10
-        assert f["hand_penalty"] == -5 * len(st.hands[s])
+        counted = [c for c in st.hands[s] if st.cards[c].colour != "purple"]  # BQ-05, X-06 (4)
+        assert f["hand_penalty"] == -5 * len(counted)
     assert len(st.history) == st.round
 
 
