@@ -79,9 +79,15 @@ def value(st: GameState, seat: int, aid: int) -> int:
     colour; "different" means distinct names; VP are printed VP (M5-17, AMB-18)."""
     cards = st.cards
     tableau = [cards[c] for c in st.tableaux[seat]]
+    void = covered_card(st)
 
     def of(colour: str) -> list[Any]:
         return [t for t in tableau if t.colour == colour]
+
+    def printed(colour: str, trading_only: bool = False) -> list[int]:
+        """M5-17: the printed VP of the seat's cards of a colour; a covered card has none (BQ-12)."""
+        return [0 if c == void else cards[c].vp for c in st.tableaux[seat]
+                if cards[c].colour == colour and (cards[c].trading or not trading_only)]
 
     if aid == 1:
         return 2 * len(of(RED))
@@ -103,9 +109,9 @@ def value(st: GameState, seat: int, aid: int) -> int:
     if aid == 9:
         return 2 * sum(1 for t in tableau if t.trading)
     if aid == 10:
-        return 4 * max((t.vp for t in of(RED)), default=0)
+        return 4 * max(printed(RED), default=0)
     if aid == 11:
-        return 3 * max((t.vp for t in of(BLUE)), default=0)
+        return 3 * max(printed(BLUE), default=0)
     if aid == 12:
         return 5 + len(tableau) // int(assignments_data()["per_cards_12"][str(st.n)])
     if aid == 13:
@@ -113,8 +119,16 @@ def value(st: GameState, seat: int, aid: int) -> int:
     if aid == 14:
         return 2 * len({t.id for t in of(BLUE)})
     if aid == 15:
-        return 2 * sum(t.vp for t in of(BLUE) if t.trading)
+        return 2 * sum(printed(BLUE, trading_only=True))
     raise KeyError(aid)
+
+
+def covered_card(st: GameState) -> int:
+    """The card under Module 1's Money Collector chip (-1: none, or no Module 1)."""
+    from .banquet import KEY as BANQUET
+    from .banquet import covered
+
+    return covered(st) if BANQUET in st.ext else -1
 
 
 def has_most_rubles(st: GameState, seat: int) -> bool:

@@ -142,6 +142,16 @@ def test_M3_05_every_placement_with_a_price_hand_and_observatory() -> None:
     assert play(st, "buy Library")[0]["price"] == 16
 
 
+def test_M3_05_with_the_Money_Collector_the_discount_comes_before_halving() -> None:
+    """AMB-30, BQ-11/BQ-25: Architect, Library 17 from the lower row: (17 - 1 - 1) // 2 = 7 (halved
+    first it would be 17 // 2 - 2 = 6)."""
+    st = module_game(4, (1, 3), hand=["Money Collector"], upper=["Author"], lower=["Library"])
+    give(st, 0, "architect")
+    play(st, "play Money Collector")
+    prices = {(m.action.kind, m.action.card, m.action.row): m.price for m in legal_moves(st)}
+    assert prices[("buy", "library", 1)] == (17 - 1 - 1) // 2
+
+
 def test_M3_06_assistants_pass_right_at_the_end_of_the_round() -> None:
     st = module_game(4, (3,), phase="trading")
     before = dict(holders(st))

@@ -262,3 +262,16 @@ def test_X_09_a_seeded_game_with_modules_3_and_5_replays_exactly(players: int) -
         "assignments": {str(s): ids for s, ids in enumerate(st.ext["module5"]["dealt"])},
     })
     assert replay(GameRecord.loads(explicit.dumps())).to_json() == st.to_json()
+
+
+def test_M5_17_a_card_covered_by_the_Money_Collector_has_no_printed_VP() -> None:
+    """AMB-18, BQ-12: with Module 1, the covered card counts as a card (A1, A12) but gives A10, A11
+    and A15 no VP."""
+    st = module_game(3, (1, 5), tableaux={0: ["Judge", "Author", "Hermitage", "Library"]})
+    before = values(st)
+    assert (before[10], before[11], before[15]) == (8, 15, 8)
+    for name, gone in (("Judge", {10: 0}), ("Hermitage", {11: 15, 15: 0}), ("Library", {11: 12})):
+        st.ext["banquet"]["chip"] = [next(c for c in st.tableaux[0] if st.cards[c].name_en == name), 0]
+        now = values(st)
+        assert {a: now[a] for a in gone} == gone, name
+        assert now[1] == before[1] and now[12] == before[12]
