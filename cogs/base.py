@@ -87,15 +87,24 @@ class CogBase(commands.Cog):
             kw["embed"] = embed
         if view is not None:
             kw["view"] = view
-        if not interaction.response.is_done():
-            if file is not None:
-                kw["file"] = file
-            await interaction.response.send_message(ephemeral=True, allowed_mentions=NO_PINGS, **kw)
-            return
-        kw["attachments"] = [file] if file is not None else []
-        if view is None:
-            kw["view"] = None
-        await interaction.edit_original_response(allowed_mentions=NO_PINGS, **kw)
+        try:
+            if not interaction.response.is_done():
+                if file is not None:
+                    kw["file"] = file
+                await interaction.response.send_message(ephemeral=True, allowed_mentions=NO_PINGS, **kw)
+                return
+            kw["attachments"] = [file] if file is not None else []
+            if view is None:
+                kw["view"] = None
+            await interaction.edit_original_response(allowed_mentions=NO_PINGS, **kw)
+        except discord.HTTPException as e:
+            if file is None or (e.status != 413 and e.code != 40005):  # 40005: request entity too large
+                raise
+            # the picture is too large for Discord: the text alone (issue 17, item 9)
+            log.info("picture %s too large for interaction %s; answering with text", file.filename, interaction.id)
+            if embed is not None and embed.image.url == f"attachment://{file.filename}":
+                embed.set_image(url=None)
+            await self.private(interaction, text, embed=embed, view=view)
 
     async def safe_private(self, interaction: Interaction, text: str) -> None:
         try:

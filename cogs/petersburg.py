@@ -20,8 +20,8 @@ from bot.service import UserError
 from bot.store import ACTIVE, LOBBY, Game
 from bot.texts import card_text, hand_text
 from bot.translator import locale_str as _
-from rules import catalogue, view
-from rules.cards import all_types
+from rules import view
+from rules.cards import all_types, find_type
 from rules.i18n import LANGUAGES, error_text, t
 
 from .base import NO_PINGS, Interaction, lang_of
@@ -54,6 +54,9 @@ class Petersburg(PlayCommands, HostCommands, InfoCommands, ComputerCommands, com
         """Catch up at startup: every game whose channel is behind gets its board (once connected)."""
         self._catch_up = asyncio.create_task(self._catch_up_when_ready())
 
+    async def cog_unload(self) -> None:
+        self.poster.stop()
+
     async def _catch_up_when_ready(self) -> None:
         await self.bot.wait_until_ready()
         try:
@@ -66,6 +69,13 @@ class Petersburg(PlayCommands, HostCommands, InfoCommands, ComputerCommands, com
     @commands.Cog.listener()
     async def on_message(self, message: discord.Message) -> None:
         self.poster.saw(message)
+        if not message.author.bot:  # someone writing in a game's channel is there (cogs.presence)
+            self.poster.presence.saw(message.channel.id, message.author.id)
+
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """Any command, button, menu or autocomplete: the user is at the board of this channel's game."""
+        self.poster.presence.saw(interaction.channel_id, interaction.user.id)
 
     async def _lobby(self, interaction: Interaction, game_id: int) -> tuple[Game, str] | None:
         """Acknowledge a lobby control and load its game; None (answered privately) once it is no lobby."""
@@ -267,11 +277,7 @@ class Petersburg(PlayCommands, HostCommands, InfoCommands, ComputerCommands, com
         edition = int(game.ruleset.get("edition", 2)) if game is not None else 2
 
         async def work() -> None:
-            ct = next((c for c in all_types(edition) if c.id == name), None) or catalogue(edition).lookup(name)
-            if ct is None:
-                needle = name.strip().casefold()
-                ct = next((c for c in all_types(edition) if needle in (c.name(lang).casefold(), c.name_en.casefold())),
-                          None)
+            ct = find_type(edition, name)
             if ct is None:
                 raise UserError("no_such_card_name", name=name)
             file = None

@@ -65,7 +65,8 @@ class PlayCommands(CogBase):
             menu = None
             game = out.game
             if not out.state.finished and game.user_at(out.state.decider) == interaction.user.id:
-                done = t("bot.done_next", lang, action=done.removeprefix("✅ "))
+                done = t("bot.done_next", lang, action=done.removeprefix("✅ ")) + "\n" + hand_text(
+                    view(out.state, out.state.decider), lang)  # as the "Your move" menu shows it
                 menu = move_view(game.id, game.version, out.state, lang)
             await self.after_commit(interaction, done, menu)
 

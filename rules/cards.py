@@ -160,6 +160,16 @@ def all_types(edition: int) -> list[CardType]:
     return out
 
 
+def find_type(edition: int, name: str) -> CardType | None:
+    """A card type of the edition, the expansions' included, by id, English or German name
+    (case-insensitive, ignoring punctuation and spaces): what a card lookup by name finds."""
+    key = _norm(name)
+    for t in all_types(edition):
+        if key in (_norm(t.id), _norm(t.name_en), _norm(t.name_de)):
+            return t
+    return None
+
+
 @cache
 def raw_extra(name: str) -> list[dict[str, Any]]:
     """The card entries of an expansion's data file ``data/expansions/<name>.json`` (as in cards.json)."""

@@ -389,7 +389,8 @@ async def test_moderator_can_abort_and_info_commands(env: simcord.Env) -> None:
     r = await mod.slash(channel, "petersburg card", name="lumberjack")
     assert _reply(r).ephemeral and "Lumberjack" in _reply(r).content
     old = board_message(channel)
-    r = await players[0].slash(channel, "petersburg board")
+    await env.advance_time(10 * 60)  # the players are away: the one to decide was pinged
+    r = await mod.slash(channel, "petersburg board")
     assert _reply(r).ephemeral and "shown again" in _reply(r).content
     board = board_message(channel)
     assert len(boards_with_controls(channel)) == 1 and board.id != old.id  # reposted, the old one deleted

@@ -92,15 +92,14 @@ def games(
     # BQ-27, BQ-01, BQ-02: the Banquet in the 1st edition, Module 1 with and without the Market
     banquet = [(ed, n, False, (1,)) for ed in (1, 2) for n in (2, 3, 4)] + [(2, n, True, (1,)) for n in (2, 3, 4, 5)]
     # IBG-01, IBG-13, P5-04: In bester Gesellschaft (2-5) and SP+ (2-4) in the 1st edition, with the Banquet too
-    society: list[tuple[int, int, bool, tuple[int, ...], tuple[str, ...]]]
-    society = [(1, n, False, m, ("new_society",)) for n in (2, 3, 4, 5) for m in ((), (1,))]
+    Shape = tuple[int, int, bool, tuple[int, ...], tuple[str, ...]]
+    society: list[Shape] = [(1, n, False, m, ("new_society",)) for n in (2, 3, 4, 5) for m in ((), (1,))]
     society += [(1, n, False, m, ("new_society_replacements_only",)) for n in (2, 4) for m in ((), (1,))]
     # M2-01, BQ-23: Module 2 with and without the Market, and with Module 1 (no Debtor's Prison)
     society += [(2, n, mk, m, ()) for n in (2, 3, 4) for mk in (False, True) for m in ((2,), (1, 2))]
     society += [(2, 5, True, m, ()) for m in ((2,), (1, 2))]
     # M3, M5: Modules 3 and 5 with the Market, alone, together and with Modules 1 and 2
-    modules35: list[tuple[int, int, bool, tuple[int, ...], tuple[str, ...]]]
-    modules35 = [(2, n, True, m, ()) for n in (2, 3, 4, 5) for m in MODULE_SETS]
+    modules35: list[Shape] = [(2, n, True, m, ()) for n in (2, 3, 4, 5) for m in MODULE_SETS]
     shapes = hs.sampled_from([(*s, ()) for s in plain + banquet] + society + modules35)
     return hs.builds(
         lambda shape, **kw: Game(edition=shape[0], players=shape[1], market=shape[2], modules=shape[3],
