@@ -9,6 +9,7 @@ from functools import partial
 from typing import Any, NamedTuple
 
 from rules.cards import CardType
+from rules.i18n import strings
 
 from . import assistants as A
 from . import icons
@@ -64,7 +65,7 @@ def status_text(view: dict[str, Any], lang: str) -> tuple[Callable[[str], str], 
         key = "decides_observatory"
     elif pending and pending.get("kind") == "pub":
         key = "decides_pub"
-    elif pending and pending.get("kind") in ("good", "crate", "assignment"):  # MK-25, MK-36; M5-02
+    elif pending and f"render.decides_{pending.get('kind')}" in strings("en"):  # the expansions' decisions
         key = f"decides_{pending['kind']}"
     return (lambda nm: tr(key, lang, name=nm + suffix)), player_name(view, seat)
 
@@ -202,9 +203,14 @@ def _header(cv: Canvas, view: dict[str, Any], lang: str, y: int) -> int:
     y += 56 + 6
     info = f"{edition_name(edition, lang)} · {tr('discard_count', lang, n=len(view.get('discard', [])))}"
     cv.text((MARGIN, y, WIDTH // 2, y + 30), info, tag="header.info", size=22, min_size=14, fill=S.INK_SOFT)
+    sack = view.get("tokens", {}).get("sack")
     if view.get("ending") and not finished:
         cv.text((WIDTH // 2, y, WIDTH - MARGIN, y + 30), tr("last_round", lang), tag="header.ending", style="bold",
                 size=24, min_size=14, fill=S.BAD, align="right")
+    elif sack is not None and not view.get("market"):  # five players without the Market (P5-05, P5-08)
+        cv.text_named((WIDTH // 2, y, WIDTH - MARGIN, y + 30), lambda nm: tr("sack_note", lang, name=nm),
+                      player_name(view, int(sack)), tag="header.sack", size=22, min_size=14, fill=S.INK_SOFT,
+                      align="right")
     return y + 30
 
 

@@ -127,10 +127,11 @@ def draw_card(
     # Middle: worker symbols and/or the ability text.
     ay0, ay1 = ny0 + name_h + round(2 * s), iy - round(2 * s)
     text = ct.text(lang) if full_text else short_ability(ct, lang)
-    syms = [sym for sym in ("wood", "gold", "cloth", "fur", "ship") if sym in ct.symbols]
+    syms = [sym for sym in ("wood", "gold", "cloth", "fur", "ship", "wheat") if sym in ct.symbols]
     if syms:
         big = len(syms) == 1 and not text
-        ss = min(round((52 if big else 28) * s), (ay1 - ay0) if big else round(30 * s))
+        room = (w - 2 * pad - (len(syms) - 1) * round(2 * s)) // len(syms)  # six symbols (IBG-05) in a row
+        ss = min(round((52 if big else 28) * s), (ay1 - ay0) if big else round(30 * s), room)
         step = ss + round(2 * s)
         sx = x0 + (w - (len(syms) * step - round(2 * s))) / 2 + ss / 2
         sy = (ay0 + ay1) / 2 if big else ay0 + ss / 2

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from rules.cards import CardType, catalogue
+from rules.cards import CardType, any_type, catalogue
 from rules.i18n import t
 
 from . import icons
@@ -38,8 +38,9 @@ def phases(view: dict[str, Any]) -> tuple[tuple[str, str, str], ...]:
 
 
 def card_type(card_id: str, edition: int, extra: tuple[str, ...] = ()) -> CardType:
-    """The catalogue entry of ``card_id``; ValueError if the edition has no such card."""
-    ct = catalogue(edition, extra).by_id.get(card_id)
+    """The catalogue entry of ``card_id`` (in ``extra``'s card files, else in any expansion's of the
+    edition, e.g. In bester Gesellschaft's); ValueError if the edition has no such card."""
+    ct = catalogue(edition, extra).by_id.get(card_id) or any_type(edition, card_id)
     if ct is None:
         raise ValueError(f"no card {card_id!r} in edition {edition}")
     return ct

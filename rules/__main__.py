@@ -84,7 +84,9 @@ def add_random_arguments(r: argparse.ArgumentParser) -> None:
     """The options of ``random`` (the players' ``random`` takes them too)."""
     r.add_argument("--players", type=int, default=4, choices=(2, 3, 4, 5))
     r.add_argument("--market", action="store_true", help="play with the Market (2nd edition; 2 to 5 players)")
-    r.add_argument("--modules", default="", help="2nd-edition modules, e.g. 3,5 (3-6 need --market)")
+    r.add_argument("--society", action="store_true", help="play with In bester Gesellschaft (1st edition; 2-5 players)")
+    r.add_argument("--sp-plus", action="store_true", help="Yucata's SP+: 1st edition, only the 7 replacement cards")
+    r.add_argument("--modules", default="", help="modules to play with, e.g. '2' (2nd edition)")
     r.add_argument("--edition", type=int, default=2, choices=(1, 2))
     r.add_argument("--seed", type=int, default=0)
     r.add_argument("--out", help="write the record to this file instead of standard output")
@@ -92,13 +94,12 @@ def add_random_arguments(r: argparse.ArgumentParser) -> None:
 
 def random_ruleset(args: argparse.Namespace) -> Ruleset:
     """The ruleset ``add_random_arguments``' options name (ValueError where they do not fit)."""
-    try:
-        modules = tuple(int(m) for m in args.modules.split(",") if m.strip()) if args.modules else ()
-    except ValueError:
-        raise ValueError(f"--modules takes numbers separated by commas, e.g. 3,5 (not {args.modules!r})") from None
-    return Ruleset(
-        edition=args.edition, players=args.players, expansions=("market",) if args.market else (), modules=modules
+    expansions = tuple(
+        key for key, on in (("market", args.market), ("new_society", args.society),
+                            ("new_society_replacements_only", args.sp_plus)) if on
     )
+    modules = tuple(int(m) for m in args.modules.split(",") if m.strip())
+    return Ruleset(edition=args.edition, players=args.players, expansions=expansions, modules=modules)
 
 
 def write_record(rec: GameRecord, out: str | None) -> None:

@@ -28,6 +28,9 @@ def check(st: GameState, action: Action, seat: int | None = None) -> tuple[int, 
     kind, card_id, row, target_id, amount, good = action
     if p is not None:
         return st.ruleset.hooks.decisions[p.kind].check(st, p, action)
+    hooks = st.ruleset.hooks
+    if kind in hooks.parsers and kind not in hooks.turn_actions:  # an expansion's decision, none open
+        raise RuleError("not_pending", kind=kind)
     if kind == PASS:
         if card_id or row != -1 or target_id or amount or good:
             raise RuleError("malformed_action")

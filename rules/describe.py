@@ -124,6 +124,7 @@ def headline(events: Sequence[Event], seats: Sequence[str], edition: int, lang: 
     """The player's action among ``events`` (the first event), in words: the board's "last action"."""
     for e in events:
         if e["type"] in ("buy", "play", "take", "pass", "observe", "discard", "pub", "good", "crate_confirmed",
-                         "guild_hall", "trading_house", "sycophant", "prison", "note", "assignment_chosen"):
+                         "guild_hall", "trading_house", "sycophant", "prison", "put_back", "note",
+                         "assignment_chosen"):
             return describe(e, seats, edition, lang)
     return None

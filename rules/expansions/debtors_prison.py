@@ -20,7 +20,7 @@ from ..base import ObservatoryDecision
 from ..cards import Catalogue
 from ..checks import card_params, find
 from ..errors import NotationError, RuleError
-from ..hooks import Checked, Event, TurnAction
+from ..hooks import Checked, Decision, Event, TurnAction
 from ..moves import observing_phase
 from ..state import GameState, Pending
 
@@ -79,13 +79,36 @@ class PrisonAction(TurnAction):
         return [{"type": PRISON, "seat": seat, "card": st.cards[card].id}]
 
 
-class PrisonDecision(ObservatoryDecision):
+class PrisonDecision(Decision):
     """M2-04: buy, take or put back (``discard``: on top of the pile) the card picked with the
-    Debtor's Prison; as the Observatory's drawn card (no lower-row discount; a trading card needs a
-    target; the hand limit). Absent player: put it back (X-07)."""
+    Debtor's Prison; as the Observatory's drawn card, whose decision it uses (no lower-row discount;
+    a trading card needs a target; the hand limit). Absent player: put it back (X-07)."""
 
     kind = PRISON
     drawn = True
+
+    def __init__(self) -> None:
+        self.inner = ObservatoryDecision()  # composed, not subclassed: the core may be compiled
+
+    def moves(self, st: GameState, p: Pending) -> list[Move]:
+        return self.inner.moves(st, p)
+
+    def check(self, st: GameState, p: Pending, action: Action) -> Checked:
+        try:
+            return self.inner.check(st, p, action)
+        except RuleError as e:
+            if e.code != "wrong_decision":
+                raise
+            raise RuleError("wrong_decision", **{**e.params, "pending": PRISON}) from None
+
+    def apply(self, st: GameState, p: Pending, action: Action, checked: Checked) -> list[Event]:
+        events = self.inner.apply(st, p, action, checked)
+        if events[0]["type"] == "discard":  # in words: put back on the discard pile, not discarded
+            events[0]["type"] = "put_back"
+        return events
+
+    def default(self, st: GameState, p: Pending) -> Action:
+        return self.inner.default(st, p)
 
 
 def prison_view(st: GameState, seat: int | None, out: dict[str, Any]) -> None:

@@ -1,6 +1,7 @@
 """The rules core compiled with mypyc (rules/compile.py, used for speed) plays exactly the
 games pure Python plays: same legal moves, prices, events, errors and final scores, in base games
-Market games (where the compiled core calls the expansion's hooks) and games with Modules 3 and 5.
+and games with the Market, In bester Gesellschaft, Module 2 and Modules 3 and 5 (where the compiled
+core calls the expansions' hooks).
 
 Builds (or reuses) ``build/mypyc-rules``; skipped only where a compiled build cannot be made (no mypyc,
 C compiler or Python headers), with the reason.
@@ -25,6 +26,8 @@ from rules import Action, Ruleset, RuleError, apply, legal_moves, new_game
 
 out = {"compiled": rules.engine.__file__.endswith(".so"), "games": []}
 configs = [(ed, n, (), ()) for ed in (1, 2) for n in (2, 3, 4)] + [(2, n, ("market",), ()) for n in (2, 5)]
+configs += [(1, 5, ("new_society",), ()), (1, 3, ("new_society_replacements_only",), ()), (2, 3, (), (2,)),
+            (2, 5, ("market",), (2,))]  # In bester Gesellschaft, SP+, Module 2
 configs += [(2, n, ("market",), (3, 5)) for n in (2, 5)]  # the assistants' discounts, the final choices
 for edition, players, expansions, modules in configs:
         for seed in range(6):

@@ -7,7 +7,7 @@ from collections import Counter
 
 import pytest
 
-from rules import Action, RuleError, Ruleset, apply, catalogue, legal_moves, view
+from rules import Action, GameState, RuleError, Ruleset, apply, catalogue, legal_moves, view
 from rules.actions import format_action, parse_action
 from rules.autopass import default_action
 from rules.describe import describe
@@ -23,7 +23,7 @@ CARDS = ("trading_house", "coffee_house", "debtors_prison", "sycophant", "octobe
          "guild_hall", "university", "merchant", "lieutenant_kije", "mayor")
 
 
-def texts(st) -> set[str]:  # type: ignore[no-untyped-def]
+def texts(st: GameState) -> set[str]:
     return {format_action(m.action, st.ruleset.catalogue) for m in legal_moves(st)}
 
 
@@ -88,8 +88,10 @@ def test_M2_04_put_back_on_top_take_into_hand_and_when_not_offered() -> None:
     st = society_game(module2(), {0: ["Debtor's Prison"]}, discard=["Bank", "Lumberjack"])
     play(st, "prison Bank")
     assert default_action(st) == parse_for(st, "discard Bank")  # X-07: put it back
-    play(st, "discard Bank")
+    events = play(st, "discard Bank")
     assert st.cards[st.discard[-1]].id == "bank"  # on top
+    assert describe(events[0], st.seats, 2, "en") == "P0 put Bank back on the discard pile."
+    assert describe(events[0], st.seats, 2, "de") == "P0 legt Bank auf den Ablagestapel zurück."
     st = society_game(module2(), {0: ["Debtor's Prison"]}, discard=["Bank"])
     play(st, "prison Bank", "take Bank")
     assert [st.cards[c].id for c in st.hands[0]] == ["bank"]
@@ -216,3 +218,20 @@ def test_X_09_notation_reads_short_and_german_forms() -> None:
     assert parse_action("trading_house ja", cat) == Action("trading_house", amount=1)
     assert parse_action("sycophant 1", cat) == Action("sycophant", amount=1)
     assert parse_action("prison Bank", cat) == Action("prison", "bank")
+
+
+def test_X_07_a_decision_answered_when_none_is_open_is_refused_by_name() -> None:
+    st = society_game(module2(), {0: ["Guild Hall"]})
+    for text in ("guild_hall 4 VP", "trading_house yes", "sycophant keep 1"):
+        with pytest.raises(RuleError) as e:
+            apply(st, parse_for(st, text))
+        assert e.value.code == "not_pending" and e.value.params["kind"] == text.split()[0]
+
+
+def test_M2_04_a_wrong_answer_names_the_debtors_prison_decision() -> None:
+    st = society_game(module2(), {0: ["Debtor's Prison"]}, discard=["Bank", "Lumberjack"])
+    play(st, "prison Bank")
+    with pytest.raises(RuleError) as e:
+        apply(st, parse_for(st, "take Lumberjack"))
+    assert e.value.code == "wrong_decision"
+    assert "put back Bank from the Debtor's Prison" in e.value.message

@@ -8,8 +8,9 @@ from collections import Counter
 
 import pytest
 
-from rules import Ruleset, catalogue, legal_moves, new_game, price
+from rules import GameState, Ruleset, catalogue, legal_moves, new_game, price
 from rules.actions import format_action
+from rules.cards import CardType
 from rules.expansions.society import NEW_SOCIETY_EXPANSION
 from rules.hooks import Shape
 from rules.ruleset import BASE_PHASES, BASE_TOKENS
@@ -21,8 +22,19 @@ from .society_helpers import end_phase, ibg, module2, society_game, sp_plus
 REPLACED = ("czar_and_carpenter", "observatory", "academy", "mistress_of_ceremonies", "mariinsky_theater")
 
 
-def texts(st) -> set[str]:  # type: ignore[no-untyped-def]
+def texts(st: GameState) -> set[str]:
     return {format_action(m.action, st.ruleset.catalogue) for m in legal_moves(st)}
+
+
+def pending(st: GameState) -> tuple[str, int]:
+    assert st.pending is not None
+    return st.pending.kind, st.pending.seat
+
+
+def named(rs: Ruleset, name: str) -> CardType:
+    t = rs.catalogue.lookup(name)
+    assert t is not None, name
+    return t
 
 
 def in_game(rs: Ruleset) -> Counter[str]:
@@ -44,7 +56,7 @@ def test_IBG_02_seven_base_cards_replaced_by_the_expansions_versions() -> None:
     assert ours["new_observatory"] == 2 and ours["new_mistress_of_ceremonies"] == 2
     assert ours["new_czar_and_carpenter"] == ours["new_academy"] == ours["new_mariinsky_theater"] == 1
     # a name finds the version in the game; the base card keeps its physical ids but is never dealt
-    assert rs.catalogue.lookup("Observatory").id == "new_observatory"  # type: ignore[union-attr]
+    assert named(rs, "Observatory").id == "new_observatory"
     st = new_game(rs, list("ABC"), seed=3)
     dealt = {st.cards[c].id for d in st.decks.values() for c in d} | {st.cards[c].id for c in st.upper}
     assert not dealt & set(REPLACED)
@@ -85,7 +97,7 @@ def test_IBG_05_new_czar_and_carpenter_any_green_trading_card_displaces_it() -> 
     assert t is not None and (t.id, t.cost, t.rubles, t.vp) == ("new_czar_and_carpenter", 3, 2, 0)
     for card in ("Carpenter Workshop", "Obshchina Commune", "October Revolution", "Wharf"):
         st = society_game(ibg(), {0: ["Czar and Carpenter"]}, hand=[card], rubles=30)
-        assert f"play {st.ruleset.catalogue.lookup(card).name()} over Czar and Carpenter" in texts(st), card  # type: ignore[union-attr]
+        assert f"play {named(st.ruleset, card).name()} over Czar and Carpenter" in texts(st), card
 
 
 def test_IBG_06_new_farmer_only_the_kolchose_and_the_any_worker_card_displace_it() -> None:
@@ -219,7 +231,7 @@ def test_IBG_15_new_observatory_works_as_the_first_editions() -> None:
     assert not st.face_down  # face up at the start of the next phase (rules-notes 8)
 
 
-def parse_for_first(st) -> str:  # type: ignore[no-untyped-def]
+def parse_for_first(st: GameState) -> str:
     return format_action(legal_moves(st)[-1].action, st.ruleset.catalogue)
 
 
@@ -234,16 +246,16 @@ def test_IBG_16_tax_man_counts_new_farmers_and_mayor_counts_every_blue_card() ->
 def test_IBG_17_X_05_guild_hall_then_pub_then_trading_house_per_player() -> None:
     st = society_game(ibg(), {0: ["Guild Hall", "Pub", "Trading House"], 1: ["Pub"]}, rubles=[0, 10])
     end_phase(st)
-    assert (st.pending.kind, st.pending.seat) == ("guild_hall", 0)  # type: ignore[union-attr]
+    assert pending(st) == ("guild_hall", 0)
     assert texts(st) == {f"guild_hall {k} VP" for k in range(5)}
     play(st, "guild_hall 0 VP")  # 4 rubles, which may pay the Pub and the Trading House
-    assert (st.pending.kind, st.pending.seat, st.rubles[0]) == ("pub", 0, 4)  # type: ignore[union-attr]
+    assert pending(st) == ("pub", 0) and st.rubles[0] == 4
     play(st, "pub 0")
-    assert (st.pending.kind, st.pending.seat) == ("trading_house", 0)  # type: ignore[union-attr]
+    assert pending(st) == ("trading_house", 0)
     assert texts(st) == {"trading_house yes", "trading_house no"}
     play(st, "trading_house yes")
     assert (st.rubles[0], st.vp[0]) == (1, 2)
-    assert (st.pending.kind, st.pending.seat) == ("pub", 1)  # type: ignore[union-attr]
+    assert pending(st) == ("pub", 1)
     play(st, "pub 2")
     assert st.pending is None and st.phase_key == "aristocrats"
 
@@ -270,7 +282,7 @@ def test_IBG_21_english_and_german_names() -> None:
     for name, tid in (("Kolchose", "kolchose"), ("Schuldturm", "debtors_prison"), ("Markthalle", "trading_house"),
                       ("Hochstapler", "sycophant"), ("Oktoberrevolution", "october_revolution"),
                       ("Handelsgilde", "guild_hall"), ("Bürgermeister", "mayor"), ("Kaffeehaus", "coffee_house")):
-        assert cat.lookup(name).id == tid  # type: ignore[union-attr]
+        assert named(ibg(), name).id == tid
     assert cat.by_id["new_farmer"].de_guess  # GAP-05: the German name is unknown
 
 

@@ -286,6 +286,8 @@ def test_listed_actions_apply_at_their_price(game: Game) -> None:
             first = events[0]
             kind = {"as": "good", "confirm": "crate_confirmed", "release": "crate_released",
                     "assignment": "assignment_chosen"}.get(a.kind, a.kind)
+            if first["type"] == "put_back":  # the Debtor's Prison's card back on the pile (M2-04)
+                kind = "put_back"
             if first["type"] == "note":  # a purple card, the Pickpocket, the Black Market (BQ-26)
                 kind = "note"
             assert first["type"] == kind and first["seat"] == st.decider, (a, first)
