@@ -191,7 +191,7 @@ class Hooks:
             mine: dict[str, Any] = getattr(self, name)
             for key, value in getattr(other, name).items():
                 if key in mine:
-                    raise ValueError(f"two parts of the ruleset define the same {name[:-1]} {key!r}")
+                    raise ValueError(f"two parts of the ruleset define the same {name.rstrip('s')} {key!r}")
                 mine[key] = value
         for name in (
             "setups", "on_place", "boxed", "round_end", "final", "view", "play_parsers", "hand_exempt",

@@ -10,7 +10,7 @@ import random
 import pytest
 from PIL import Image
 
-from render import Canvas, draw_board, draw_hand, render_board
+from render import Canvas, draw_board, draw_final, draw_hand, render_board
 from render import style as S
 from render.cardface import draw_card
 from rules import GameState, Ruleset, apply, legal_moves, new_game, view
@@ -112,3 +112,19 @@ def test_every_new_card_face_fits_its_card(edition: int) -> None:
             assert all(im.getcolors() == [(im.width * im.height, S.BG)] for im in outside), t.id
             if t.ability is not None or t.bonus_per or t.displaces_any:
                 assert any(x.tag.startswith("card") and len(x.shown) > 12 for x in cv.texts), t.id
+
+
+@pytest.mark.parametrize("rs", [ibg(5), module2(3), module2(5, market=True)])
+def test_final_scores_name_the_new_vp_sources(rs: Ruleset) -> None:
+    """The final table lists every VP source of these games in words (the Sack, the Guild Hall, the
+    Trading House), never a bare key."""
+    for seed in range(40):
+        st = _played(rs, seed)[-1]
+        sources = {k for s in range(rs.players) for k in st.vp_by_source[s]}
+        if {"guild_hall", "trading_house"} & sources or "sack" in sources:
+            break
+    for lang in ("en", "de"):
+        cv = draw_final(view(st, None), lang)
+        assert cv.problems() == []
+        shown = [t.shown for t in cv.texts]
+        assert not [x for x in shown if "source." in x or "render." in x], shown
