@@ -11,6 +11,7 @@ from typing import Any, NamedTuple
 from rules.cards import CardType
 from rules.i18n import strings
 
+from . import assistants as A
 from . import icons
 from . import market as M
 from . import modules46 as M46
@@ -419,9 +420,10 @@ def draw_board(view: dict[str, Any], lang: str = "en", last_action: str | None =
     bands = display_bands(view)
     market_h = M.height(view)
     modules_h = M46.height(view)
+    assistants_h = A.height(view)
     height = (
         MARGIN + 62 + 30 + GAP + (46 + GAP if last_action else 0) + 128 + GAP + (market_h + GAP if market_h else 0)
-        + (modules_h + GAP if modules_h else 0)
+        + (modules_h + GAP if modules_h else 0) + (assistants_h + GAP if assistants_h else 0)
         + display_height(bands, INNER) + GAP + 4 + sum(row_h) + GAP * len(rows) + 40 + MARGIN
     )
     cv = Canvas(WIDTH, height, S.BG)
@@ -429,6 +431,8 @@ def draw_board(view: dict[str, Any], lang: str = "en", last_action: str | None =
     if last_action:
         y = _last_action(cv, last_action, lang, y) + GAP
     y = _phase_track(cv, view, lang, y) + GAP
+    if assistants_h:
+        y = A.draw_assistants(cv, view, lang, y, WIDTH) + GAP
     if market_h:
         y = M.draw_marketplace(cv, view, lang, y, WIDTH) + GAP
     if modules_h:

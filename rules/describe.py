@@ -77,6 +77,12 @@ def describe(event: Event, seats: Sequence[str], edition: int, lang: str = "en")
         return t("log.marketplace", lang, player=who, vp=event["vp"]) if event["vp"] else None
     if kind == "market_value":
         return t("log.market_value", lang, high=event["tile"][0], low=event["tile"][1])
+    if kind == "assistants_passed":
+        return t("log.assistants_passed", lang)
+    if kind == "assignment_chosen":  # which one stays hidden until the end (M5-19)
+        return t("log.assignment_chosen", lang, player=who)
+    if kind == "assignment_scored":
+        return t("log.assignment_scored", lang, player=who, assignment=event["assignment"], vp=event["vp"])
     if kind in MODULE_EVENTS:
         return _describe_module(event, who, edition, lang)
     if kind == "phase":
@@ -150,6 +156,6 @@ def headline(events: Sequence[Event], seats: Sequence[str], edition: int, lang: 
     for e in events:
         if e["type"] in ("buy", "play", "take", "pass", "observe", "discard", "pub", "good", "crate_confirmed",
                          "guild_hall", "trading_house", "sycophant", "prison", "put_back", "note",
-                         "event", "bonus_chosen", "discarded"):
+                         "event", "bonus_chosen", "discarded", "assignment_chosen"):
             return describe(e, seats, edition, lang)
     return None

@@ -13,7 +13,7 @@ from .cards import CardType, Catalogue
 from .checks import check
 from .moves import BEFORE_ACTION
 from .ruleset import Ruleset
-from .scoring import final_scoring
+from .scoring import end_game
 from .state import ROW_NAMES, UPPER, GameState, Pending
 
 Event = dict[str, Any]
@@ -303,7 +303,7 @@ def after_scoring(st: GameState, events: list[Event]) -> None:
     st.history.append({"round": st.round, "vp": list(st.vp), "rubles": list(st.rubles)})
     events.append({"type": "round_end", "round": st.round})
     if st.ending:
-        final_scoring(st, events)
+        end_game(st, events)
         return
     st.round += 1
     if st.ruleset.observatory_reset == "round":

@@ -8,7 +8,9 @@ final-scoring steps, placement reactions, view fields, the notation of its decis
 fields a game record may carry for its setup; and for cards that work differently: hand cards played
 as an action (``hand_plays``, never laid out), hand cards without the final penalty (``hand_exempt``),
 a card's income at its scoring (``card_income``), cards no trading card may displace (``locked``),
-reactions at a phase's start (``phase_start``) and turns that go on (``turn_end``). The core
+reactions at a phase's start (``phase_start``) and turns that go on (``turn_end``); price reductions
+beyond the tableau's and the re-deal of its hidden state for the computer players' determinizations;
+filters every VP gain passes (obstacles), steps before a turn's action (events). The core
 calls these hooks and never names an expansion; ``Ruleset`` selects the active ones (X-02).
 """
 
@@ -35,6 +37,7 @@ if TYPE_CHECKING:
 
 Event = dict[str, Any]
 Checked = tuple[int, int, int]  # (card, target, price) as ``check`` returns them
+TRADING = "trading"  # the ``Discount`` selector of every trading card, whatever its colour
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,6 +125,7 @@ RoundEnd = Callable[["GameState", list[Event]], None]
 PhaseStart = Callable[["GameState", list[Event]], None]
 Settles = Callable[["GameState", int], bool]  # the seat has this decision to settle now
 Final = Callable[["GameState", int, dict[str, Any]], None]  # seat, its final-scoring entry
+FinalStep = Callable[["GameState", list[dict[str, Any]], list[Event]], None]  # every seat's entry, events
 ViewFields = Callable[["GameState", "int | None", dict[str, Any]], None]
 HandExempt = Callable[["GameState", int], bool]  # card: True = no hand penalty at the end (BQ-05)
 # seat, card, its rubles and VP at this scoring -> the rubles and VP it pays (attachments, BQ-16..18;
@@ -131,6 +135,10 @@ Locked = Callable[["GameState"], "frozenset[int]"]  # cards that no trading card
 TurnEnd = Callable[["GameState", list[Event]], bool]  # True: the player's turn goes on (BQ-14)
 PlayParser = Callable[[str, str, Catalogue, "tuple[str, ...]"], "Action | None"]
 PlayFormatter = Callable[["Action", Catalogue, str, "tuple[str, ...]"], str]
+# (selector, rubles off) for a seat beyond its tableau's own discounts, e.g. a Module-3 assistant; the
+# selector is a colour (trading cards of that colour included) or ``TRADING`` (every trading card).
+Discount = Callable[["GameState", int], tuple[tuple[str, int], ...]]
+Redeal = Callable[["GameState", int, random.Random], None]  # re-deal in place what the seat cannot see
 Parser = Callable[[str, str, Catalogue], "Action"]  # whole text, what follows the kind word
 # seat, VP offered, source, events -> the VP that count now (M6-19: every VP gain passes here)
 VpFilter = Callable[["GameState", int, int, str, "list[Event] | None"], int]
@@ -166,6 +174,16 @@ class Hooks:
     settle: dict[str, tuple[int, Settles]] = field(default_factory=dict)
     final: list[Final] = field(default_factory=list)
     view: list[ViewFields] = field(default_factory=list)
+    # Price reductions that do not come from the tableau (rules/prices.py folds them into SeatContext).
+    discounts: list[Discount] = field(default_factory=list)
+    # Steps when the game has ended, before the final scoring, in registry order; like phase steps
+    # they may wait on pending decisions (``scoring.resume_final``), e.g. choosing an assignment (M5-02).
+    before_final: dict[str, Step] = field(default_factory=dict)
+    # X-06 step 2: final scoring for all seats at once, between the aristocrats (1) and the rubles (3).
+    final_steps: list[FinalStep] = field(default_factory=list)
+    # For the computer players' determinizations (players/hidden.py): each re-deals, on a copy, the
+    # expansion's hidden state that the seat cannot see (e.g. others' Module-5 assignments).
+    unseen: list[Redeal] = field(default_factory=list)
     parsers: dict[str, Parser] = field(default_factory=dict)
     formatters: dict[str, Formatter] = field(default_factory=dict)
     # Fields a game record may carry for this expansion's setup (X-09), e.g. a deal given explicitly
@@ -189,7 +207,7 @@ class Hooks:
     def merge(self, other: Hooks) -> None:
         for name in (
             "decisions", "steps", "turn_actions", "before_action", "parsers", "formatters", "record_fields",
-            "hand_plays", "play_formatters", "settle",
+            "hand_plays", "play_formatters", "settle", "before_final",
         ):
             mine: dict[str, Any] = getattr(self, name)
             for key, value in getattr(other, name).items():
@@ -199,7 +217,7 @@ class Hooks:
         for name in (
             "setups", "on_place", "boxed", "round_end", "final", "view", "play_parsers", "hand_exempt",
             "card_income", "locked", "phase_start", "turn_end", "vp_filters", "vp_gained", "interrupts",
-            "hand_limit", "dealt",
+            "hand_limit", "dealt", "discounts", "unseen", "final_steps",
         ):
             getattr(self, name).extend(getattr(other, name))
 

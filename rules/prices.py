@@ -5,6 +5,7 @@ player's tableau (``SeatContext``), cached per seat while the tableau is unchang
 from __future__ import annotations
 
 from .cards import EDITIONS, GREEN, CardType, Catalogue, all_types
+from .hooks import TRADING
 from .state import GameState
 
 
@@ -26,11 +27,13 @@ class SeatContext:
     tableau: what owned cards of the same name and discount cards take off each card type's price
     (``off``: only types with a reduction), the distinct card types a trading card could displace
     (never a trading card or a face-down Observatory), the hand limit and a face-up Observatory.
-    ``tableau`` and ``face_down`` are copies of what it was built from: a context is a pure function
-    of them, so a cached one is valid exactly while they are unchanged.
+    ``tableau`` and ``face_down`` are copies of what it was built from, ``bonus`` the expansions'
+    discounts beyond the tableau (``Hooks.discounts``, e.g. a Module-3 assistant, M3-01) folded into
+    ``off``: a context is a pure function of them, so a cached one is valid exactly while they are
+    unchanged.
     """
 
-    __slots__ = ("tableau", "face_down", "off", "targets", "hand_limit", "observatory", "locked")
+    __slots__ = ("tableau", "face_down", "off", "targets", "hand_limit", "observatory", "locked", "bonus")
 
     def __init__(
         self,
@@ -41,7 +44,9 @@ class SeatContext:
         hand_limit: int,
         observatory: int,
         locked: frozenset[int] = frozenset(),
+        bonus: tuple[tuple[str, int], ...] = (),
     ) -> None:
+        self.bonus = bonus
         self.tableau = tableau
         self.face_down = face_down
         self.off = off
@@ -75,7 +80,11 @@ class SeatContext:
         for colour in discounts:
             for t in _types_of_colour(st.ruleset.catalogue, colour):
                 off[t] = off.get(t, 0) + 1
-        return SeatContext(list(st.tableaux[seat]), set(fd), off, targets, limit, observatory, locked)
+        bonus = extra_discounts(st, seat)
+        for selector, amount in bonus:  # M3-04: on top of every other discount
+            for t in _types_of_colour(st.ruleset.catalogue, selector):
+                off[t] = off.get(t, 0) + amount
+        return SeatContext(list(st.tableaux[seat]), set(fd), off, targets, limit, observatory, locked, bonus)
 
     def extended(self, st: GameState, c: int) -> SeatContext:
         """The context of this tableau plus card ``c`` at its end: what a fresh one would be, built
@@ -101,6 +110,7 @@ class SeatContext:
             self.hand_limit + t.hand_limit_bonus,
             observatory,
             self.locked,
+            self.bonus,
         )
 
     def price(self, ctype: CardType, lower: bool, displaced: CardType | None = None) -> int:
@@ -119,17 +129,33 @@ _COLOUR_TYPES: dict[tuple[int, tuple[str, ...], str], tuple[CardType, ...]] = {}
 
 
 def _types_of_colour(cat: Catalogue, colour: str) -> tuple[CardType, ...]:
+    """The card types of a colour (its trading cards included), or every trading card for ``TRADING``."""
     found = _COLOUR_TYPES.get((cat.edition, cat.extras, colour))
     if found is None:
-        found = _COLOUR_TYPES[cat.edition, cat.extras, colour] = tuple(t for t in cat.types if t.colour == colour)
+        found = _COLOUR_TYPES[cat.edition, cat.extras, colour] = tuple(
+            t for t in cat.types if t.colour == colour or (colour == TRADING and t.trading)
+        )
     return found
 
 
+def extra_discounts(st: GameState, seat: int) -> tuple[tuple[str, int], ...]:
+    """The expansions' discounts for ``seat`` beyond its tableau (``Hooks.discounts``): (selector, rubles)."""
+    hooks = st.ruleset.hooks.discounts
+    if not hooks:
+        return ()
+    out: tuple[tuple[str, int], ...] = ()
+    for hook in hooks:
+        out += hook(st, seat)
+    return out
+
+
 def seat_context(st: GameState, seat: int) -> SeatContext:
-    """The SeatContext of ``seat``, rebuilt only when its tableau or the face-down cards changed
-    (extended when a card was added at the end of the tableau)."""
+    """The SeatContext of ``seat``, rebuilt only when its tableau, the face-down cards or its discounts
+    beyond the tableau changed (extended when a card was added at the end of the tableau)."""
     ctx = st.contexts[seat]
     tableau = st.tableaux[seat]
+    if ctx is not None and st.ruleset.hooks.discounts and ctx.bonus != extra_discounts(st, seat):
+        ctx = None  # e.g. the assistants passed on at the end of a round (M3-06)
     fresh_locks = not st.ruleset.hooks.locked or ctx is None or ctx.locked == locked_cards(st)
     if ctx is not None and ctx.face_down == st.face_down and fresh_locks:
         if ctx.tableau == tableau:

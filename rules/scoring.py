@@ -107,32 +107,58 @@ def aristocrat_vp(st: GameState, seat: int) -> int:
     return table[min(len(distinct), len(table) - 1)]
 
 
+def end_game(st: GameState, events: list[Event]) -> None:
+    """The game has ended (rules-notes 13): the expansions' steps before the final scoring
+    (``Hooks.before_final``, e.g. each player choosing one of his Module-5 assignments, M5-02), which
+    may wait on pending decisions; then ``final_scoring``."""
+    run_before_final(st, 0, events)
+
+
+def run_before_final(st: GameState, start: int, events: list[Event]) -> None:
+    """Run the steps before the final scoring from index ``start``; one that opens a decision suspends
+    them (the decision calls ``resume_final`` when done); after the last one, ``final_scoring``."""
+    steps = list(st.ruleset.hooks.before_final.values())
+    for i in range(start, len(steps)):
+        if steps[i](st, events):
+            return
+    final_scoring(st, events)
+
+
+def resume_final(st: GameState, step: str, events: list[Event]) -> None:
+    """Continue after the step ``step`` before the final scoring, whose decisions are all taken."""
+    st.pending = None
+    run_before_final(st, list(st.ruleset.hooks.before_final).index(step) + 1, events)
+
+
 def final_scoring(st: GameState, events: list[Event]) -> None:
-    """Final scoring (rules-notes 14): aristocrats, 1 VP per 10 rubles, -5 per hand card, then the
-    expansions' final-scoring steps (``Hooks.final``); ties by rubles left. Rubles are converted
-    only for the VP credited (X-06, M6-18: none while an obstacle blocks the player)."""
-    final = []
-    extra = st.ruleset.hooks.final
-    exempt = st.ruleset.hooks.hand_exempt
+    """Final scoring (rules-notes 14; X-06): (1) distinct aristocrats, (2) the expansions' final
+    steps for all seats at once (``Hooks.final_steps``, e.g. Module 5's assignments, A6 first, M5-18),
+    (3) 1 VP per 10 rubles, converted only for the VP credited (M6-18: none while an obstacle blocks
+    the player), (4) -5 per hand card (``Hooks.hand_exempt`` excepted), then the expansions' per-seat
+    additions (``Hooks.final``); the winners: most VP, ties by rubles left."""
+    hooks = st.ruleset.hooks
+    final: list[dict[str, Any]] = []
     for seat in range(st.n):
         ar = aristocrat_vp(st, seat)
+        gain_vp(st, seat, ar, "aristocrat_bonus", events)
+        final.append({"seat": seat, "aristocrats": ar})
+    for step in hooks.final_steps:
+        step(st, final, events)
+    extra = hooks.final
+    exempt = hooks.hand_exempt
+    for seat in range(st.n):
         counted = [c for c in st.hands[seat] if not any(free(st, c) for free in exempt)]
         penalty = HAND_PENALTY * len(counted)
-        gain_vp(st, seat, ar, "aristocrat_bonus", events)
         money_vp = gain_vp(st, seat, st.rubles[seat] // 10, CONVERSION, events)
         gain_vp(st, seat, -penalty, "hand_penalty", events)
         st.rubles[seat] -= 10 * money_vp
-        entry: dict[str, Any] = {
-            "seat": seat,
-            "aristocrats": ar,
-            "rubles_vp": money_vp,
-            "hand_penalty": -penalty,
-        }
-        for step in extra:
-            step(st, seat, entry)
+        entry = final[seat]
+        entry["rubles_vp"] = money_vp
+        entry["hand_penalty"] = -penalty
+        for add in extra:
+            add(st, seat, entry)
         entry["vp"] = st.vp[seat]
         entry["rubles_left"] = st.rubles[seat]
-        final.append(entry)
     best = max((st.vp[s], st.rubles[s]) for s in range(st.n))
     st.winners = [s for s in range(st.n) if (st.vp[s], st.rubles[s]) == best]
     st.final = final

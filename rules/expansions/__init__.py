@@ -11,6 +11,8 @@ __all__ = ["REGISTRY", "offered", "select"]
 def _registry() -> dict[str, Expansion]:
     """Every expansion and module, in the order they configure a game (a module's key is
     ``module<n>``, ``rules.ruleset.module_key``)."""
+    from .assignments import ASSIGNMENTS
+    from .assistants import ASSISTANTS
     from .banquet import BANQUET_MODULE
     from .market import MARKET
     from .module4 import EVENTS
@@ -18,7 +20,7 @@ def _registry() -> dict[str, Expansion]:
     from .society import MODULE2_EXPANSION, NEW_SOCIETY_EXPANSION, REPLACEMENTS_ONLY_EXPANSION
 
     return {e.key: e for e in (MARKET, NEW_SOCIETY_EXPANSION, REPLACEMENTS_ONLY_EXPANSION, BANQUET_MODULE,
-                               MODULE2_EXPANSION, EVENTS, OBSTACLES)}
+                               MODULE2_EXPANSION, ASSISTANTS, EVENTS, ASSIGNMENTS, OBSTACLES)}
 
 
 REGISTRY: dict[str, Expansion] = {}

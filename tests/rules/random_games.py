@@ -37,6 +37,7 @@ from rules import (
 from .market_helpers import MARKET_KINDS
 
 KINDS = (BUY, TAKE, PLAY, OBSERVE, DISCARD, PUB, PASS, *MARKET_KINDS, "pickpocket")
+MODULE_SETS = ((3,), (5,), (3, 5), (1, 2, 3, 5))  # with the Market
 MAX_ACTIONS = 5000  # a random game has ~150-250 actions; this bound only catches endless games
 ROWS = (UPPER, LOWER, HAND, DRAWN)
 PUB_AMOUNTS = range(12)
@@ -97,7 +98,9 @@ def games(
     # M2-01, BQ-23: Module 2 with and without the Market, and with Module 1 (no Debtor's Prison)
     society += [(2, n, mk, m, ()) for n in (2, 3, 4) for mk in (False, True) for m in ((2,), (1, 2))]
     society += [(2, 5, True, m, ()) for m in ((2,), (1, 2))]
-    shapes = hs.sampled_from([(*s, ()) for s in plain + banquet] + society)
+    # M3, M5: Modules 3 and 5 with the Market, alone, together and with Modules 1 and 2
+    modules35: list[Shape] = [(2, n, True, m, ()) for n in (2, 3, 4, 5) for m in MODULE_SETS]
+    shapes = hs.sampled_from([(*s, ()) for s in plain + banquet] + society + modules35)
     return hs.builds(
         lambda shape, **kw: Game(edition=shape[0], players=shape[1], market=shape[2], modules=shape[3],
                                  expansions=shape[4], **kw),

@@ -1,7 +1,7 @@
 """The rules core compiled with mypyc (rules/compile.py, used for speed) plays exactly the
 games pure Python plays: same legal moves, prices, events, errors and final scores, in base games
-and games with the Market, In bester Gesellschaft, Module 2 and the Banquet (where the compiled core
-calls the expansions' hooks).
+and games with the Market, In bester Gesellschaft, Module 2, the Banquet and Modules 3 to 6 (where
+the compiled core calls the expansions' hooks).
 
 Builds (or reuses) ``build/mypyc-rules``; skipped only where a compiled build cannot be made (no mypyc,
 C compiler or Python headers), with the reason.
@@ -30,6 +30,8 @@ configs += [(1, 5, ("new_society",), ()), (1, 3, ("new_society_replacements_only
             (2, 5, ("market",), (2,))]  # In bester Gesellschaft, SP+, Module 2
 configs += [(1, 3, (), (1,)), (2, 2, (), (1,)), (2, 4, ("market",), (1,)),  # the Banquet: hand plays, hooks
             (1, 4, ("new_society",), (1,)), (2, 3, ("market",), (1, 2))]  # BQ-28, BQ-23: no Debtor's Prison
+configs += [(2, n, ("market",), (3, 5)) for n in (2, 5)]  # the assistants' discounts, the final choices
+configs += [(2, n, ("market",), (4, 6)) for n in (2, 5)]  # events before the action, VP filters
 for edition, players, expansions, modules in configs:
         for seed in range(6):
             rs = Ruleset(edition=edition, players=players, expansions=expansions, modules=modules)

@@ -37,9 +37,13 @@ def test_MK_02_P5_02_five_players_need_the_market_and_six_are_refused() -> None:
         Ruleset(edition=2, players=6, expansions=("market",))
 
 
-def test_MK_03_modules_refused_for_now() -> None:
-    with pytest.raises(ValueError, match="Module 3 is not available yet"):
-        Ruleset(edition=2, expansions=("market",), modules=(3,))
+@pytest.mark.parametrize("module", [3, 5])
+def test_MK_03_modules_3_and_5_need_the_market(module: int) -> None:
+    with pytest.raises(ValueError, match="needs 'market'"):
+        Ruleset(edition=2, modules=(module,))
+    with pytest.raises(ValueError, match="2. edition only"):
+        Ruleset(edition=1, modules=(module,))
+    assert Ruleset(edition=2, expansions=("market",), modules=(module,)).modules == (module,)
 
 
 def test_MK_04_MK_05_setup_stacks_tokens_rubles() -> None:

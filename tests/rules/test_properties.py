@@ -38,6 +38,7 @@ from rules.prices import SeatContext, seat_context
 
 from .banquet_helpers import assert_banquet_invariants
 from .market_helpers import MARKET_SCORE_EVENTS, assert_market_invariants
+from .module35_helpers import assert_module_invariants
 from .random_games import (
     HEAVY,
     KINDS,
@@ -59,6 +60,7 @@ def candidate_universe(edition: int, market: bool = False, extras: tuple[str, ..
     ids = [t.id for t in catalogue(edition, extras or (("market",) if market else ())).types]
     goods = ("chicken", "grain", "apple", "fish", "cabbage")
     out = [Action(PUB, amount=k) for k in PUB_AMOUNTS if k]
+    out += [Action("assignment", amount=k) for k in range(17)]  # M5-02: an assignment's number
     for kind in KINDS:
         names = ("", *ids, *DECKS, "market", *goods) if kind in (OBSERVE, "as") else ("", *ids)
         for c in names:
@@ -166,6 +168,8 @@ def assert_invariants(st: GameState) -> None:
         assert 0 <= st.pending.seat < st.n
     if "market" in st.ruleset.expansions:
         assert_market_invariants(st)
+    if st.ruleset.modules:
+        assert_module_invariants(st)
     if 1 in st.ruleset.modules:
         assert_banquet_invariants(st)
 
@@ -215,7 +219,8 @@ def test_rubles_and_vp_change_only_as_events_say(game: Game) -> None:
                 exp_v[ev["seat"]] += ev.get("vp", 0)
             elif t == "game_end":
                 for f in ev["final"]:
-                    exp_v[f["seat"]] += f["aristocrats"] + f["rubles_vp"] + f["hand_penalty"]
+                    exp_v[f["seat"]] += (f["aristocrats"] + f["rubles_vp"] + f["hand_penalty"]
+                                         + f.get("assignment_vp", 0))
                     exp_r[f["seat"]] -= 10 * f["rubles_vp"]
         assert probe.rubles == exp_r, events
         assert probe.vp == exp_v, events
@@ -279,7 +284,8 @@ def test_listed_actions_apply_at_their_price(game: Game) -> None:
             spent = probe.rubles[st.decider]
             events = apply(probe, a)
             first = events[0]
-            kind = {"as": "good", "confirm": "crate_confirmed", "release": "crate_released"}.get(a.kind, a.kind)
+            kind = {"as": "good", "confirm": "crate_confirmed", "release": "crate_released",
+                    "assignment": "assignment_chosen"}.get(a.kind, a.kind)
             if first["type"] == "put_back":  # the Debtor's Prison's card back on the pile (M2-04)
                 kind = "put_back"
             if first["type"] == "note":  # a purple card, the Pickpocket, the Black Market (BQ-26)
