@@ -66,7 +66,7 @@ def _ranked(st: GameState, moves: list[Move]) -> list[Move]:
     return [moves[i] for _, i in scored]
 
 
-def _heuristic_move(st: GameState, moves: list[Move], rng: random.Random, epsilon: float) -> Action:
+def heuristic_move(st: GameState, moves: list[Move], rng: random.Random, epsilon: float) -> Action:
     if len(moves) == 1:
         return moves[0].action
     if rng.random() < epsilon:
@@ -85,7 +85,7 @@ def _playout(st: GameState, cfg: SearchConfig, rng: random.Random) -> list[float
     steps = 0
     while not st.finished and steps != cfg.playout_depth:
         moves = legal_moves(st)
-        action = _heuristic_move(st, moves, rng, cfg.epsilon) if cfg.guided else moves[rng.randrange(len(moves))].action
+        action = heuristic_move(st, moves, rng, cfg.epsilon) if cfg.guided else moves[rng.randrange(len(moves))].action
         apply(st, action)
         steps += 1
     if st.finished:
