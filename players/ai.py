@@ -10,8 +10,9 @@ Levels (docs/ai.md has the design and the measurements):
 - ``mcts``: the plain Monte Carlo tree search baseline (``mcts``): PUCT with the heuristic as prior,
   heuristic playouts to the end.
 - ``mcts-random``: the strong player's search with random expansion and random playouts to the end.
-- ``strong-leaf``, ``strong-full``, ``strong-wide``: variants of strong measured in the arena
-  (estimate at the new node, heuristic playouts to the end, no progressive widening).
+- ``strong-leaf``, ``strong-full``, ``strong-wide``, ``strong-short``: variants of strong measured in
+  the arena (estimate at the new node, heuristic playouts to the end, no progressive widening,
+  playouts of 6 moves per seat instead of 12).
 
 Every input may be plain data, so a worker process can take it: ``state`` is a GameState or its
 ``to_json()`` dict, ``rng`` a seed. The players only use what ``seat`` may see (``hidden``).
@@ -39,6 +40,7 @@ SEARCHES = {
     "strong-leaf": replace(STRONG, playout_depth=0),
     "strong-full": replace(STRONG, playout_depth=-1),
     "strong-wide": replace(STRONG, widen=100.0),
+    "strong-short": replace(STRONG, playout_depth=6),
 }
 LEVELS = ("random", "easy", "normal", *SEARCHES, "mcts")
 DEFAULT_BUDGET_S = 2.0

@@ -29,7 +29,7 @@ from .hidden import determinize
 @dataclass(frozen=True, slots=True)
 class SearchConfig:
     guided: bool = True  # heuristic order for expansion, progressive widening, heuristic playouts
-    playout_depth: int = 24  # playout moves before the position estimate (-1: play to the end)
+    playout_depth: int = 12  # playout moves per seat before the position estimate (-1: play to the end)
     epsilon: float = 0.15  # heuristic playouts: chance of a uniformly random move
     explore: float = 0.7  # UCB exploration constant (rewards are win shares in [0, 1])
     widen: float = 1.5  # progressive widening: children allowed = 1 + widen * sqrt(visits)
@@ -41,7 +41,7 @@ RANDOM_PLAYOUTS = SearchConfig(guided=False, playout_depth=-1)
 
 
 class Node:
-    __slots__ = ("mover", "visits", "reward", "avail", "children")
+    __slots__ = ("mover", "visits", "reward", "avail", "children", "moves", "ranked")
 
     def __init__(self, mover: int) -> None:
         self.mover = mover  # the seat whose move led here
@@ -49,6 +49,10 @@ class Node:
         self.reward = 0.0
         self.avail = 0
         self.children: dict[Action, Node] = {}
+        # The legal moves last seen here and their heuristic order: the order depends only on the moves
+        # and on public facts the node's action sequence fixes, so equal moves keep it (most deals).
+        self.moves: list[Move] | None = None
+        self.ranked: list[Move] = []
 
 
 @dataclass(slots=True)
@@ -83,7 +87,8 @@ def heuristic_move(st: GameState, moves: list[Move], rng: random.Random, epsilon
 
 def _playout(st: GameState, cfg: SearchConfig, rng: random.Random) -> list[float]:
     steps = 0
-    while not st.finished and steps != cfg.playout_depth:
+    depth = cfg.playout_depth * st.n if cfg.playout_depth > 0 else cfg.playout_depth
+    while not st.finished and steps != depth:
         moves = legal_moves(st)
         action = heuristic_move(st, moves, rng, cfg.epsilon) if cfg.guided else moves[rng.randrange(len(moves))].action
         apply(st, action)
@@ -98,7 +103,13 @@ def _select(node: Node, st: GameState, cfg: SearchConfig, rng: random.Random) ->
     moves = legal_moves(st)
     children = node.children
     if cfg.guided:
-        ranked = _ranked(st, moves) if len(moves) > 1 else moves
+        if len(moves) == 1:
+            ranked = moves
+        elif moves == node.moves:
+            ranked = node.ranked
+        else:
+            ranked = node.ranked = _ranked(st, moves)
+            node.moves = list(moves)
         allowed = 1 + int(cfg.widen * math.sqrt(node.visits))
         eligible: list[Node] = []
         actions: list[Action] = []
