@@ -41,6 +41,7 @@ SEARCHES = {
     "strong-full": replace(STRONG, playout_depth=-1),
     "strong-wide": replace(STRONG, widen=100.0),
     "strong-short": replace(STRONG, playout_depth=6),
+    "strong-margin": replace(STRONG, margin=0.5),
 }
 LEVELS = ("random", "easy", "normal", *SEARCHES, "mcts")
 DEFAULT_BUDGET_S = 2.0

@@ -160,13 +160,32 @@ def final_rewards(st: GameState) -> list[float]:
     return [share if s in st.winners else 0.0 for s in range(st.n)]
 
 
-def estimated_rewards(st: GameState, spread: float) -> list[float]:
-    """Each seat's chance to win, guessed from the expected final VP (a softmax with ``spread`` VP)."""
+def estimated_rewards(st: GameState, spread: float, margin: float = 0.0) -> list[float]:
+    """Each seat's chance to win, guessed from the expected final VP (a softmax with ``spread`` VP);
+    with ``margin`` > 0 blended with ``margin_rewards`` of the expected final VP."""
     if st.finished:
-        return final_rewards(st)
+        return blend(st, final_rewards(st), [float(v) for v in st.vp], spread, margin)
     out = Outlook(st)
     worth = [out.worth(s) for s in range(st.n)]
     top = max(worth)
     exps = [math.exp((w - top) / spread) for w in worth]
     total = sum(exps)
-    return [e / total for e in exps]
+    return blend(st, [e / total for e in exps], worth, spread, margin)
+
+
+def margin_rewards(points: list[float], spread: float) -> list[float]:
+    """Per seat, a reward in (0, 1) growing with its lead over the best other seat (a logistic with
+    four times ``spread`` VP): a gradient for every seat, also those far from winning (max-n for more
+    than two players gets one for every opponent's move too)."""
+    out = []
+    for s, p in enumerate(points):
+        best_other = max(q for o, q in enumerate(points) if o != s)
+        out.append(1.0 / (1.0 + math.exp(-(p - best_other) / (4 * spread))))
+    return out
+
+
+def blend(st: GameState, wins: list[float], points: list[float], spread: float, margin: float) -> list[float]:
+    if margin <= 0.0:
+        return wins
+    margins = margin_rewards(points, spread)
+    return [(1.0 - margin) * w + margin * m for w, m in zip(wins, margins, strict=True)]

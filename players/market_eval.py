@@ -13,6 +13,7 @@ scoring only, at the price of the tile's higher value in rubles.
 from __future__ import annotations
 
 import math
+from functools import cache
 
 from rules.actions import Action
 from rules.cards import CardType
@@ -32,6 +33,16 @@ from rules.state import GameState
 CONFIRM, AS = "confirm", "as"  # the Market's decision kinds (rules.expansions.market_decisions)
 
 
+@cache
+def _tiles() -> tuple[tuple[int, int], ...]:
+    return tuple(tiles())
+
+
+@cache
+def _goods() -> tuple[str, ...]:
+    return goods()
+
+
 def _sigmoid(x: float) -> float:
     return 1.0 / (1.0 + math.exp(-x))
 
@@ -39,13 +50,13 @@ def _sigmoid(x: float) -> float:
 class MarketOutlook:
     """Per-position Market figures for ``eval.Outlook`` (positions computed once, on first use)."""
 
-    __slots__ = ("st", "high", "low", "next_high", "next_low", "soft", "_pos", "goods")
+    __slots__ = ("st", "high", "low", "next_high", "next_low", "soft", "_pos", "goods", "_gains")
 
     def __init__(self, st: GameState, scorings: float) -> None:
         self.st = st
         m = mstate(st)
         phase_index = next(i for i, p in enumerate(st.ruleset.phases) if p.scores == YELLOW)
-        table = tiles()
+        table = _tiles()
         start = m["tile"] if st.phase <= phase_index and not st.finished else m["tile"] + 1
         # The tiles of the scorings still to come (the last one repeats, MK-18), the last one partly.
         high = low = 0.0
@@ -65,7 +76,8 @@ class MarketOutlook:
         self.next_low: float = nxt[1]
         self.soft = 0.6 + 0.4 * scorings  # symbols of lead that make a place fairly sure
         self._pos: list[dict[str, int]] | None = None
-        self.goods = goods()
+        self.goods = _goods()
+        self._gains: dict[tuple[int, str, int, bool], float] = {}  # gain's and next_gain's answers
 
     def pos(self) -> list[dict[str, int]]:
         if self._pos is None:
@@ -86,18 +98,29 @@ class MarketOutlook:
 
     def gain(self, seat: int, good: str, symbols: int) -> float:
         """What ``symbols`` more (or fewer, if negative) of ``good`` bring ``seat`` over the scorings to come."""
-        mine = self.pos()[seat][good]
-        return self.standing(seat, good, mine + symbols, self.high, self.low, self.soft) - self.standing(
-            seat, good, mine, self.high, self.low, self.soft
-        )
+        key = (seat, good, symbols, False)
+        found = self._gains.get(key)
+        if found is None:
+            mine = self.pos()[seat][good]
+            high, low, soft = self.high, self.low, self.soft
+            found = self.standing(seat, good, mine + symbols, high, low, soft) - self.standing(
+                seat, good, mine, high, low, soft
+            )
+            self._gains[key] = found
+        return found
 
     def next_gain(self, seat: int, good: str, symbols: int) -> float:
         """The same for the next scoring alone, ranked nearly as it will be (a crate, MK-33)."""
-        mine = self.pos()[seat][good]
-        soft = 0.6
-        return self.standing(seat, good, mine + symbols, self.next_high, self.next_low, soft) - self.standing(
-            seat, good, mine, self.next_high, self.next_low, soft
-        )
+        key = (seat, good, symbols, True)
+        found = self._gains.get(key)
+        if found is None:
+            mine = self.pos()[seat][good]
+            high, low = self.next_high, self.next_low
+            found = self.standing(seat, good, mine + symbols, high, low, 0.6) - self.standing(
+                seat, good, mine, high, low, 0.6
+            )
+            self._gains[key] = found
+        return found
 
     def best_free(self, seat: int) -> float:
         """A "?" card's worth: one symbol of the best good token still free (MK-25)."""

@@ -22,7 +22,7 @@ from rules import apply, legal_moves
 from rules.actions import Action, Move
 from rules.state import GameState
 
-from .eval import Outlook, estimated_rewards, final_rewards
+from .eval import Outlook, estimated_rewards
 from .hidden import determinize
 
 
@@ -34,6 +34,7 @@ class SearchConfig:
     explore: float = 0.7  # UCB exploration constant (rewards are win shares in [0, 1])
     widen: float = 1.5  # progressive widening: children allowed = 1 + widen * sqrt(visits)
     spread: float = 6.0  # VP scale of the softmax turning estimated final VP into win chances
+    margin: float = 0.0  # share of the reward given by the lead over the best other seat (eval.margin_rewards)
 
 
 STRONG = SearchConfig()
@@ -93,9 +94,7 @@ def _playout(st: GameState, cfg: SearchConfig, rng: random.Random) -> list[float
         action = heuristic_move(st, moves, rng, cfg.epsilon) if cfg.guided else moves[rng.randrange(len(moves))].action
         apply(st, action)
         steps += 1
-    if st.finished:
-        return final_rewards(st)
-    return estimated_rewards(st, cfg.spread)
+    return estimated_rewards(st, cfg.spread, cfg.margin)
 
 
 def _select(node: Node, st: GameState, cfg: SearchConfig, rng: random.Random) -> tuple[Action, bool]:
