@@ -10,9 +10,10 @@ Levels (docs/ai.md has the design and the measurements):
 - ``mcts``: the plain Monte Carlo tree search baseline (``mcts``): PUCT with the heuristic as prior,
   heuristic playouts to the end.
 - ``mcts-random``: the strong player's search with random expansion and random playouts to the end.
-- ``strong-leaf``, ``strong-full``, ``strong-wide``, ``strong-short``: variants of strong measured in
-  the arena (estimate at the new node, heuristic playouts to the end, no progressive widening,
-  playouts of 6 moves per seat instead of 12).
+- ``strong-leaf``, ``strong-full``, ``strong-wide``, ``strong-win``, ``strong-deep``: variants of
+  strong measured in the arena (estimate at the new node, heuristic playouts to the end, no
+  progressive widening, the win chance alone as reward at more than two players, playouts of 48
+  moves instead of 24).
 
 Every input may be plain data, so a worker process can take it: ``state`` is a GameState or its
 ``to_json()`` dict, ``rng`` a seed. The players only use what ``seat`` may see (``hidden``).
@@ -40,8 +41,8 @@ SEARCHES = {
     "strong-leaf": replace(STRONG, playout_depth=0),
     "strong-full": replace(STRONG, playout_depth=-1),
     "strong-wide": replace(STRONG, widen=100.0),
-    "strong-short": replace(STRONG, playout_depth=6),
-    "strong-margin": replace(STRONG, margin=0.5),
+    "strong-win": replace(STRONG, margin=0.0),
+    "strong-deep": replace(STRONG, playout_depth=48),
 }
 LEVELS = ("random", "easy", "normal", *SEARCHES, "mcts")
 DEFAULT_BUDGET_S = 2.0

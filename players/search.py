@@ -29,16 +29,18 @@ from .hidden import determinize
 @dataclass(frozen=True, slots=True)
 class SearchConfig:
     guided: bool = True  # heuristic order for expansion, progressive widening, heuristic playouts
-    playout_depth: int = 12  # playout moves per seat before the position estimate (-1: play to the end)
+    playout_depth: int = 24  # playout moves before the position estimate (-1: play to the end)
     epsilon: float = 0.15  # heuristic playouts: chance of a uniformly random move
     explore: float = 0.7  # UCB exploration constant (rewards are win shares in [0, 1])
     widen: float = 1.5  # progressive widening: children allowed = 1 + widen * sqrt(visits)
     spread: float = 6.0  # VP scale of the softmax turning estimated final VP into win chances
-    margin: float = 0.0  # share of the reward given by the lead over the best other seat (eval.margin_rewards)
+    # more than two players: share of the reward given by the lead over the best other seat
+    # (eval.margin_rewards), the rest by the win chance; two players: the win chance alone
+    margin: float = 0.5
 
 
 STRONG = SearchConfig()
-RANDOM_PLAYOUTS = SearchConfig(guided=False, playout_depth=-1)
+RANDOM_PLAYOUTS = SearchConfig(guided=False, playout_depth=-1, margin=0.0)
 
 
 class Node:
@@ -88,13 +90,12 @@ def heuristic_move(st: GameState, moves: list[Move], rng: random.Random, epsilon
 
 def _playout(st: GameState, cfg: SearchConfig, rng: random.Random) -> list[float]:
     steps = 0
-    depth = cfg.playout_depth * st.n if cfg.playout_depth > 0 else cfg.playout_depth
-    while not st.finished and steps != depth:
+    while not st.finished and steps != cfg.playout_depth:
         moves = legal_moves(st)
         action = heuristic_move(st, moves, rng, cfg.epsilon) if cfg.guided else moves[rng.randrange(len(moves))].action
         apply(st, action)
         steps += 1
-    return estimated_rewards(st, cfg.spread, cfg.margin)
+    return estimated_rewards(st, cfg.spread, cfg.margin if st.n > 2 else 0.0)
 
 
 def _select(node: Node, st: GameState, cfg: SearchConfig, rng: random.Random) -> tuple[Action, bool]:
