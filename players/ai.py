@@ -41,7 +41,8 @@ SEARCHES = {
     "strong-leaf": replace(STRONG, playout_depth=0),
     "strong-full": replace(STRONG, playout_depth=-1),
     "strong-wide": replace(STRONG, widen=100.0),
-    "strong-win": replace(STRONG, margin=0.0),
+    "strong-win": replace(STRONG, margin=0.0, bias=0.0),
+    "strong-nobias": replace(STRONG, bias=0.0),
     "strong-deep": replace(STRONG, playout_depth=48),
 }
 LEVELS = ("random", "easy", "normal", *SEARCHES, "mcts")
