@@ -25,8 +25,8 @@ from rules.expansions.market import (
     free_goods,
     goods,
     mstate,
-    positions,
     tiles,
+    token_goods,
 )
 from rules.state import GameState
 
@@ -50,7 +50,7 @@ def _sigmoid(x: float) -> float:
 class MarketOutlook:
     """Per-position Market figures for ``eval.Outlook`` (positions computed once, on first use)."""
 
-    __slots__ = ("st", "high", "low", "next_high", "next_low", "soft", "_pos", "goods", "_gains")
+    __slots__ = ("st", "high", "low", "next_high", "next_low", "soft", "_pos", "goods", "_gains", "_rivals")
 
     def __init__(self, st: GameState, scorings: float) -> None:
         self.st = st
@@ -78,21 +78,55 @@ class MarketOutlook:
         self._pos: list[dict[str, int]] | None = None
         self.goods = _goods()
         self._gains: dict[tuple[int, str, int, bool], float] = {}  # gain's and next_gain's answers
+        self._rivals: dict[tuple[int, str], tuple[int, int]] = {}  # the best two others' positions
 
     def pos(self) -> list[dict[str, int]]:
+        """Every seat's positions, as ``rules.expansions.market.positions`` counts them (MK-21, MK-23)."""
         if self._pos is None:
-            self._pos = [positions(self.st, s) for s in range(self.st.n)]
+            st = self.st
+            cat = st.ruleset.catalogue
+            markets = cat.markets
+            cards = cat.cards
+            held = token_goods(st)
+            out = []
+            for s in range(st.n):
+                p = dict.fromkeys(self.goods, 0)
+                for c in st.tableaux[s]:
+                    roundel = markets[c]
+                    if roundel is None:
+                        continue
+                    if roundel == ANY:
+                        good = held.get(c)
+                        if good is not None:
+                            p[good] += 1
+                    else:
+                        p[roundel] += cards[c].market_count
+                out.append(p)
+            self._pos = out
         return self._pos
+
+    def rivals(self, seat: int, good: str) -> tuple[int, int]:
+        """The highest and second highest positions in ``good`` of the other seats."""
+        found = self._rivals.get((seat, good))
+        if found is None:
+            pos = self.pos()
+            best = second = 0
+            for s in range(self.st.n):
+                if s != seat:
+                    p = pos[s][good]
+                    if p > best:
+                        best, second = p, best
+                    elif p > second:
+                        second = p
+            found = self._rivals[seat, good] = (best, second)
+        return found
 
     def standing(self, seat: int, good: str, mine: int, high: float, low: float, soft: float) -> float:
         """The VP ``seat`` should get from ``good`` with ``mine`` symbols of it (others as they are)."""
         if mine <= 0:
             return 0.0
-        pos = self.pos()
-        others = sorted((pos[s][good] for s in range(self.st.n) if s != seat), reverse=True)
-        best = others[0] if others else 0
+        best, second_best = self.rivals(seat, good)
         first = _sigmoid((mine - best + 0.5) / soft)
-        second_best = others[1] if len(others) > 1 else 0
         second = (1.0 - first) * _sigmoid((mine - second_best + 0.5) / soft) * (1.0 if best > mine else 0.5)
         return high * first + low * second
 
