@@ -10,9 +10,10 @@ Levels (docs/ai.md has the design and the measurements):
 - ``mcts``: the plain Monte Carlo tree search baseline (``mcts``): PUCT with the heuristic as prior,
   heuristic playouts to the end.
 - ``mcts-random``: the strong player's search with random expansion and random playouts to the end.
-- ``strong-leaf``, ``strong-full``, ``strong-wide``, ``strong-win``, ``strong-deep``: variants of
-  strong measured in the arena (estimate at the new node, heuristic playouts to the end, no
-  progressive widening, the win chance alone as reward at more than two players, playouts of 48
+- ``strong-leaf``, ``strong-full``, ``strong-wide``, ``strong-win``, ``strong-nobias``, ``strong-bias2``,
+  ``strong-deep``: variants of strong measured in the arena (estimate at the new node, heuristic
+  playouts to the end, no progressive widening, at more than two players the win chance alone as
+  reward and no progressive bias, no progressive bias, a bias of 2 instead of 0.5, playouts of 48
   moves instead of 24).
 
 Every input may be plain data, so a worker process can take it: ``state`` is a GameState or its
@@ -43,6 +44,7 @@ SEARCHES = {
     "strong-wide": replace(STRONG, widen=100.0),
     "strong-win": replace(STRONG, margin=0.0, bias=0.0),
     "strong-nobias": replace(STRONG, bias=0.0),
+    "strong-bias2": replace(STRONG, bias=2.0),
     "strong-deep": replace(STRONG, playout_depth=48),
 }
 LEVELS = ("random", "easy", "normal", *SEARCHES, "mcts")
