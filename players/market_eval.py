@@ -127,7 +127,7 @@ class MarketOutlook:
             return 0.0
         best, second_best = self.rivals(seat, good)
         first = _sigmoid((mine - best + 0.5) / soft)
-        second = (1.0 - first) * _sigmoid((mine - second_best + 0.5) / soft) * (1.0 if best > mine else 0.5)
+        second = (1.0 - first) * _sigmoid((mine - second_best + 0.5) / soft)  # (monotonic: high >= low)
         return high * first + low * second
 
     def gain(self, seat: int, good: str, symbols: int) -> float:
