@@ -127,7 +127,9 @@ class MarketOutlook:
             return 0.0
         best, second_best = self.rivals(seat, good)
         first = _sigmoid((mine - best + 0.5) / soft)
-        second = (1.0 - first) * _sigmoid((mine - second_best + 0.5) / soft)  # (monotonic: high >= low)
+        # a clear second, less likely the surer the seat is of the lead (monotonic while high >= 1.5 low,
+        # as on every tile)
+        second = (1.0 - first) * (1.0 - 0.5 * first) * _sigmoid((mine - second_best + 0.5) / soft)
         return high * first + low * second
 
     def gain(self, seat: int, good: str, symbols: int) -> float:
