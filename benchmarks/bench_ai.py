@@ -1,8 +1,10 @@
 """Speed of the computer players' search: iterations per second of CPU time on seeded positions,
-for the strong search and the plain one (random playouts). Not a test; run it from the repository
-root::
+for the strong search, the plain MCTS baseline (``mcts``) and the strong search with random playouts.
+Not a test; run it from the repository root::
 
-    .venv/bin/python benchmarks/bench_ai.py [--positions 12] [--iterations 200] [--compiled]
+    .venv/bin/python benchmarks/bench_ai.py [--positions 12] [--iterations 200] [--compiled] [--market]
+
+``--market``: positions from games with the Market (2 to 5 players) instead of base games (2 to 4).
 
 ``--compiled`` runs the mypyc build of the rules and the players' search (``players/compile.py``).
 Figures are CPU time of this process, best of ``--repeat`` runs; on a shared machine they still swing
@@ -26,19 +28,25 @@ if "--compiled" in sys.argv[1:]:  # before rules is imported: take it from the m
 
     import_from(build(), PACKAGES)
 
+from players import mcts  # noqa: E402
 from players.ai import SEARCHES  # noqa: E402
 from players.fastcore import core_name  # noqa: E402
 from players.search import search  # noqa: E402
 from rules import GameState, Ruleset, apply, legal_moves, new_game  # noqa: E402
 
 
-def positions(count: int, seed: int) -> list[GameState]:
-    """Positions with a real choice, from games of seeded random moves (2-4 players, both editions)."""
+def positions(count: int, seed: int, market: bool = False) -> list[GameState]:
+    """Positions with a real choice, from games of seeded random moves (2-4 players, both editions;
+    with the Market: 2-5 players, 2nd edition)."""
     rng = random.Random(seed)
     out: list[GameState] = []
     while len(out) < count:
-        players = 2 + len(out) % 3
-        ruleset = Ruleset(edition=1 + len(out) % 2, players=players)
+        if market:
+            players = 2 + len(out) % 4
+            ruleset = Ruleset(edition=2, players=players, expansions=("market",))
+        else:
+            players = 2 + len(out) % 3
+            ruleset = Ruleset(edition=1 + len(out) % 2, players=players)
         st = new_game(ruleset, [str(i) for i in range(players)], rng.randrange(10**6))
         for _ in range(rng.randrange(150)):
             if st.finished:
@@ -56,18 +64,22 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--repeat", type=int, default=2)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--compiled", action="store_true", help="use the mypyc build of the rules core")
+    ap.add_argument("--market", action="store_true", help="positions from games with the Market, 2-5 players")
     args = ap.parse_args(argv)
-    sts = positions(args.positions, args.seed)
+    sts = positions(args.positions, args.seed, args.market)
     print(
-        f"Python {sys.version.split()[0]}, rules core {core_name()}, {args.positions} positions, "
-        f"{args.iterations} iterations each"
+        f"Python {sys.version.split()[0]}, rules core {core_name()}, {args.positions} positions"
+        f"{' with the Market' if args.market else ''}, {args.iterations} iterations each"
     )
-    for level in ("strong", "mcts-random"):
+    for level in ("strong", "mcts", "mcts-random"):
         best = float("inf")
         for _ in range(args.repeat):
             t0 = time.process_time()
             for i, st in enumerate(sts):
-                search(st, st.decider, random.Random(i), SEARCHES[level], iterations=args.iterations)
+                if level == "mcts":
+                    mcts.search(st, st.decider, random.Random(i), iterations=args.iterations)
+                else:
+                    search(st, st.decider, random.Random(i), SEARCHES[level], iterations=args.iterations)
             best = min(best, time.process_time() - t0)
         rate = args.positions * args.iterations / best
         print(f"{level:<12} {rate:>8.0f} iterations/s  ({1e3 / rate:.2f} ms each)")

@@ -7,9 +7,14 @@ Levels (docs/ai.md has the design and the measurements):
 - ``normal``: the greedy heuristic (``eval.Outlook.score``), ties broken by the generator.
 - ``strong``: information-set Monte Carlo tree search over the seat's determinizations, heuristic
   guided (``search``), within ``budget_s`` seconds (default 2) or a fixed number of iterations.
-- ``mcts-random``: the same search with random expansion and random playouts to the end (the baseline).
-- ``strong-leaf``, ``strong-full``, ``strong-wide``: variants of strong measured in the arena
-  (estimate at the new node, heuristic playouts to the end, no progressive widening).
+- ``mcts``: the plain Monte Carlo tree search baseline (``mcts``): PUCT with the heuristic as prior,
+  heuristic playouts to the end.
+- ``mcts-random``: the strong player's search with random expansion and random playouts to the end.
+- ``strong-leaf``, ``strong-full``, ``strong-wide``, ``strong-win``, ``strong-nobias``, ``strong-bias2``,
+  ``strong-deep``: variants of strong measured in the arena (estimate at the new node, heuristic
+  playouts to the end, no progressive widening, at more than two players the win chance alone as
+  reward and no progressive bias, no progressive bias, a bias of 2 instead of 0.5, playouts of 48
+  moves instead of 24).
 
 Every input may be plain data, so a worker process can take it: ``state`` is a GameState or its
 ``to_json()`` dict, ``rng`` a seed. The players only use what ``seat`` may see (``hidden``).
@@ -26,6 +31,7 @@ from rules import legal_moves
 from rules.actions import Action
 from rules.state import GameState
 
+from . import mcts
 from .eval import Outlook
 from .search import RANDOM_PLAYOUTS, STRONG, search
 
@@ -36,8 +42,12 @@ SEARCHES = {
     "strong-leaf": replace(STRONG, playout_depth=0),
     "strong-full": replace(STRONG, playout_depth=-1),
     "strong-wide": replace(STRONG, widen=100.0),
+    "strong-win": replace(STRONG, margin=0.0, bias=0.0),
+    "strong-nobias": replace(STRONG, bias=0.0),
+    "strong-bias2": replace(STRONG, bias=2.0),
+    "strong-deep": replace(STRONG, playout_depth=48),
 }
-LEVELS = ("random", "easy", "normal", *SEARCHES)
+LEVELS = ("random", "easy", "normal", *SEARCHES, "mcts")
 DEFAULT_BUDGET_S = 2.0
 EASY_TEMPERATURE = 2.5  # VP: moves within a few VP of the best are about as likely
 
@@ -101,5 +111,8 @@ def decide(
         return Decision(rng.choices(moves, weights)[0].action, 0)
     if iterations is None and budget_s is None:
         budget_s = DEFAULT_BUDGET_S
-    found = search(st, seat, rng, SEARCHES[level], iterations=iterations, budget_s=budget_s)
+    if level == "mcts":
+        found = mcts.search(st, seat, rng, iterations=iterations, budget_s=budget_s)
+    else:
+        found = search(st, seat, rng, SEARCHES[level], iterations=iterations, budget_s=budget_s)
     return Decision(found.action, found.iterations, found.win_chance)

@@ -66,19 +66,24 @@ def play(
     budget_s: float | None = 0.2,
     iterations: int | None = None,
     out: TextIO | None = None,
+    market: bool = False,
 ) -> ArenaResult:
-    """Play the tournament; ``edition`` 0 alternates the editions deal by deal."""
+    """Play the tournament; ``edition`` 0 alternates the editions deal by deal (``market``: the
+    Market, 2nd edition only)."""
     for lv in levels:
         if lv not in LEVELS:
             raise ValueError(f"unknown level {lv!r} (use {', '.join(LEVELS)})")
     if not 1 <= len(levels) <= players:
         raise ValueError(f"give 1 to {players} levels for {players} players")
+    expansions = ("market",) if market else ()
+    Ruleset(edition=edition or 2, players=players, expansions=expansions)  # ValueError: not a ruleset
     result = ArenaResult(games, {lv: Tally() for lv in levels})
     for g in range(games):
         deal = seed + g // players
-        ed = edition or 1 + deal % 2
+        ed = edition or (2 if market else 1 + deal % 2)
         seating = lineup(levels, players, g)
-        st = new_game(Ruleset(edition=ed, players=players), [f"{lv} {i + 1}" for i, lv in enumerate(seating)], deal)
+        ruleset = Ruleset(edition=ed, players=players, expansions=expansions)
+        st = new_game(ruleset, [f"{lv} {i + 1}" for i, lv in enumerate(seating)], deal)
         rngs = [random.Random(f"{seed}/{g}/{i}") for i in range(players)]
         while not st.finished:
             s = st.decider

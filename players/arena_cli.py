@@ -14,7 +14,8 @@ from .fastcore import core_name, rerun_compiled
 def add_arena_parser(sub: Any) -> None:
     a = sub.add_parser("arena", help="a seeded tournament of computer levels; prints win rates")
     a.add_argument("levels", nargs="+", choices=LEVELS, metavar="LEVEL", help=f"levels: {', '.join(LEVELS)}")
-    a.add_argument("--players", type=int, default=4, choices=(2, 3, 4))
+    a.add_argument("--players", type=int, default=4, choices=(2, 3, 4, 5), help="5 needs --market")
+    a.add_argument("--market", action="store_true", help="play with the Market (2nd edition)")
     a.add_argument("--games", type=int, default=40)
     a.add_argument("--budget", type=float, default=0.2, help="seconds per move for the search levels")
     a.add_argument("--iterations", type=int, default=None, help="iterations per move instead of a time budget")
@@ -32,7 +33,8 @@ def run_arena(args: argparse.Namespace, argv: list[str]) -> int:
     budget = None if args.iterations is not None else args.budget
     what = f"{args.iterations} iterations" if budget is None else f"{budget} s"
     print(
-        f"arena: {' '.join(args.levels)}, {args.players} players, {args.games} games, seed {args.seed}, "
+        f"arena: {' '.join(args.levels)}, {args.players} players{', the Market' if args.market else ''}, "
+        f"{args.games} games, seed {args.seed}, "
         f"search {what} per move, rules core {core_name()}",
         flush=True,
     )
@@ -45,6 +47,7 @@ def run_arena(args: argparse.Namespace, argv: list[str]) -> int:
             edition=args.edition,
             budget_s=budget,
             iterations=args.iterations,
+            market=args.market,
             out=None if args.quiet else sys.stdout,
         )
     except ValueError as e:

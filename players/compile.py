@@ -20,7 +20,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_DEST = ROOT / "build" / "mypyc"
 PACKAGES = ("rules", "players")
-MODULES = ("players/eval.py", "players/hidden.py", "players/search.py")  # besides rules.compile.MODULES
+# besides rules.compile.MODULES:
+MODULES = ("players/eval.py", "players/hidden.py", "players/search.py", "players/mcts.py")
 STAMP = ".sources-digest"  # as rules.compile.STAMP
 
 

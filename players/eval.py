@@ -2,7 +2,7 @@
 game (for the greedy players and the search's playouts) and what a position is worth (to cut playouts
 short). Move values read card data, public facts and the deciding seat's own hand and money; the
 position estimate reads every seat's (it is only used on the search's determinizations). No edition
-or module switches.
+switches; what an expansion adds is valued by its own module (the Market: ``market_eval``).
 
 The estimates follow the rulebooks' own advice (seed 000 "Tipps und taktische Bemerkungen"): workers
 early, expensive buildings are cheaper per point, keep some money for the trading phase, and a card
@@ -17,6 +17,8 @@ from rules.actions import BUY, OBSERVE, PLAY, PUB, TAKE, Move
 from rules.cards import RED, CardType
 from rules.state import GameState
 
+from .market_eval import MarketOutlook, market_outlook, roundels
+
 HAND_PENALTY = 5  # rules-notes 14: each card left in hand at the end
 CARDS_PER_ROUND = 6  # about how many cards of each stack a round uses
 
@@ -24,7 +26,7 @@ CARDS_PER_ROUND = 6  # about how many cards of each stack a round uses
 class Outlook:
     """Per-position figures every move estimate needs, computed once per decision."""
 
-    __slots__ = ("st", "rounds", "money", "scorings", "table", "_reds", "_colours")
+    __slots__ = ("st", "rounds", "money", "scorings", "table", "market", "_reds", "_colours")
 
     def __init__(self, st: GameState) -> None:
         self.st = st
@@ -38,6 +40,7 @@ class Outlook:
             p.scores: later + (1.0 if st.phase <= i else 0.0) for i, p in enumerate(st.ruleset.phases) if p.scores
         }
         self.table = st.ruleset.catalogue.aristocrat_table
+        self.market: MarketOutlook | None = market_outlook(st, self.scorings) if st.ext else None
         self._reds: dict[int, set[str]] = {}  # per seat: the names of its red cards
         self._colours: dict[tuple[int, str], int] = {}  # (seat, colour): cards of that colour
 
@@ -97,8 +100,16 @@ class Outlook:
         w = self.money
         by_id = st.ruleset.catalogue.by_id
         kind = a.kind
+        m = self.market
         if kind in (BUY, PLAY):
-            value = self.card_value(seat, by_id[a.card], by_id[a.target] if a.target else None) - move.price * w
+            t = by_id[a.card]
+            displaced = by_id[a.target] if a.target else None
+            value = self.card_value(seat, t, displaced) - move.price * w
+            if m is not None:
+                new, old = roundels(st, a, t, displaced)
+                value += m.card_gain(seat, t, new, w)
+                if displaced is not None:
+                    value -= m.displaced_loss(seat, displaced, old)
             if kind == PLAY:
                 value += HAND_PENALTY  # the card leaves the hand
             return value
@@ -107,12 +118,18 @@ class Outlook:
                 return -HAND_PENALTY
             t = by_id[a.card]
             best = self.card_value(seat, t, None) if not t.trading else self.income(seat, t) * 0.6
+            if m is not None and not t.trading:
+                best += m.card_gain(seat, t, roundels(st, a, t, None)[0], w)
             return 0.3 * best - 0.4 * HAND_PENALTY - t.cost * w * 0.3
         if kind == PUB:
             return a.amount * (1.0 - 2 * w) if w < 0.5 else -float(a.amount)
         if kind == OBSERVE:
             return 0.5
-        return 0.0  # pass, discard
+        if m is not None:
+            found = m.decision(seat, a, move.price, w)
+            if found is not None:
+                return found
+        return 0.0  # pass, discard (the Market's release)
 
     def worth(self, seat: int) -> float:
         """Expected final VP of ``seat``: VP so far, what its cards and money should still bring, its
@@ -132,6 +149,8 @@ class Outlook:
         redeem = 0.5 if self.rounds > 1.0 else 0.0
         for c in st.hands[seat]:
             value += -HAND_PENALTY + redeem * min(2 * HAND_PENALTY, max(0.0, self.income(seat, cards[c])))
+        if self.market is not None:
+            value += self.market.worth(seat, self.money if self.rounds > 1.0 else 0.1)
         return value
 
 
@@ -141,13 +160,32 @@ def final_rewards(st: GameState) -> list[float]:
     return [share if s in st.winners else 0.0 for s in range(st.n)]
 
 
-def estimated_rewards(st: GameState, spread: float) -> list[float]:
-    """Each seat's chance to win, guessed from the expected final VP (a softmax with ``spread`` VP)."""
+def estimated_rewards(st: GameState, spread: float, margin: float = 0.0) -> list[float]:
+    """Each seat's chance to win, guessed from the expected final VP (a softmax with ``spread`` VP);
+    with ``margin`` > 0 blended with ``margin_rewards`` of the expected final VP."""
     if st.finished:
-        return final_rewards(st)
+        return blend(st, final_rewards(st), [float(v) for v in st.vp], spread, margin)
     out = Outlook(st)
     worth = [out.worth(s) for s in range(st.n)]
     top = max(worth)
     exps = [math.exp((w - top) / spread) for w in worth]
     total = sum(exps)
-    return [e / total for e in exps]
+    return blend(st, [e / total for e in exps], worth, spread, margin)
+
+
+def margin_rewards(points: list[float], spread: float) -> list[float]:
+    """Per seat, a reward in (0, 1) growing with its lead over the best other seat (a logistic with
+    four times ``spread`` VP): a gradient for every seat, also those far from winning (max-n for more
+    than two players gets one for every opponent's move too)."""
+    out = []
+    for s, p in enumerate(points):
+        best_other = max(q for o, q in enumerate(points) if o != s)
+        out.append(1.0 / (1.0 + math.exp(-(p - best_other) / (4 * spread))))
+    return out
+
+
+def blend(st: GameState, wins: list[float], points: list[float], spread: float, margin: float) -> list[float]:
+    if margin <= 0.0:
+        return wins
+    margins = margin_rewards(points, spread)
+    return [(1.0 - margin) * w + margin * m for w, m in zip(wins, margins, strict=True)]

@@ -22,7 +22,7 @@ from rules import apply, legal_moves
 from rules.actions import Action, Move
 from rules.state import GameState
 
-from .eval import Outlook, estimated_rewards, final_rewards
+from .eval import Outlook, estimated_rewards
 from .hidden import determinize
 
 
@@ -34,21 +34,34 @@ class SearchConfig:
     explore: float = 0.7  # UCB exploration constant (rewards are win shares in [0, 1])
     widen: float = 1.5  # progressive widening: children allowed = 1 + widen * sqrt(visits)
     spread: float = 6.0  # VP scale of the softmax turning estimated final VP into win chances
+    # more than two players: share of the reward given by the lead over the best other seat
+    # (eval.margin_rewards), the rest by the win chance; two players: the win chance alone
+    margin: float = 0.5
+    # more than two players: progressive bias, a child's UCB value gets bias * w / (visits + 1), w = 1 for
+    # the heuristic's best move and exp(-d / temperature) for one valued d VP lower (two players: none)
+    bias: float = 0.5
+    temperature: float = 2.5
 
 
 STRONG = SearchConfig()
-RANDOM_PLAYOUTS = SearchConfig(guided=False, playout_depth=-1)
+RANDOM_PLAYOUTS = SearchConfig(guided=False, playout_depth=-1, margin=0.0, bias=0.0)
 
 
 class Node:
-    __slots__ = ("mover", "visits", "reward", "avail", "children")
+    __slots__ = ("mover", "visits", "reward", "avail", "children", "moves", "ranked", "weights", "bias")
 
-    def __init__(self, mover: int) -> None:
+    def __init__(self, mover: int, bias: float = 0.0) -> None:
         self.mover = mover  # the seat whose move led here
+        self.bias = bias  # the progressive bias (SearchConfig.bias)
         self.visits = 0
         self.reward = 0.0
         self.avail = 0
         self.children: dict[Action, Node] = {}
+        # The legal moves last seen here and their heuristic order: the order depends only on the moves
+        # and on public facts the node's action sequence fixes, so equal moves keep it (most deals).
+        self.moves: list[Move] | None = None
+        self.ranked: list[Move] = []
+        self.weights: list[float] = []  # per ranked move: exp(-(best value - its value) / temperature)
 
 
 @dataclass(slots=True)
@@ -59,14 +72,15 @@ class SearchResult:
     win_chance: float | None = None  # the chosen move's mean reward for the seat (None: forced move)
 
 
-def _ranked(st: GameState, moves: list[Move]) -> list[Move]:
-    """Moves best first by the heuristic (ties keep legal_moves' order)."""
+def _ranked(st: GameState, moves: list[Move], temperature: float) -> tuple[list[Move], list[float]]:
+    """Moves best first by the heuristic (ties keep legal_moves' order), with their weights."""
     out = Outlook(st)
     scored = sorted(((-out.score(m), i) for i, m in enumerate(moves)))
-    return [moves[i] for _, i in scored]
+    top = -scored[0][0]
+    return [moves[i] for _, i in scored], [math.exp((-s - top) / temperature) for s, _ in scored]
 
 
-def _heuristic_move(st: GameState, moves: list[Move], rng: random.Random, epsilon: float) -> Action:
+def heuristic_move(st: GameState, moves: list[Move], rng: random.Random, epsilon: float) -> Action:
     if len(moves) == 1:
         return moves[0].action
     if rng.random() < epsilon:
@@ -85,28 +99,34 @@ def _playout(st: GameState, cfg: SearchConfig, rng: random.Random) -> list[float
     steps = 0
     while not st.finished and steps != cfg.playout_depth:
         moves = legal_moves(st)
-        action = _heuristic_move(st, moves, rng, cfg.epsilon) if cfg.guided else moves[rng.randrange(len(moves))].action
+        action = heuristic_move(st, moves, rng, cfg.epsilon) if cfg.guided else moves[rng.randrange(len(moves))].action
         apply(st, action)
         steps += 1
-    if st.finished:
-        return final_rewards(st)
-    return estimated_rewards(st, cfg.spread)
+    return estimated_rewards(st, cfg.spread, cfg.margin if st.n > 2 else 0.0)
 
 
-def _select(node: Node, st: GameState, cfg: SearchConfig, rng: random.Random) -> tuple[Action, bool]:
-    """The action to follow from ``node`` in this deal, and whether it is a new child."""
+def _select(node: Node, st: GameState, cfg: SearchConfig, rng: random.Random) -> tuple[Action, float]:
+    """The action to follow from ``node`` in this deal, and -1 if it has a child, else the new child's
+    progressive bias."""
     moves = legal_moves(st)
     children = node.children
     if cfg.guided:
-        ranked = _ranked(st, moves) if len(moves) > 1 else moves
+        if len(moves) == 1:
+            ranked, weights = moves, [1.0]
+        elif moves == node.moves:
+            ranked, weights = node.ranked, node.weights
+        else:
+            ranked, weights = node.ranked, node.weights = _ranked(st, moves, cfg.temperature)
+            node.moves = list(moves)
         allowed = 1 + int(cfg.widen * math.sqrt(node.visits))
         eligible: list[Node] = []
         actions: list[Action] = []
-        for m in ranked:
+        bias = cfg.bias if st.n > 2 else 0.0
+        for m, w in zip(ranked, weights, strict=True):
             child = children.get(m.action)
             if child is None:
                 if len(eligible) < allowed:
-                    return m.action, True
+                    return m.action, bias * w
                 continue
             eligible.append(child)
             actions.append(m.action)
@@ -115,7 +135,7 @@ def _select(node: Node, st: GameState, cfg: SearchConfig, rng: random.Random) ->
     else:
         untried = [m.action for m in moves if m.action not in children]
         if untried:
-            return untried[rng.randrange(len(untried))], True
+            return untried[rng.randrange(len(untried))], 0.0
         actions = [m.action for m in moves]
         eligible = [children[a] for a in actions]
     best_i = 0
@@ -124,9 +144,10 @@ def _select(node: Node, st: GameState, cfg: SearchConfig, rng: random.Random) ->
     for i, child in enumerate(eligible):
         child.avail += 1
         v = child.reward / child.visits + c * math.sqrt(math.log(child.avail) / child.visits)
+        v += child.bias / (child.visits + 1)
         if v > best_v:
             best_i, best_v = i, v
-    return actions[best_i], False
+    return actions[best_i], -1.0
 
 
 def search(
@@ -159,10 +180,10 @@ def search(
         path = [root]
         while not d.finished:
             mover = d.decider
-            action, new = _select(node, d, cfg, rng)
+            action, bias = _select(node, d, cfg, rng)
             apply(d, action)
-            if new:
-                child = node.children[action] = Node(mover)
+            if bias >= 0.0:
+                child = node.children[action] = Node(mover, bias)
                 child.avail = 1
                 path.append(child)
                 break

@@ -29,7 +29,8 @@ def random_position(ruleset: Ruleset, seed: int) -> GameState:
 
 
 def rid(r: Ruleset) -> str:
-    return f"ed{r.edition}-{r.players}p-money{r.open_money:d}-hands{r.open_hands:d}"
+    market = "-market" if r.expansions else ""
+    return f"ed{r.edition}-{r.players}p-money{r.open_money:d}-hands{r.open_hands:d}{market}"
 
 
 RULESETS = [
@@ -37,7 +38,7 @@ RULESETS = [
     for e in (1, 2)
     for n in (2, 3, 4)
     for money, hands in ((True, False), (False, n % 2 == 0))
-]
+] + [Ruleset(edition=2, players=n, open_money=n != 3, expansions=("market",)) for n in (2, 3, 4, 5)]
 
 
 @pytest.mark.parametrize("ruleset", RULESETS, ids=rid)

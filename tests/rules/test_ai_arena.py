@@ -97,14 +97,15 @@ from rules import Ruleset, apply, legal_moves, new_game
 from players.ai import decide
 
 out = {"compiled": not players.search.__file__.endswith(".py"), "decisions": []}
-for players in (2, 3, 4):
+for players, market in ((2, False), (3, False), (4, False), (3, True), (5, True)):
     rng = random.Random(players)
-    st = new_game(Ruleset(edition=1 + players % 2, players=players), [str(i) for i in range(players)], seed=players)
+    rs = Ruleset(edition=2 if market else 1 + players % 2, players=players, expansions=("market",) if market else ())
+    st = new_game(rs, [str(i) for i in range(players)], seed=players)
     for step in range(140):
         if st.finished:
             break
         if step % 20 == 7:
-            for level in ("strong", "mcts-random", "easy", "normal"):
+            for level in ("strong", "mcts", "mcts-random", "easy", "normal"):
                 d = decide(st, st.decider, level, rng=step, iterations=25)
                 out["decisions"].append([level, list(d.action), d.iterations])
         apply(st, rng.choice(legal_moves(st)).action)
@@ -113,7 +114,8 @@ print(json.dumps(out))
 
 
 def test_compiled_players_decide_as_pure_python() -> None:
-    """The computer players compiled with the rules (players.compile.MODULES) choose exactly as in pure Python."""
+    """The computer players compiled with the rules (players.compile.MODULES) choose exactly as in pure Python,
+    also the mcts baseline and with the Market at 3 and 5 players (issue 18)."""
     why = missing_prerequisites()
     if why is not None:
         pytest.skip(f"no compiled build possible here: {why}")

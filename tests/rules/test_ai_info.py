@@ -1,7 +1,8 @@
 """A computer player sees only what its seat may see (rules.view): change everything the seat cannot
 see (the order and contents of the face-down stacks, others' hidden hands, hidden money and the
 counters that would reveal it) and every level, with the same seed, decides exactly as before; the
-strong player's whole visit distribution is unchanged."""
+strong player's and the mcts baseline's whole visit distributions are unchanged. Base games of 2 to 4
+players and games with the Market of 3 and 5 players (issue 18)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import random
 
 import pytest
 
+from players import mcts
 from players.ai import SEARCHES, choose
 from players.hidden import determinize
 from players.search import search
@@ -65,7 +67,8 @@ def disturb(st: GameState, seat: int, rng: random.Random) -> GameState:
 
 
 def rid(r: Ruleset) -> str:
-    return f"ed{r.edition}-{r.players}p-money{r.open_money:d}-hands{r.open_hands:d}"
+    market = "-market" if r.expansions else ""
+    return f"ed{r.edition}-{r.players}p-money{r.open_money:d}-hands{r.open_hands:d}{market}"
 
 
 RULESETS = [
@@ -73,6 +76,8 @@ RULESETS = [
     Ruleset(edition=1, players=4, open_money=False),
     Ruleset(edition=2, players=2),
     Ruleset(edition=1, players=3, open_hands=True),
+    Ruleset(edition=2, players=3, open_money=False, expansions=("market",)),
+    Ruleset(edition=2, players=5, expansions=("market",)),
 ]
 
 
@@ -95,6 +100,10 @@ def test_what_a_seat_cannot_see_changes_nothing(ruleset: Ruleset) -> None:
             for c in changed:
                 other = search(c, seat, random.Random(3), SEARCHES[level], iterations=30)
                 assert (other.action, other.visits) == (result.action, result.visits), level
+        result = mcts.search(st, seat, random.Random(3), iterations=30)
+        for c in changed:
+            other = mcts.search(c, seat, random.Random(3), iterations=30)
+            assert (other.action, other.visits) == (result.action, result.visits), "mcts"
 
 
 def test_determinizations_keep_what_the_seat_sees() -> None:

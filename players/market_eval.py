@@ -1,0 +1,226 @@
+"""What the computer players know of the Market (issue 18; expansions.md MK-18 ... MK-43): the
+marketplace positions and the value tiles still to come, crates and what keeping them costs, and the
+"?" goods. Used by ``eval.Outlook`` when the state has the Market; the data and the positions come
+from ``rules.expansions.market``.
+
+A good's standing for a seat is the marketplace VP it should still bring: for each scoring to come
+the tile's higher value times a guess at the chance to be first (or tied first) and the lower value
+times a guess at the chance to be a clear second, both smooth in the lead over the best other seat,
+so a symbol that does not change today's ranking is still worth something. Crates count for the next
+scoring only, at the price of the tile's higher value in rubles.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import cache
+
+from rules.actions import Action
+from rules.cards import CardType
+from rules.expansions.market import (
+    ANY,
+    CRATE,
+    KEY,
+    YELLOW,
+    free_goods,
+    goods,
+    mstate,
+    tiles,
+    token_goods,
+)
+from rules.state import GameState
+
+CONFIRM, AS = "confirm", "as"  # the Market's decision kinds (rules.expansions.market_decisions)
+
+
+@cache
+def _tiles() -> tuple[tuple[int, int], ...]:
+    return tuple(tiles())
+
+
+@cache
+def _goods() -> tuple[str, ...]:
+    return goods()
+
+
+def _sigmoid(x: float) -> float:
+    return 1.0 / (1.0 + math.exp(-x))
+
+
+class MarketOutlook:
+    """Per-position Market figures for ``eval.Outlook`` (positions computed once, on first use)."""
+
+    __slots__ = ("st", "high", "low", "next_high", "next_low", "soft", "_pos", "goods", "_gains", "_rivals")
+
+    def __init__(self, st: GameState, scorings: float) -> None:
+        self.st = st
+        m = mstate(st)
+        phase_index = next(i for i, p in enumerate(st.ruleset.phases) if p.scores == YELLOW)
+        table = _tiles()
+        start = m["tile"] if st.phase <= phase_index and not st.finished else m["tile"] + 1
+        # The tiles of the scorings still to come (the last one repeats, MK-18), the last one partly.
+        high = low = 0.0
+        k = 0
+        left = scorings
+        while left > 1e-9:
+            share = min(1.0, left)
+            h, lo = table[min(start + k, len(table) - 1)]
+            high += share * h
+            low += share * lo
+            left -= share
+            k += 1
+        self.high = high
+        self.low = low
+        nxt = table[min(start, len(table) - 1)] if scorings > 0 else (0, 0)
+        self.next_high: float = nxt[0]
+        self.next_low: float = nxt[1]
+        self.soft = 0.6 + 0.4 * scorings  # symbols of lead that make a place fairly sure
+        self._pos: list[dict[str, int]] | None = None
+        self.goods = _goods()
+        self._gains: dict[tuple[int, str, int, bool], float] = {}  # gain's and next_gain's answers
+        self._rivals: dict[tuple[int, str], tuple[int, int]] = {}  # the best two others' positions
+
+    def pos(self) -> list[dict[str, int]]:
+        """Every seat's positions, as ``rules.expansions.market.positions`` counts them (MK-21, MK-23)."""
+        if self._pos is None:
+            st = self.st
+            cat = st.ruleset.catalogue
+            markets = cat.markets
+            cards = cat.cards
+            held = token_goods(st)
+            out = []
+            for s in range(st.n):
+                p = dict.fromkeys(self.goods, 0)
+                for c in st.tableaux[s]:
+                    roundel = markets[c]
+                    if roundel is None:
+                        continue
+                    if roundel == ANY:
+                        good = held.get(c)
+                        if good is not None:
+                            p[good] += 1
+                    else:
+                        p[roundel] += cards[c].market_count
+                out.append(p)
+            self._pos = out
+        return self._pos
+
+    def rivals(self, seat: int, good: str) -> tuple[int, int]:
+        """The highest and second highest positions in ``good`` of the other seats."""
+        found = self._rivals.get((seat, good))
+        if found is None:
+            pos = self.pos()
+            best = second = 0
+            for s in range(self.st.n):
+                if s != seat:
+                    p = pos[s][good]
+                    if p > best:
+                        best, second = p, best
+                    elif p > second:
+                        second = p
+            found = self._rivals[seat, good] = (best, second)
+        return found
+
+    def standing(self, seat: int, good: str, mine: int, high: float, low: float, soft: float) -> float:
+        """The VP ``seat`` should get from ``good`` with ``mine`` symbols of it (others as they are)."""
+        if mine <= 0:
+            return 0.0
+        best, second_best = self.rivals(seat, good)
+        first = _sigmoid((mine - best + 0.5) / soft)
+        # a clear second, less likely the surer the seat is of the lead (monotonic while high >= 1.5 low,
+        # as on every tile)
+        second = (1.0 - first) * (1.0 - 0.5 * first) * _sigmoid((mine - second_best + 0.5) / soft)
+        return high * first + low * second
+
+    def gain(self, seat: int, good: str, symbols: int) -> float:
+        """What ``symbols`` more (or fewer, if negative) of ``good`` bring ``seat`` over the scorings to come."""
+        key = (seat, good, symbols, False)
+        found = self._gains.get(key)
+        if found is None:
+            mine = self.pos()[seat][good]
+            high, low, soft = self.high, self.low, self.soft
+            found = self.standing(seat, good, mine + symbols, high, low, soft) - self.standing(
+                seat, good, mine, high, low, soft
+            )
+            self._gains[key] = found
+        return found
+
+    def next_gain(self, seat: int, good: str, symbols: int) -> float:
+        """The same for the next scoring alone, ranked nearly as it will be (a crate, MK-33)."""
+        key = (seat, good, symbols, True)
+        found = self._gains.get(key)
+        if found is None:
+            mine = self.pos()[seat][good]
+            high, low = self.next_high, self.next_low
+            found = self.standing(seat, good, mine + symbols, high, low, 0.6) - self.standing(
+                seat, good, mine, high, low, 0.6
+            )
+            self._gains[key] = found
+        return found
+
+    def best_free(self, seat: int) -> float:
+        """A "?" card's worth: one symbol of the best good token still free (MK-25)."""
+        free = free_goods(self.st)
+        return max((self.gain(seat, g, 1) for g in free), default=0.0)
+
+    def card_gain(self, seat: int, t: CardType, roundel: str | None, money: float) -> float:
+        """What card ``t`` (with ``roundel``) entering ``seat``'s tableau adds on the marketplace."""
+        if roundel is None:
+            return 0.0
+        if roundel == ANY:
+            return self.best_free(seat)
+        if t.ability == CRATE:
+            return self.next_gain(seat, roundel, t.market_count) - self.next_high * money
+        return self.gain(seat, roundel, t.market_count)
+
+    def displaced_loss(self, seat: int, t: CardType, roundel: str | None) -> float:
+        """What a displaced card's symbols were worth on the marketplace."""
+        if roundel is None or roundel == ANY:
+            return 0.5 * self.best_free(seat) if roundel == ANY else 0.0
+        return -self.gain(seat, roundel, -t.market_count)
+
+    def decision(self, seat: int, a: Action, price: int, money: float) -> float | None:
+        """The value of the Market's own decisions ("?" good, crate), None for any other action."""
+        if a.kind == AS:
+            return self.gain(seat, a.card, 1)
+        if a.kind == CONFIRM:
+            t = self.st.ruleset.catalogue.by_id[a.card]
+            roundel = t.market[0] if t.market else None
+            if roundel is None:
+                return 0.0
+            mine = self.pos()[seat][roundel]
+            keep = self.standing(seat, roundel, mine, self.next_high, self.next_low, 0.3)
+            drop = self.standing(seat, roundel, mine - t.market_count, self.next_high, self.next_low, 0.3)
+            return keep - drop - price * money
+        return None
+
+    def worth(self, seat: int, money: float) -> float:
+        """The marketplace VP ``seat`` should still get, less what its crates will cost."""
+        value = 0.0
+        mine = self.pos()[seat]
+        for g in self.goods:
+            value += self.standing(seat, g, mine[g], self.high, self.low, self.soft)
+        cards = self.st.cards
+        crates = sum(1 for c in self.st.tableaux[seat] if cards[c].ability == CRATE)
+        return value - crates * self.next_high * money
+
+
+def market_outlook(st: GameState, scorings: dict[str, float]) -> MarketOutlook | None:
+    """The Market's figures if ``st`` has the Market, else None."""
+    if KEY not in st.ext:
+        return None
+    return MarketOutlook(st, scorings.get(YELLOW, 0.0))
+
+
+def roundels(st: GameState, a: Action, t: CardType, displaced: CardType | None) -> tuple[str | None, str | None]:
+    """The market roundels of the card an action places and of the card it displaces (MK-49: the
+    action names the roundel of the target for a trading card, else of the card, where copies differ)."""
+
+    def of(ct: CardType, named: str) -> str | None:
+        if named:
+            return named
+        return ct.market[0] if ct.market else None
+
+    if displaced is not None and t.trading:
+        return of(t, ""), of(displaced, a.good)
+    return of(t, a.good), (of(displaced, "") if displaced is not None else None)
