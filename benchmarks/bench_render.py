@@ -36,10 +36,13 @@ NAMES = ["Anna", "Boris", "Katharina", "Dmitri", "Elena"]
 LAST_ACTION = "Katharina bought St Isaac's Cathedral (lower row) over Market for 12 rubles"
 
 
-def play(edition: int, players: int, seed: int, market: bool = False) -> list[GameState]:
-    """Every state of a seeded random game (``market``: 2nd edition with the Market)."""
+def play(edition: int, players: int, seed: int, market: bool = False, expansions: tuple[str, ...] = (),
+         modules: tuple[int, ...] = ()) -> list[GameState]:
+    """Every state of a seeded random game (``market``: 2nd edition with the Market; ``expansions`` and
+    ``modules`` besides)."""
     rng = random.Random(seed)
-    rs = Ruleset(edition=edition, players=players, expansions=("market",) if market else ())
+    rs = Ruleset(edition=edition, players=players, expansions=(("market",) if market else ()) + expansions,
+                 modules=modules)
     st = new_game(rs, NAMES[:players], seed=seed)
     states = [st.copy()]
     while not st.finished:
@@ -78,14 +81,22 @@ def main() -> None:
         os.sched_setaffinity(0, {args.cpu})
 
     print(f"render benchmark: edition {args.edition}, seed {args.seed}, {args.runs} runs each")
-    for players, market in ((2, False), (4, False), (5, True)):
-        if market and args.edition != 2:
+    # five players with every part of the edition: In bester Gesellschaft and the Banquet (1st), the Market
+    # and Modules 1-6 (2nd)
+    every = ((), (1,)) if args.edition == 2 else (("new_society",), (1,))
+    every_modules = (1, 2, 3, 4, 5, 6) if args.edition == 2 else (1,)
+    configs: list[tuple[int, bool, tuple[str, ...], tuple[int, ...]]] = [
+        (2, False, (), ()), (4, False, (), ()), (5, True, (), ()), (5, args.edition == 2, every[0], every_modules)]
+    for players, market, expansions, modules in configs:
+        if market and args.edition != 2 or (players == 5 and not market and not expansions):
             continue
-        states = play(args.edition, players, args.seed, market)
+        states = play(args.edition, players, args.seed, market, expansions, modules)
         st = states[int(len(states) * 0.85)]
         v = view(st, st.decider)
         first, times, png = timed(partial(render_board, v, "en", LAST_ACTION), args.runs)
-        label = f"board, {players} players{', Market' if market else ''}, round {st.round}"
+        parts = (", Market" if market else "") + "".join(f", {x}" for x in expansions)
+        parts += f", modules {','.join(map(str, modules))}" if modules else ""
+        label = f"board, {players} players{parts}, round {st.round}"
         report(label, first, times, len(png))
         _, draw_times, cv = timed(partial(draw_board, v, "en", LAST_ACTION), args.runs)
         draw_p50 = statistics.median(draw_times)

@@ -23,6 +23,9 @@ BASE_PENDING = {"pub", "observatory", "good", "crate"}  # the decisions of the b
 TABLES = [
     pytest.param(1, 5, ["new_society", "module1"], 21, id="ed1-5p-new-society-banquet"),
     pytest.param(2, 4, ["market", "module1", "module2"], 22, id="ed2-4p-market-modules-1-2"),
+    # issue 19: the Market with all six modules
+    pytest.param(2, 5, ["market", "module1", "module2", "module3", "module4", "module5", "module6"], 23,
+                 id="ed2-5p-market-all-modules"),
 ]
 
 
