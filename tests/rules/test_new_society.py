@@ -295,3 +295,19 @@ def test_M2_13_no_bonus_with_module_2() -> None:
     reds = ["Author", "Administrator", "Warehouse Manager", "Secretary", "Controller", "Judge",
             "Mistress of Ceremonies", "Sycophant", "Abbot", "Weapon Master", "Chamber Maid", "Builder"]
     assert _final_aristocrats(module2(), reds) == 55
+
+
+def test_IBG_18_bonuses_count_the_owners_tableau_at_scoring_duplicates_and_trading_cards() -> None:
+    """IBG-18: the new Mariinsky Theater (+1 VP) and the Coffee House (+1 ruble) count every red card of
+    their owner's tableau at the moment of the building scoring: a second Author counts again, the Mayor
+    (a red trading card) counts too, and the other player's aristocrats count for nothing."""
+
+    def building_score(reds: list[str]) -> tuple[int, int]:
+        st = society_game(ibg(), {0: ["Mariinskij-Theater", "Coffee House", *reds], 1: ["Author", "Author"]})
+        events = end_phase(st)
+        return next((e["rubles"], e["vp"]) for e in events if e["type"] == "score" and e["seat"] == 0)
+
+    rub1, vp1 = building_score(["Author"])
+    assert building_score(["Author", "Author"]) == (rub1 + 1, vp1 + 1)
+    assert building_score(["Author", "Author", "Mayor"]) == (rub1 + 2, vp1 + 2)
+    assert building_score([]) == (rub1 - 1, vp1 - 1)
