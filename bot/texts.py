@@ -12,23 +12,18 @@ from collections.abc import Container, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from rules import DRAWN, HAND, LOWER, UPPER, Action, Move, format_action
-from rules.cards import Catalogue, any_type
+from rules import DRAWN, HAND, LOWER, UPPER, Move
+from rules.cards import any_type
 from rules.describe import describe, headline
-from rules.i18n import DEFAULT_LANG, card_name, strings, t
+from rules.i18n import card_name, t
 
+from .action_text import describe_action as describe_action
+from .action_text import has_text as has_text
+from .action_text import rubles
 from .store import FinishedGame, Standing
 from .timers import Timing
 
-# the kinds worded below without an ``act.<kind>`` text of their own
-DESCRIBED = frozenset({"pass", "pub", "as", "observe"})
-
-
-def has_text(key: str, lang: str) -> bool:
-    return key in strings(lang) or key in strings(DEFAULT_LANG)
-
-
-TOKEN_EMOJI = {"hammer": "🔨", "cathedral": "⛪", "bust": "🗿", "hand": "✋"}
+TOKEN_EMOJI = {"hammer": "🔨", "cathedral": "⛪", "bust": "🗿", "hand": "✋", "sack": "💰"}
 COLOUR_EMOJI = {"green": "🟩", "blue": "🟦", "red": "🟥", "yellow": "🟨"}
 ROW_KEYS = {UPPER: "row.upper", LOWER: "row.lower", HAND: "row.hand", DRAWN: "row.drawn"}
 
@@ -47,10 +42,6 @@ def _cap(s: str) -> str:
     return s[:1].upper() + s[1:]
 
 
-def rubles(n: int, lang: str) -> str:
-    return t("bot.rubles", lang, n=n)
-
-
 def card_label(card_id: str, edition: int, lang: str, with_cost: bool = True) -> str:
     """``Lumberjack (3)``: the card's name and printed cost."""
     name = card_name(card_id, edition, lang)
@@ -58,33 +49,6 @@ def card_label(card_id: str, edition: int, lang: str, with_cost: bool = True) ->
         return name
     ct = any_type(edition, card_id)
     return f"{name} ({ct.cost})" if ct is not None else name
-
-
-def describe_action(action: Action, edition: int, lang: str, price: int | None = None,
-                    cat: Catalogue | None = None) -> str:
-    """A localized description of an action, e.g. ``buy Bank (lower row) over Market: 5 rubles``. A kind
-    without words of its own (an expansion's decision) reads as its record notation where ``cat`` is given."""
-    k = action.kind
-    if cat is not None and k not in DESCRIBED and not has_text(f"act.{k}", lang):
-        text = format_action(action, cat, lang)
-        return f"{text}: {rubles(price, lang)}" if price else text
-    if k == "pass":
-        return t("act.pass", lang)
-    if k == "pub":
-        text = t("act.pub", lang, vp=action.amount)
-    elif k == "as":
-        text = t("act.as", lang, good=t(f"good.{action.card}", lang))
-    elif k == "observe":
-        text = t("act.observe", lang, deck=t(f"deck.{action.card}", lang))
-    else:
-        text = t(f"act.{k}", lang, card=card_name(action.card, edition, lang))
-        if action.row == LOWER:
-            text += " " + t("bot.from_lower", lang)
-        if action.target:
-            text += " " + t("bot.over", lang, card=card_name(action.target, edition, lang))
-    if price:
-        text += f": {rubles(price, lang)}"
-    return text
 
 
 def move_choice_label(move: Move, edition: int, lang: str) -> str:
