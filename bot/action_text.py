@@ -66,17 +66,29 @@ def _play(a: Action, edition: int, lang: str, seats: Sequence[str]) -> str:
     return t("act.play_on", lang, card=name, target=target)
 
 
+def assignment_now(entry: dict[str, Any], lang: str) -> str:
+    """"now 14 VP" (with hidden money Assignment 6's second 10 VP as "+10 with the most rubles", UI-13)."""
+    key = "bot.assignment_now_more" if entry.get("more") else "bot.assignment_now"
+    return t(key, lang, vp=entry["vp"], more=entry.get("more", 0))
+
+
+def own_assignments(view: dict[str, Any] | None) -> list[dict[str, Any]]:
+    """The viewer's own assignments with their values now (``rules.view`` gives them to their owner only)."""
+    seat = view.get("viewer") if view is not None else None
+    if view is None or seat is None:
+        return []
+    found: list[dict[str, Any]] = view["players"][seat].get("assignments") or []
+    return found
+
+
 def _assignment(a: Action, lang: str, view: dict[str, Any] | None) -> str:
     """M5-02, UI-13: the assignment with its words and what it would score now, from its owner's view."""
     players = len(view["players"]) if view is not None else 4
     what = assignment_short(a.amount, players, lang)
     text = t("act.assignment", lang, name=assignment_name(a.amount, lang), what=what)
-    seat = view.get("viewer") if view is not None else None
-    mine = view["players"][seat].get("assignments") if view is not None and seat is not None else None
-    for entry in mine or []:
+    for entry in own_assignments(view):
         if entry["id"] == a.amount:
-            key = "bot.assignment_now_more" if entry.get("more") else "bot.assignment_now"
-            text += " — " + t(key, lang, vp=entry["vp"], more=entry.get("more", 0))
+            text += " — " + assignment_now(entry, lang)
     return text
 
 

@@ -15,11 +15,13 @@ from typing import Any
 from rules import DRAWN, HAND, LOWER, UPPER, Move
 from rules.cards import any_type
 from rules.describe import describe, headline
+from rules.expansions.assignments import assignment_name, assignment_short
+from rules.expansions.assistants import assistant_name
 from rules.i18n import card_name, t
 
+from .action_text import assignment_now, own_assignments, rubles
 from .action_text import describe_action as describe_action
 from .action_text import has_text as has_text
-from .action_text import rubles
 from .store import FinishedGame, Standing
 from .timers import Timing
 
@@ -224,6 +226,37 @@ def _tableau(view: dict[str, Any], player: dict[str, Any], lang: str) -> str:
     return "\n".join(out) if out else t("bot.empty_tableau", lang)
 
 
+def _parts_lines(view: dict[str, Any], lang: str) -> list[str]:
+    """The modules' public board lines: the events, free or used (M4-16)."""
+    events = (view.get("module4") or {}).get("events")
+    if not events:
+        return []
+    names = [(t("event." + e["id"], lang), e["used_by"] is None) for e in events]
+    words = [name if free else f"~~{name}~~" for name, free in names]
+    return [f"**{t('bot.events', lang)}:** " + " · ".join(words)]
+
+
+def _player_parts(view: dict[str, Any], player: dict[str, Any], lang: str) -> list[str]:
+    """A player's assistant and discount (M3-08) and his status at each obstacle with his progress toward it
+    (M6-21, UI-16: Κ not reached, ∅ blocked, > met, + passed); the public view's, nothing secret."""
+    out: list[str] = []
+    assistant = player.get("assistant")
+    if assistant:
+        entry = next((a for a in view.get("assistants") or [] if a["assistant"] == assistant), None)
+        discount = (entry or {}).get("discount", [])
+        off = ", ".join(t(f"render.assistant_discount.{sel}", lang, n=n) for sel, n in discount)
+        out.append(f"🧑‍💼 {assistant_name(assistant, lang)}" + (f" ({off})" if off else ""))
+    obstacles = (view.get("module6") or {}).get("obstacles") or []
+    marks = []
+    for ob in obstacles:
+        mine = ob["players"][player["seat"]]
+        progress = f" {mine['text']}" if mine["text"] and mine["status"] != "passed" else ""
+        marks.append(f"{ob['field']}{mine['symbol']}{progress}")
+    if marks:
+        out.append("🚧 " + " · ".join(marks))
+    return out
+
+
 def board_text(view: dict[str, Any], lang: str, *, names: Sequence[str] | None = None,
                mentions: Sequence[str] | None = None, last: Sequence[str] = ()) -> BoardText:
     """The public board (``view`` for a spectator): rows, stacks, players, whose turn it is."""
@@ -252,8 +285,10 @@ def board_text(view: dict[str, Any], lang: str, *, names: Sequence[str] | None =
             lines.append(t("bot.pending_pub", lang, player=who[pending["seat"]]))
         else:  # the Market's and the expansions' decisions: the rules' own words for what is asked
             card = card_label(pending["card"], ed, lang) if pending.get("card") else ""
-            what = t(f"pending.{pending['kind']}", lang, card=card)
+            public = f"bot.pending_public.{pending['kind']}"  # worded for all who read the board (M5-19)
+            what = t(public if has_text(public, lang) else f"pending.{pending['kind']}", lang, card=card)
             lines.append(t("bot.pending_generic", lang, player=who[pending["seat"]], what=what))
+    lines.extend(_parts_lines(view, lang))
     decider = view.get("decider")
     if decider is not None:
         mention = mentions[decider] if mentions is not None and decider < len(mentions) else who[decider]
@@ -266,7 +301,8 @@ def board_text(view: dict[str, Any], lang: str, *, names: Sequence[str] | None =
         name = f"{marker}{who[p['seat']]} {tokens}".strip()
         money = "?" if p["rubles"] is None else str(p["rubles"])
         stats = t("bot.player_line", lang, vp=p["vp"], rubles=money, hand=p["hand_count"], limit=p["hand_limit"])
-        fields.append((name[:256], (stats + "\n" + _tableau(view, p, lang))[:1024]))
+        extra = "".join("\n" + x for x in _player_parts(view, p, lang))
+        fields.append((name[:256], (stats + extra + "\n" + _tableau(view, p, lang))[:1024]))
     footer = t("bot.edition", lang, edition=ed)
     return BoardText(title, "\n".join(lines)[:4000], fields, footer)
 
@@ -291,6 +327,14 @@ def hand_text(view: dict[str, Any], lang: str) -> str:
         lines.append(f"• {card_label(cid, ed, lang)}{extra}")
     if me["rubles"] is not None:
         lines.append(t("bot.you_have", lang, rubles=me["rubles"], vp=me["vp"]))
+    mine = own_assignments(view)  # M5-19, UI-13: the owner's only, with what each would score now
+    if mine:
+        lines.append(t("bot.hand_assignments", lang))
+        for entry in mine:
+            chosen = t("bot.hand_assignment_chosen", lang) if me.get("assignment_chosen") == entry["id"] else ""
+            lines.append(t("bot.hand_assignment", lang, name=assignment_name(entry["id"], lang),
+                           what=assignment_short(entry["id"], len(view["players"]), lang),
+                           now=assignment_now(entry, lang)) + chosen)
     return "\n".join(lines)
 
 
