@@ -171,3 +171,27 @@ def test_M5_19_public_messages_do_not_depend_on_a_seats_assignments(players: int
         log_b.append((version, ev_b, None))
         version += 1
     assert b.finished and chose and checked > 20
+
+
+def test_M5_19_computer_choices_and_hints_do_not_depend_on_others_assignments() -> None:
+    """A computer player (and the hint, the strong player's search) deciding for another seat chooses the same
+    in both games: it sees only its own assignments (the search redeals the unseen ones)."""
+    from players.ai import decide
+
+    rs = Ruleset(edition=2, players=3, open_money=False, expansions=("market",), modules=(5,))
+    a = new_game(rs, ["Anna", "Boris", "Katharina"], seed=3)
+    b = _other_assignments(a, 1)
+    rng = random.Random(3)
+    step = checked = 0
+    while not a.finished:
+        if a.decider != 1 and step % 7 == 0:
+            for level, iterations in (("normal", None), ("strong", 60)):
+                mine = decide(a, None, level, step, iterations=iterations).action
+                assert _same_move(a, b, mine) == decide(b, None, level, step, iterations=iterations).action, step
+                checked += 1
+        action = rng.choice(legal_moves(a)).action
+        other = _same_move(a, b, action)
+        apply(a, action)
+        apply(b, other)
+        step += 1
+    assert checked > 20
