@@ -331,7 +331,7 @@ class GameService(LobbyService):
             return
         done = await self.store.action_at(game.id, version) if version < game.version else None
         if done is not None and done.user_id == user_id and done.notation == format_action(
-                action, st.ruleset.catalogue):
+                action, st.ruleset.catalogue, seats=st.seats):
             raise UserError("already_done")
         raise UserError("stale_board")
 
@@ -344,7 +344,7 @@ class GameService(LobbyService):
         if auto is not None and auto != COMPUTER and events:
             events[0]["auto"] = True  # rules.describe words an automatic pass as such
         price = _paid(before, st, seat)
-        notation = format_action(action, st.ruleset.catalogue)
+        notation = format_action(action, st.ruleset.catalogue, seats=st.seats)
         old_hands, new_hands = hands_of(before), hands_of(st)
         changed = [s for s in range(st.n) if old_hands[s] != new_hands[s]]
         status = FINISHED if st.finished else ACTIVE

@@ -12,23 +12,20 @@ from collections.abc import Container, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from rules import DRAWN, HAND, LOWER, UPPER, Action, Move, format_action
-from rules.cards import Catalogue, any_type
+from rules import DRAWN, HAND, LOWER, UPPER, Move
+from rules.cards import any_type
 from rules.describe import describe, headline
-from rules.i18n import DEFAULT_LANG, card_name, strings, t
+from rules.expansions.assignments import assignment_name, assignment_short
+from rules.expansions.assistants import assistant_name
+from rules.i18n import card_name, t
 
+from .action_text import assignment_now, own_assignments, rubles
+from .action_text import describe_action as describe_action
+from .action_text import has_text as has_text
 from .store import FinishedGame, Standing
 from .timers import Timing
 
-# the kinds worded below without an ``act.<kind>`` text of their own
-DESCRIBED = frozenset({"pass", "pub", "as", "observe"})
-
-
-def has_text(key: str, lang: str) -> bool:
-    return key in strings(lang) or key in strings(DEFAULT_LANG)
-
-
-TOKEN_EMOJI = {"hammer": "🔨", "cathedral": "⛪", "bust": "🗿", "hand": "✋"}
+TOKEN_EMOJI = {"hammer": "🔨", "cathedral": "⛪", "bust": "🗿", "hand": "✋", "sack": "💰"}
 COLOUR_EMOJI = {"green": "🟩", "blue": "🟦", "red": "🟥", "yellow": "🟨"}
 ROW_KEYS = {UPPER: "row.upper", LOWER: "row.lower", HAND: "row.hand", DRAWN: "row.drawn"}
 
@@ -47,10 +44,6 @@ def _cap(s: str) -> str:
     return s[:1].upper() + s[1:]
 
 
-def rubles(n: int, lang: str) -> str:
-    return t("bot.rubles", lang, n=n)
-
-
 def card_label(card_id: str, edition: int, lang: str, with_cost: bool = True) -> str:
     """``Lumberjack (3)``: the card's name and printed cost."""
     name = card_name(card_id, edition, lang)
@@ -58,33 +51,6 @@ def card_label(card_id: str, edition: int, lang: str, with_cost: bool = True) ->
         return name
     ct = any_type(edition, card_id)
     return f"{name} ({ct.cost})" if ct is not None else name
-
-
-def describe_action(action: Action, edition: int, lang: str, price: int | None = None,
-                    cat: Catalogue | None = None) -> str:
-    """A localized description of an action, e.g. ``buy Bank (lower row) over Market: 5 rubles``. A kind
-    without words of its own (an expansion's decision) reads as its record notation where ``cat`` is given."""
-    k = action.kind
-    if cat is not None and k not in DESCRIBED and not has_text(f"act.{k}", lang):
-        text = format_action(action, cat, lang)
-        return f"{text}: {rubles(price, lang)}" if price else text
-    if k == "pass":
-        return t("act.pass", lang)
-    if k == "pub":
-        text = t("act.pub", lang, vp=action.amount)
-    elif k == "as":
-        text = t("act.as", lang, good=t(f"good.{action.card}", lang))
-    elif k == "observe":
-        text = t("act.observe", lang, deck=t(f"deck.{action.card}", lang))
-    else:
-        text = t(f"act.{k}", lang, card=card_name(action.card, edition, lang))
-        if action.row == LOWER:
-            text += " " + t("bot.from_lower", lang)
-        if action.target:
-            text += " " + t("bot.over", lang, card=card_name(action.target, edition, lang))
-    if price:
-        text += f": {rubles(price, lang)}"
-    return text
 
 
 def move_choice_label(move: Move, edition: int, lang: str) -> str:
@@ -260,6 +226,37 @@ def _tableau(view: dict[str, Any], player: dict[str, Any], lang: str) -> str:
     return "\n".join(out) if out else t("bot.empty_tableau", lang)
 
 
+def _parts_lines(view: dict[str, Any], lang: str) -> list[str]:
+    """The modules' public board lines: the events, free or used (M4-16)."""
+    events = (view.get("module4") or {}).get("events")
+    if not events:
+        return []
+    names = [(t("event." + e["id"], lang), e["used_by"] is None) for e in events]
+    words = [name if free else f"~~{name}~~" for name, free in names]
+    return [f"**{t('bot.events', lang)}:** " + " · ".join(words)]
+
+
+def _player_parts(view: dict[str, Any], player: dict[str, Any], lang: str) -> list[str]:
+    """A player's assistant and discount (M3-08) and his status at each obstacle with his progress toward it
+    (M6-21, UI-16: Κ not reached, ∅ blocked, > met, + passed); the public view's, nothing secret."""
+    out: list[str] = []
+    assistant = player.get("assistant")
+    if assistant:
+        entry = next((a for a in view.get("assistants") or [] if a["assistant"] == assistant), None)
+        discount = (entry or {}).get("discount", [])
+        off = ", ".join(t(f"render.assistant_discount.{sel}", lang, n=n) for sel, n in discount)
+        out.append(f"🧑‍💼 {assistant_name(assistant, lang)}" + (f" ({off})" if off else ""))
+    obstacles = (view.get("module6") or {}).get("obstacles") or []
+    marks = []
+    for ob in obstacles:
+        mine = ob["players"][player["seat"]]
+        progress = f" {mine['text']}" if mine["text"] and mine["status"] != "passed" else ""
+        marks.append(f"{ob['field']}{mine['symbol']}{progress}")
+    if marks:
+        out.append("🚧 " + " · ".join(marks))
+    return out
+
+
 def board_text(view: dict[str, Any], lang: str, *, names: Sequence[str] | None = None,
                mentions: Sequence[str] | None = None, last: Sequence[str] = ()) -> BoardText:
     """The public board (``view`` for a spectator): rows, stacks, players, whose turn it is."""
@@ -288,8 +285,10 @@ def board_text(view: dict[str, Any], lang: str, *, names: Sequence[str] | None =
             lines.append(t("bot.pending_pub", lang, player=who[pending["seat"]]))
         else:  # the Market's and the expansions' decisions: the rules' own words for what is asked
             card = card_label(pending["card"], ed, lang) if pending.get("card") else ""
-            what = t(f"pending.{pending['kind']}", lang, card=card)
+            public = f"bot.pending_public.{pending['kind']}"  # worded for all who read the board (M5-19)
+            what = t(public if has_text(public, lang) else f"pending.{pending['kind']}", lang, card=card)
             lines.append(t("bot.pending_generic", lang, player=who[pending["seat"]], what=what))
+    lines.extend(_parts_lines(view, lang))
     decider = view.get("decider")
     if decider is not None:
         mention = mentions[decider] if mentions is not None and decider < len(mentions) else who[decider]
@@ -302,7 +301,8 @@ def board_text(view: dict[str, Any], lang: str, *, names: Sequence[str] | None =
         name = f"{marker}{who[p['seat']]} {tokens}".strip()
         money = "?" if p["rubles"] is None else str(p["rubles"])
         stats = t("bot.player_line", lang, vp=p["vp"], rubles=money, hand=p["hand_count"], limit=p["hand_limit"])
-        fields.append((name[:256], (stats + "\n" + _tableau(view, p, lang))[:1024]))
+        extra = "".join("\n" + x for x in _player_parts(view, p, lang))
+        fields.append((name[:256], (stats + extra + "\n" + _tableau(view, p, lang))[:1024]))
     footer = t("bot.edition", lang, edition=ed)
     return BoardText(title, "\n".join(lines)[:4000], fields, footer)
 
@@ -327,6 +327,14 @@ def hand_text(view: dict[str, Any], lang: str) -> str:
         lines.append(f"• {card_label(cid, ed, lang)}{extra}")
     if me["rubles"] is not None:
         lines.append(t("bot.you_have", lang, rubles=me["rubles"], vp=me["vp"]))
+    mine = own_assignments(view)  # M5-19, UI-13: the owner's only, with what each would score now
+    if mine:
+        lines.append(t("bot.hand_assignments", lang))
+        for entry in mine:
+            chosen = t("bot.hand_assignment_chosen", lang) if me.get("assignment_chosen") == entry["id"] else ""
+            lines.append(t("bot.hand_assignment", lang, name=assignment_name(entry["id"], lang),
+                           what=assignment_short(entry["id"], len(view["players"]), lang),
+                           now=assignment_now(entry, lang)) + chosen)
     return "\n".join(lines)
 
 

@@ -15,6 +15,7 @@ import discord
 
 from bot.texts import describe_action, has_text, rubles
 from rules import Action, GameState, Move, legal_moves
+from rules import view as view_of
 from rules.cards import Catalogue
 from rules.expansions import offered
 from rules.i18n import t
@@ -25,6 +26,7 @@ if TYPE_CHECKING:
 SELECT_KINDS = ("buy", "take", "play", "observe", "pub")
 MAX_OPTIONS = 25
 MAX_SELECT_ROWS = 4  # the fifth row holds the buttons
+MAX_BUTTONS = 5  # in a row
 GROUP = "?"  # a select value starting with this asks for the card to displace next
 
 
@@ -243,11 +245,13 @@ DYNAMIC_ITEMS = (ActionSelect, ActionButton, YourMoveButton, HandButton, StacksB
 
 
 # --- building the controls ------------------------------------------------------------------------
-def _option(moves: list[Move], edition: int, lang: str, cat: Catalogue | None = None) -> discord.SelectOption:
-    """One select option for the moves of one card (several when a trading card has several targets)."""
+def _option(moves: list[Move], edition: int, lang: str, cat: Catalogue | None = None,
+            own: dict[str, Any] | None = None) -> discord.SelectOption:
+    """One select option for the moves of one card (several when a trading card has several targets);
+    ``own``: the mover's own view (players' names, an assignment's value now)."""
     first = moves[0]
     if len(moves) == 1:
-        label = describe_action(first.action, edition, lang, first.price, cat)
+        label = describe_action(first.action, edition, lang, first.price, cat, view=own)
         return discord.SelectOption(label=label[:100], value=encode(first.action))
     bare = first.action._replace(target="")
     cheapest = min(m.price for m in moves)
@@ -256,13 +260,24 @@ def _option(moves: list[Move], edition: int, lang: str, cat: Catalogue | None = 
                                 description=t("bot.choose_target", lang)[:100])
 
 
+def as_buttons(moves: Iterable[Move]) -> list[Move]:
+    """The moves shown as buttons: pass, and discard where there are few (an Observatory's one card); the
+    Black Market's and Debtor's Prison's "put back" of many cards goes into a select (issue 16)."""
+    buttons = [m for m in moves if m.action.kind in ("pass", "discard")]
+    if len(buttons) <= MAX_BUTTONS:
+        return buttons
+    return [m for m in buttons if m.action.kind == "pass"]
+
+
 def grouped(moves: Iterable[Move]) -> dict[str, list[list[Move]]]:
     """Legal moves per select kind, one entry per card/row (trading-card targets grouped together)."""
+    moves = list(moves)
+    buttons = as_buttons(moves)
     out: dict[str, dict[tuple[str, int, int, str], list[Move]]] = {k: {} for k in SELECT_KINDS}
     for m in moves:
         a = m.action
         kind = a.kind
-        if kind == "discard" or kind == "pass":
+        if m in buttons:
             continue
         out.setdefault(kind, {}).setdefault((a.card, a.row, a.amount, a.good), []).append(m)
     return {k: list(v.values()) for k, v in out.items()}
@@ -295,6 +310,7 @@ def move_view(game_id: int, version: int, st: GameState, lang: str) -> discord.u
     view = discord.ui.View(timeout=None)
     ed = st.ruleset.edition
     moves = legal_moves(st)
+    own = view_of(st, st.decider)  # the mover's: the menu is private
     rows = 0
     for kind, groups in grouped(moves).items():
         chunks = [groups[i:i + MAX_OPTIONS] for i in range(0, len(groups), MAX_OPTIONS)]
@@ -302,12 +318,12 @@ def move_view(game_id: int, version: int, st: GameState, lang: str) -> discord.u
             if rows >= MAX_SELECT_ROWS:
                 break  # never in practice; the slash commands still offer every move
             placeholder = select_placeholder(kind, lang) + (f" ({n + 1}/{len(chunks)})" if len(chunks) > 1 else "")
-            opts = [_option(g, ed, lang, st.ruleset.catalogue) for g in chunk]
+            opts = [_option(g, ed, lang, st.ruleset.catalogue, own) for g in chunk]
             item = ActionSelect(game_id, version, f"{kind}{n}", opts, placeholder[:150])
             item.item.row = rows
             view.add_item(item)
             rows += 1
-    for m in moves:
+    for m in as_buttons(moves):
         if m.action.kind == "pass":
             b = ActionButton(game_id, version, encode(m.action), t("bot.button_pass", lang), emoji="⏭️")
         elif m.action.kind == "discard":

@@ -22,6 +22,7 @@ from bot.service import UserError
 from bot.store import ACTIVE
 from bot.texts import describe_action
 from bot.translator import locale_str as _
+from rules import view
 from rules.i18n import t
 
 from .base import CogBase, Interaction
@@ -134,7 +135,7 @@ class ComputerCommands(CogBase):
                 raise UserError("hint_not_your_turn", player=game.seats[st.decider].name)
             action, share, searched = await THINK.run(thinking.suggest, game.state, seat,
                                                       _seed(game.id, game.version), self.bot.config.hint_seconds)
-            move = describe_action(action, st.ruleset.edition, lang)
+            move = describe_action(action, st.ruleset.edition, lang, view=view(st, seat))  # private: the seat's own
             await self.private(interaction, t("bot.hint", lang, move=move, share=round(100 * share),
                                               searched=searched))
 

@@ -61,7 +61,9 @@ class PlayCommands(CogBase):
             self.bot.record_timing(started)
             for seat in out.all_changed_hands():
                 await self.push_hand(out.game, out.state, seat)
-            done = t("bot.done", lang, action=describe_action(out.action, out.state.ruleset.edition, lang, out.price))
+            own = view(out.before, out.seat) if out.action.kind == "assignment" else None  # its value (private)
+            done = t("bot.done", lang, action=describe_action(out.action, out.state.ruleset.edition, lang, out.price,
+                                                               seats=out.state.seats, view=own))
             menu = None
             game = out.game
             if not out.state.finished and game.user_at(out.state.decider) == interaction.user.id:
@@ -200,14 +202,15 @@ class PlayCommands(CogBase):
             ed = st.ruleset.edition
             needle = versioned(current)[1].casefold()
             out = []
+            own = view(st, st.decider)  # the user's own (the decider's): names, an assignment's value now
             for m in legal_moves(st):
                 if kinds is None:
                     if st.pending is None and m.action.kind in TURN_KINDS:
                         continue
                 elif m.action.kind not in kinds:
                     continue
-                label = describe_action(m.action, ed, game.lang, m.price, st.ruleset.catalogue)
-                notation = format_action(m.action, st.ruleset.catalogue)
+                label = describe_action(m.action, ed, game.lang, m.price, st.ruleset.catalogue, view=own)
+                notation = format_action(m.action, st.ruleset.catalogue, seats=st.seats)
                 if needle and needle not in label.casefold() and needle not in notation.casefold():
                     continue
                 out.append(app_commands.Choice(name=label[:100], value=f"v{game.version} {notation}"[:100]))

@@ -44,7 +44,7 @@ def answer(request: dict[str, Any]) -> dict[str, Any]:
     )
     return {
         "action": list(d.action),
-        "text": format_action(d.action, st.ruleset.catalogue),
+        "text": format_action(d.action, st.ruleset.catalogue, seats=st.seats),
         "iterations": d.iterations,
         "win_chance": d.win_chance,
         "core": core_name(),

@@ -72,8 +72,8 @@ def _keys_used() -> set[str]:
 
 
 def test_every_text_exists_in_english_and_german() -> None:
-    en = json.loads((I18N_DIR / "en" / "bot.json").read_text(encoding="utf-8"))
-    de = json.loads((I18N_DIR / "de" / "bot.json").read_text(encoding="utf-8"))
+    en, de = ({k: v for p in sorted((I18N_DIR / lang).glob("bot*.json"))  # bot.json, bot_parts.json
+               for k, v in json.loads(p.read_text(encoding="utf-8")).items()} for lang in ("en", "de"))
     assert set(en) == set(de)
     used = _keys_used()
     assert len(used) > 60

@@ -86,3 +86,112 @@ async def test_hidden_money_game_has_no_private_choices_on_public_messages(env: 
         for m in channel.history():
             ids = [c.custom_id or "" for c in controls(m)]
             assert all(i.startswith(("pb:y:", "pb:h:", "pb:k:", "pb:m:", "pb:l:")) for i in ids), ids
+
+
+# --- issue 19: the assignments stay secret until the end (M5-19) ---------------------------------------------
+def _other_assignments(st: GameState, seat: int) -> GameState:
+    """The same game, but ``seat`` holds three other assignments (from the box: none of the others')."""
+    from rules.expansions.assignments import in_play, mstate
+
+    other = st.copy()
+    m = mstate(other)
+    dealt = {a for hand in m["dealt"] for a in hand}
+    box = [a for a in in_play(st.n) if a not in dealt]
+    assert len(box) >= 3
+    m["dealt"][seat] = box[:3]
+    return other
+
+
+def _same_move(a: GameState, b: GameState, action: Any) -> Any:
+    """``action`` of game ``a`` in game ``b``: the k-th assignment of the one who chooses is his k-th there."""
+    if action.kind != "assignment":
+        return action
+    from rules.expansions.assignments import dealt
+
+    seat = a.decider
+    return action._replace(amount=dealt(b, seat)[dealt(a, seat).index(action.amount)])
+
+
+def _everything_public(st: GameState, version: int, recent: list[tuple[list[dict[str, Any]], str | None]],
+                       log: list[tuple[int, list[dict[str, Any]], str | None]], secret: int,
+                       picture: bool) -> tuple[Any, ...]:
+    """What anyone but the seat ``secret`` can see: the public messages and board picture, the log, the
+    statistics (a spectator's and each other seat's), each other seat's hand text, menu and hand picture."""
+    from bot.texts import hand_text, log_text, stats_text
+    from cogs.components import move_view
+    from rules import view
+
+    hidden = range(st.n) if not st.ruleset.open_money else ()
+    names = list(st.seats)
+    seen: list[Any] = [_public(st, version, recent, picture=picture),
+                       log_text(log, names, st.ruleset.edition, "en", hidden=hidden),
+                       stats_text(view(st, None), "en", names).description]
+    for s in range(st.n):
+        if s == secret:
+            continue
+        v = view(st, s)
+        seen += [stats_text(v, "de", names).description, hand_text(v, "en")]
+        if st.decider == s:
+            seen.append(move_view(7, version, st, "en").to_components())
+        if picture:
+            seen.append(render.render_hand(v, "en"))
+    return tuple(seen)
+
+
+@pytest.mark.parametrize("players,modules", [(3, (5,)), (4, (1, 2, 3, 4, 5, 6))])
+def test_M5_19_public_messages_do_not_depend_on_a_seats_assignments(players: int, modules: tuple[int, ...]) -> None:
+    """Two games identical except for one seat's assignments show everyone else the same messages, board
+    pictures, log, statistics, hand texts, menus and hand pictures, every step until the end."""
+    rng = random.Random(players)
+    rs = Ruleset(edition=2, players=players, open_money=False, expansions=("market",), modules=modules)
+    secret = 1
+    a = new_game(rs, ["Anna", "Boris", "Katharina", "Dmitri"][:players], seed=players)
+    b = _other_assignments(a, secret)
+    recent_a: list[tuple[list[dict[str, Any]], str | None]] = []
+    recent_b: list[tuple[list[dict[str, Any]], str | None]] = []
+    log_a: list[tuple[int, list[dict[str, Any]], str | None]] = []
+    log_b: list[tuple[int, list[dict[str, Any]], str | None]] = []
+    version = checked = 0
+    chose = False
+    while not a.finished:
+        assert not b.finished
+        if version % 5 == 0 or a.pending is not None and a.pending.kind == "assignment":
+            picture = version % 40 == 0 or a.pending is not None and a.pending.kind == "assignment"
+            seen_a = _everything_public(a, version, recent_a[-6:], log_a, secret, picture)
+            assert seen_a == _everything_public(b, version, recent_b[-6:], log_b, secret, picture), (
+                f"leak at version {version}")
+            checked += 1
+        action = rng.choice(legal_moves(a)).action
+        chose = chose or action.kind == "assignment" and a.decider == secret
+        other = _same_move(a, b, action)
+        ev_a, ev_b = apply(a, action), apply(b, other)
+        recent_a.append((ev_a, None))
+        recent_b.append((ev_b, None))
+        log_a.append((version, ev_a, None))
+        log_b.append((version, ev_b, None))
+        version += 1
+    assert b.finished and chose and checked > 20
+
+
+def test_M5_19_computer_choices_and_hints_do_not_depend_on_others_assignments() -> None:
+    """A computer player (and the hint, the strong player's search) deciding for another seat chooses the same
+    in both games: it sees only its own assignments (the search redeals the unseen ones)."""
+    from players.ai import decide
+
+    rs = Ruleset(edition=2, players=3, open_money=False, expansions=("market",), modules=(5,))
+    a = new_game(rs, ["Anna", "Boris", "Katharina"], seed=3)
+    b = _other_assignments(a, 1)
+    rng = random.Random(3)
+    step = checked = 0
+    while not a.finished:
+        if a.decider != 1 and step % 7 == 0:
+            for level, iterations in (("normal", None), ("strong", 60)):
+                mine = decide(a, None, level, step, iterations=iterations).action
+                assert _same_move(a, b, mine) == decide(b, None, level, step, iterations=iterations).action, step
+                checked += 1
+        action = rng.choice(legal_moves(a)).action
+        other = _same_move(a, b, action)
+        apply(a, action)
+        apply(b, other)
+        step += 1
+    assert checked > 20
