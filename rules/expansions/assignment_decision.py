@@ -79,7 +79,7 @@ def score_step(st: GameState, final: list[dict[str, Any]], events: list[Event]) 
     for seat in [s for s in seats if chosen[s] == MOST_RUBLES] + [s for s in seats if chosen[s] != MOST_RUBLES]:
         aid = chosen[seat]
         vp = value(st, seat, aid)
-        gain_vp(st, seat, vp, KIND)
+        gain_vp(st, seat, vp, KIND, events)  # M6-19: through the obstacles, which tell
         final[seat]["assignment"] = aid
         final[seat]["assignment_vp"] = vp
         stats = st.stats[seat]

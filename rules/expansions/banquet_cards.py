@@ -173,13 +173,8 @@ class Moocher(PurplePlay):
 
     def act(self, st: GameState, seat: int, action: Action, card: int) -> list[Event]:
         rub, vp = self.values(st, seat)[action.amount, action.target]
-        if action.good == RUBLES:
-            st.rubles[seat] += rub
-            got = rub
-        else:
-            gain_vp(st, seat, vp, "moocher")
-            got = vp
-        return [
+        got = rub if action.good == RUBLES else vp
+        events = [
             _note(
                 f"log.bq_moocher_{action.good}",
                 seat,
@@ -189,6 +184,11 @@ class Moocher(PurplePlay):
                 amount=got,
             )
         ]
+        if action.good == RUBLES:
+            st.rubles[seat] += rub
+        else:
+            gain_vp(st, seat, vp, "moocher", events)  # M6-19: through the obstacles, which tell
+        return events
 
 
 class DoubleTurn(PurplePlay):

@@ -48,8 +48,8 @@ def sack_phase_start(st: GameState, events: list[Event]) -> None:
     Sack then gains 2 VP, before the first turn."""
     if SACK in st.tokens and st.ruleset.phases[st.phase].key == "workers":
         seat = st.tokens[SACK]
-        gain_vp(st, seat, SACK_VP, SACK)
         events.append({"type": SACK, "seat": seat, "vp": SACK_VP})
+        gain_vp(st, seat, SACK_VP, SACK, events)
 
 
 # --- final scoring ---------------------------------------------------------------------------------

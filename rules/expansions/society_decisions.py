@@ -66,12 +66,12 @@ class GuildHallDecision(Decision):
         vp = action.amount
         rubles = GUILD_HALL_SPLIT - vp
         st.rubles[p.seat] += rubles
+        events: list[Event] = [{"type": GUILD_HALL, "seat": p.seat, "vp": vp, "rubles": rubles}]
         if vp:
-            gain_vp(st, p.seat, vp, GUILD_HALL)
+            gain_vp(st, p.seat, vp, GUILD_HALL, events)  # M6-19: through the obstacles, which tell
         stats = st.stats[p.seat]
         stats["buildings_rubles"] = stats.get("buildings_rubles", 0) + rubles
         stats["buildings_vp"] = stats.get("buildings_vp", 0) + vp
-        events: list[Event] = [{"type": GUILD_HALL, "seat": p.seat, "vp": vp, "rubles": rubles}]
         settle_next(st, p, events)
         return events
 
@@ -103,12 +103,12 @@ class TradingHouseDecision(Decision):
     def apply(self, st: GameState, p: Pending, action: Action, checked: Checked) -> list[Event]:
         price = checked[2]
         vp = TRADING_HOUSE_VP if action.amount else 0
+        events: list[Event] = [{"type": TRADING_HOUSE, "seat": p.seat, "vp": vp, "rubles": price, "none": not vp}]
         if vp:
             st.rubles[p.seat] -= price
-            gain_vp(st, p.seat, vp, TRADING_HOUSE)
+            gain_vp(st, p.seat, vp, TRADING_HOUSE, events)  # M6-19: through the obstacles, which tell
             stats = st.stats[p.seat]
             stats["spent"] = stats.get("spent", 0) + price
-        events: list[Event] = [{"type": TRADING_HOUSE, "seat": p.seat, "vp": vp, "rubles": price, "none": not vp}]
         settle_next(st, p, events)
         return events
 

@@ -23,7 +23,7 @@ from .market_helpers import MARKET_SCORE_EVENTS, assert_market_invariants
 from .random_games import HEAVY, SETTINGS, Game, RandomGame
 from .test_properties import candidates, card_places, rejected
 
-MODULES = ((4,), (6,), (4, 6))
+MODULES = ((4,), (6,), (4, 6), (3, 4, 5, 6), (1, 2, 3, 4, 5, 6))  # X-01: all six at once too
 
 
 def games46() -> hs.SearchStrategy[Game]:
@@ -103,9 +103,18 @@ def expected_change(events: list[dict[str, Any]], price: int, n: int) -> tuple[l
         elif t == "event" and ev["event"] == "sponsor":
             for x in range(n):
                 dr[x] += 6 if x == s else 2
+        elif t == "note":  # Module 1's plays, with what they give (BQ-15, BQ-19)
+            dr[s] += ev.get("gain_rubles", 0)
+            dv[s] += ev.get("gain_vp", 0)
+        elif t == "guild_hall":  # Module 2 (M2-09, M2-03, M2-05)
+            dr[s] += ev["rubles"]
+            dv[s] += ev["vp"]
+        elif t in ("trading_house", "sycophant"):
+            dr[s] -= ev["rubles"]
+            dv[s] += ev.get("vp", 0)
         elif t == "game_end":
             for f in ev["final"]:
-                dv[f["seat"]] += f["aristocrats"] + f["rubles_vp"] + f["hand_penalty"]
+                dv[f["seat"]] += f["aristocrats"] + f["rubles_vp"] + f["hand_penalty"] + f.get("assignment_vp", 0)
                 dr[f["seat"]] -= 10 * f["rubles_vp"]
     return dr, dv
 
