@@ -9,6 +9,7 @@ anyway, the database keeps it correct: a reminder is claimed once, a time-out co
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from typing import Any, Protocol, cast
@@ -114,6 +115,15 @@ class PetersburgBot(commands.Bot):
     def record_timing(self, started: float) -> None:
         if self.keep_timings:
             self.timings.append(time.perf_counter() - started)
+
+    async def start_workers(self) -> None:
+        """Start the worker processes now rather than at the first picture or computer move (``python -m bot``
+        does, so the first board is not late and the processes are there from the start)."""
+        pools = [thinking.THINK]
+        if self.config.render_images and images.available():
+            pools.append(images.RENDER)
+        await asyncio.gather(*(p.executor() for p in pools))
+        log.info("worker processes started: %s", ", ".join(f"{p.name} {p.size()}" for p in pools))
 
     async def close(self) -> None:
         self.timer_loop.cancel()
