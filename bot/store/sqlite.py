@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+import threading
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -134,7 +135,17 @@ class SQLiteBackend:
 
 
 async def _connect(path: str | Path, conns: list[aiosqlite.Connection]) -> aiosqlite.Connection:
-    conn = await aiosqlite.connect(str(path), isolation_level=None)
+    """Connect; a connection that fails has ended its thread when this raises (issue 17, item 7: the thread
+    would otherwise report its end to an event loop that ``python -m bot`` has closed by then, printing a
+    traceback after the refusal)."""
+    conn = aiosqlite.connect(str(path), isolation_level=None)
+    try:
+        await conn
+    except BaseException:
+        thread = getattr(conn, "_thread", None)
+        if isinstance(thread, threading.Thread) and thread.is_alive():
+            await asyncio.to_thread(thread.join, 5)
+        raise
     conns.append(conn)
     return conn
 
