@@ -20,7 +20,7 @@ from discord.ext import commands, tasks
 from . import images, thinking
 from .config import Config
 from .service import GameService
-from .store import Store
+from .store import DatabaseLost, Store
 from .timers import Timing
 from .translator import Translator
 
@@ -86,6 +86,8 @@ class PetersburgBot(commands.Bot):
             return
         try:
             await handler.run_due_timers()
+        except DatabaseLost:  # logged once by the store; nothing can be kept until a restart
+            return
         except Exception as e:  # the loop must keep running
             log.exception("processing due timers failed")
             self.record_bug(e)
@@ -110,6 +112,8 @@ class PetersburgBot(commands.Bot):
         return synced
 
     def record_bug(self, error: BaseException) -> None:
+        if isinstance(error, DatabaseLost):  # not a bug: the store has logged why, once (issue 17, item 3)
+            return
         self.bugs.append(error)
 
     def record_timing(self, started: float) -> None:

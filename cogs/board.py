@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot import images
-from bot.store import ABORTED, ACTIVE, FINISHED, Game
+from bot.store import ABORTED, ACTIVE, FINISHED, DatabaseLost, Game
 from bot.texts import final_text
 from rules import GameState, view
 from rules.i18n import t
@@ -101,6 +101,8 @@ class BoardPoster(PerGame):
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, RETRY_MAX)
                 continue
+            except DatabaseLost:  # logged once by the store (issue 17, item 3)
+                return
             except Exception as e:  # a bug: logged, and the game is tried again later
                 log.exception("bringing game %s up to date failed", game_id)
                 self.bot.record_bug(e)

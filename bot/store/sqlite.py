@@ -1,8 +1,16 @@
-"""The SQLite backend (aiosqlite, WAL): one write connection, one read connection, one process."""
+"""The SQLite backend (aiosqlite, WAL): one write connection, one read connection, one process.
+
+The file must stay the one that was opened (issue 17, item 3): deleted or replaced under the running bot, the
+open connections would go on writing into the unlinked file, lost at the next start. Every write transaction
+checks the path's device and inode against the opened file's, before it begins and before it commits; once
+they differ, no write is committed any more (``DatabaseLost``, logged once).
+"""
 
 from __future__ import annotations
 
 import asyncio
+import logging
+import os
 import sqlite3
 import threading
 from collections.abc import AsyncIterator, Sequence
@@ -13,7 +21,9 @@ from typing import Any
 import aiosqlite
 
 from .backend import Row
-from .rows import IntegrityError, Unusable
+from .rows import DatabaseLost, IntegrityError, Unusable
+
+log = logging.getLogger(__name__)
 
 
 class SQLiteTx:
@@ -56,11 +66,30 @@ class SQLiteBackend:
     dialect = "sqlite"
     shared = False
 
-    def __init__(self, conn: aiosqlite.Connection, reader: aiosqlite.Connection | None = None) -> None:
+    def __init__(self, conn: aiosqlite.Connection, reader: aiosqlite.Connection | None = None,
+                 path: str | Path | None = None) -> None:
         self.conn = conn
         self._lock = asyncio.Lock()
         self._reader = reader or conn
         self._read_lock = asyncio.Lock() if reader is not None else self._lock
+        self.path = None if path is None or str(path) == ":memory:" else Path(path)
+        self._file = _identity(self.path) if self.path is not None else None
+        self.lost: str | None = None  # why the file is no longer the one opened
+
+    def check_file(self) -> None:
+        """Raise ``DatabaseLost`` when the database path no longer names the file that was opened."""
+        if self.lost is None and self.path is not None and self._file is not None:
+            try:
+                now = _identity(self.path)
+            except OSError:  # the folder cannot be looked into now: nothing says the file changed
+                return
+            if now != self._file:
+                self.lost = (f"the database file {self.path} was "
+                             f"{'deleted' if now is None else 'replaced by another file'} while the bot ran")
+                log.error("%s: no more moves are taken (nothing written now would be kept); stop the bot, "
+                          "put the database back and start it again", self.lost)
+        if self.lost is not None:
+            raise DatabaseLost(self.lost)
 
     @classmethod
     async def open(cls, path: str | Path, *, synchronous: str = "FULL") -> SQLiteBackend:
@@ -83,7 +112,7 @@ class SQLiteBackend:
             if reader is not None:
                 await SQLiteTx(reader).execute("PRAGMA busy_timeout=5000")
                 await SQLiteTx(reader).execute("PRAGMA query_only=ON")
-            return cls(conn, reader)
+            return cls(conn, reader, None if memory else path)
         except (sqlite3.Error, OSError) as e:
             for c in conns:
                 await c.close()
@@ -95,11 +124,13 @@ class SQLiteBackend:
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[SQLiteTx]:
+        self.check_file()
         async with self._lock:
             tx = SQLiteTx(self.conn)
             await tx.execute("BEGIN IMMEDIATE")
             try:
                 yield tx
+                self.check_file()
                 await tx.execute("COMMIT")
             except BaseException:
                 await tx.execute("ROLLBACK")
@@ -148,6 +179,15 @@ async def _connect(path: str | Path, conns: list[aiosqlite.Connection]) -> aiosq
         raise
     conns.append(conn)
     return conn
+
+
+def _identity(path: Path) -> tuple[int, int] | None:
+    """(device, inode) of the file at ``path``, None when there is none."""
+    try:
+        st = os.stat(path)
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    return st.st_dev, st.st_ino
 
 
 def _check_size(path: str | Path) -> None:
