@@ -32,6 +32,7 @@ from rules.i18n import t
 from .board_claim import claimed, new_owner
 from .public import PublicBoard, embed_of, names_of, notice_text, public_board, turn_text
 from .runner import PerGame
+from .seen import SeenVersions
 
 if TYPE_CHECKING:
     from bot.client import PetersburgBot
@@ -68,6 +69,7 @@ class BoardPoster(PerGame):
         self._own: set[int] = set()  # turn messages (not counted as pushing the board up)
         self.after_shown: Callable[[int], None] | None = None  # e.g. a computer player's turn comes next
         self._owner = new_owner()  # this process's name in the games' board claims (bot.store: claim_board)
+        self.seen = SeenVersions()  # what players may have seen, for typed commands (cogs.seen)
 
     @property
     def store(self) -> Any:
@@ -181,6 +183,7 @@ class BoardPoster(PerGame):
                 if game.status == FINISHED and not game.final_posted:
                     await self._final(game, channel)
             except Problem as p:
+                self.seen.not_shown(game.id)
                 await self._tell(game, channel, p)
                 raise
         if game.status == ACTIVE and self.after_shown is not None:
@@ -196,6 +199,7 @@ class BoardPoster(PerGame):
             else None
         old = game.board_message_id if game.shown_version >= 0 else None
         board_id: int | None = None
+        self.seen.showing(game.id, game.version)  # visible from the edit on, stored as shown after it
         if old is not None and not repost and await self._near_bottom(channel, old):
             board_id = await self._edit_board(channel, old, pb, png)
         if board_id is None:
