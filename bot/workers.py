@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import ctypes
+import functools
 import logging
 import multiprocessing
 import os
@@ -64,12 +65,18 @@ class WorkerPool:
                 done: asyncio.Future[ProcessPoolExecutor] = loop.create_future()
 
                 def start() -> None:
+                    started: ProcessPoolExecutor | None = None
                     try:
                         started = self._start()
                     except BaseException as e:  # reported to the waiting coroutine
-                        loop.call_soon_threadsafe(done.set_exception, e)
+                        report: Callable[[], object] = functools.partial(_settle, done, error=e)
                     else:
-                        loop.call_soon_threadsafe(done.set_result, started)
+                        report = functools.partial(_settle, done, result=started)
+                    try:
+                        loop.call_soon_threadsafe(report)
+                    except RuntimeError:  # the event loop has ended meanwhile (the bot stopped): nobody waits
+                        if started is not None:
+                            started.shutdown(wait=False, cancel_futures=True)
 
                 threading.Thread(target=start, name=f"{self.name}-pool-start", daemon=True).start()
                 try:
@@ -95,6 +102,19 @@ class WorkerPool:
             self._executor.shutdown(wait=False, cancel_futures=True)
             self._executor = None
         self._lock = None
+
+
+def _settle(done: asyncio.Future[ProcessPoolExecutor], result: ProcessPoolExecutor | None = None,
+            error: BaseException | None = None) -> None:
+    """Hand the started pool (or why it did not start) to the waiting coroutine; a pool nobody waits for
+    any more is stopped."""
+    if done.cancelled():
+        if result is not None:
+            result.shutdown(wait=False, cancel_futures=True)
+    elif error is not None:
+        done.set_exception(error)
+    else:
+        done.set_result(result)  # type: ignore[arg-type]
 
 
 def _shutdown_started(done: asyncio.Future[ProcessPoolExecutor]) -> None:

@@ -39,8 +39,10 @@ class Backend(Protocol):
     dialect: str  # "sqlite" or "postgresql"
     shared: bool  # other processes may write to it (caches must not outlive a call)
 
-    def transaction(self) -> AbstractAsyncContextManager[Tx]:
-        """A write transaction: committed when the block ends, rolled back when it raises."""
+    def transaction(self, durable: bool = True) -> AbstractAsyncContextManager[Tx]:
+        """A write transaction: committed when the block ends, rolled back when it raises. ``durable=False``:
+        bookkeeping that may be lost in a power cut (redone then), committed without waiting for the disk
+        (issue 17, item 11); a later durable commit makes it durable too."""
         ...
 
     def snapshot(self) -> AbstractAsyncContextManager[Tx]:

@@ -129,11 +129,12 @@ class StoreBase:
 
     # --- low-level helpers (also for later features) ------------------------------------------------
     @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[Tx]:
-        """``async with store.transaction() as tx:`` one atomic write (``tx.execute(sql, params)``)."""
+    async def transaction(self, durable: bool = True) -> AsyncIterator[Tx]:
+        """``async with store.transaction() as tx:`` one atomic write (``tx.execute(sql, params)``);
+        ``durable=False`` for bookkeeping that is redone if lost (see ``Backend.transaction``)."""
         self._next_due_known = False
         try:
-            async with self._backend.transaction() as tx:
+            async with self._backend.transaction(durable) as tx:
                 yield tx
                 self._fault("before_commit")
         finally:

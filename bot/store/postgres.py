@@ -99,8 +99,10 @@ class PostgresBackend:
         return cls(pool)
 
     @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[PostgresTx]:
+    async def transaction(self, durable: bool = True) -> AsyncIterator[PostgresTx]:
         async with self.pool.acquire() as conn, conn.transaction():
+            if not durable:
+                await conn.execute("SET LOCAL synchronous_commit TO OFF")
             yield PostgresTx(conn)
 
     @asynccontextmanager

@@ -13,10 +13,10 @@ import logging
 import os
 import sqlite3
 import threading
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import aiosqlite
 
@@ -25,53 +25,60 @@ from .rows import DatabaseLost, IntegrityError, Unusable
 
 log = logging.getLogger(__name__)
 
+READERS = 3  # read connections (each with its thread): reads of many games at once need not queue long
+
+T = TypeVar("T")
+
 
 class SQLiteTx:
-    """A transaction on an aiosqlite connection (``Tx``)."""
+    """A transaction on an aiosqlite connection (``Tx``). Each statement is one trip to the connection's
+    thread (execute, read the rows or the count, close the cursor there): aiosqlite's cursor API takes two or
+    three, and under load every trip waits for a turn of the event loop (issue 17, item 11)."""
 
     dialect = "sqlite"
 
     def __init__(self, conn: aiosqlite.Connection) -> None:
         self.conn = conn
 
-    async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
+    async def _run(self, fn: Callable[..., T], *args: Any) -> T:
+        # ``Connection._execute`` runs ``fn`` on the connection's thread (aiosqlite is pinned in pyproject.toml)
         try:
-            async with self.conn.execute(sql, params) as cur:
-                return cur.rowcount
+            return await self.conn._execute(fn, self.conn._conn, *args)
         except sqlite3.IntegrityError as e:
             raise IntegrityError(str(e)) from None
+
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
+        return await self._run(_execute, sql, params)
 
     async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
-        try:
-            async with self.conn.executemany(sql, rows):
-                pass
-        except sqlite3.IntegrityError as e:
-            raise IntegrityError(str(e)) from None
+        await self._run(_executemany, sql, rows)
 
     async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
-        try:
-            async with self.conn.execute(sql, params) as cur:
-                return [tuple(r) for r in await cur.fetchall()]
-        except sqlite3.IntegrityError as e:
-            raise IntegrityError(str(e)) from None
+        return await self._run(_fetch, sql, params)
 
     async def lock(self, key: int) -> None:
         """Nothing to do: BEGIN IMMEDIATE already made this transaction the only writer."""
 
 
 class SQLiteBackend:
-    """Writes go through one connection (an asyncio lock serializes its transactions); reads through a
-    second one, so that in WAL mode they never queue behind a write (``:memory:`` shares one)."""
+    """Writes go through one connection (an asyncio lock serializes its transactions); reads through
+    ``READERS`` others, so that in WAL mode they never queue behind a write nor, many games at once, long
+    behind each other (``:memory:`` shares one). Bookkeeping
+    that may be lost in a power cut (``transaction(durable=False)``) is written through a third connection
+    with ``synchronous=NORMAL``, under the same lock: no wait for the disk (issue 17, item 11)."""
 
     dialect = "sqlite"
     shared = False
 
-    def __init__(self, conn: aiosqlite.Connection, reader: aiosqlite.Connection | None = None,
-                 path: str | Path | None = None) -> None:
+    def __init__(self, conn: aiosqlite.Connection, readers: Sequence[aiosqlite.Connection] = (),
+                 path: str | Path | None = None, relaxed: aiosqlite.Connection | None = None) -> None:
         self.conn = conn
+        self._relaxed = relaxed or conn
         self._lock = asyncio.Lock()
-        self._reader = reader or conn
-        self._read_lock = asyncio.Lock() if reader is not None else self._lock
+        self._readers = list(readers)
+        self._idle: asyncio.Queue[aiosqlite.Connection] = asyncio.Queue()
+        for r in self._readers:
+            self._idle.put_nowait(r)
         self.path = None if path is None or str(path) == ":memory:" else Path(path)
         self._file = _identity(self.path) if self.path is not None else None
         self.lost: str | None = None  # why the file is no longer the one opened
@@ -108,11 +115,16 @@ class SQLiteBackend:
             for pragma in ("journal_mode=WAL", f"synchronous={synchronous}", "foreign_keys=ON", "busy_timeout=5000"):
                 await SQLiteTx(conn).execute(f"PRAGMA {pragma}")
             await _check(conn, path)
-            reader = None if memory else await _connect(path, conns)
-            if reader is not None:
+            readers = [] if memory else [await _connect(path, conns) for _ in range(READERS)]
+            for reader in readers:
                 await SQLiteTx(reader).execute("PRAGMA busy_timeout=5000")
                 await SQLiteTx(reader).execute("PRAGMA query_only=ON")
-            return cls(conn, reader, None if memory else path)
+            relaxed = None
+            if not memory and synchronous.upper() in ("FULL", "EXTRA"):
+                relaxed = await _connect(path, conns)
+                for pragma in ("synchronous=NORMAL", "foreign_keys=ON", "busy_timeout=5000"):
+                    await SQLiteTx(relaxed).execute(f"PRAGMA {pragma}")
+            return cls(conn, readers, None if memory else path, relaxed)
         except (sqlite3.Error, OSError) as e:
             for c in conns:
                 await c.close()
@@ -123,10 +135,12 @@ class SQLiteBackend:
             raise
 
     @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[SQLiteTx]:
+    async def transaction(self, durable: bool = True) -> AsyncIterator[SQLiteTx]:
+        """``durable=False``: committed with ``synchronous=NORMAL`` (no fsync; in WAL mode the database stays
+        consistent, and the next durable commit syncs the log with this one in it)."""
         self.check_file()
         async with self._lock:
-            tx = SQLiteTx(self.conn)
+            tx = SQLiteTx(self.conn if durable else self._relaxed)
             await tx.execute("BEGIN IMMEDIATE")
             try:
                 yield tx
@@ -137,9 +151,21 @@ class SQLiteBackend:
                 raise
 
     @asynccontextmanager
+    async def _reading(self) -> AsyncIterator[SQLiteTx]:
+        """An idle read connection for the block (the write connection, under its lock, for ``:memory:``)."""
+        if not self._readers:
+            async with self._lock:
+                yield SQLiteTx(self.conn)
+            return
+        conn = await self._idle.get()
+        try:
+            yield SQLiteTx(conn)
+        finally:
+            self._idle.put_nowait(conn)
+
+    @asynccontextmanager
     async def snapshot(self) -> AsyncIterator[SQLiteTx]:
-        async with self._read_lock:
-            tx = SQLiteTx(self._reader)
+        async with self._reading() as tx:
             await tx.execute("BEGIN")
             try:
                 yield tx
@@ -148,20 +174,22 @@ class SQLiteBackend:
 
     @asynccontextmanager
     async def reader(self) -> AsyncIterator[SQLiteTx]:
-        async with self._read_lock:
-            yield SQLiteTx(self._reader)
+        async with self._reading() as tx:
+            yield tx
 
     async def fetch_all(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
-        async with self._read_lock:
-            return await SQLiteTx(self._reader).fetch(sql, params)
+        async with self._reading() as tx:
+            return await tx.fetch(sql, params)
 
     async def columns(self, table: str) -> list[str]:
         return [r[1] for r in await self.fetch_all(f"PRAGMA table_info({table})")]
 
     async def close(self) -> None:
         async with self._lock:
-            if self._reader is not self.conn:
-                await self._reader.close()
+            for reader in self._readers:
+                await reader.close()
+            if self._relaxed is not self.conn:
+                await self._relaxed.close()
             await self.conn.close()
 
 
@@ -179,6 +207,26 @@ async def _connect(path: str | Path, conns: list[aiosqlite.Connection]) -> aiosq
         raise
     conns.append(conn)
     return conn
+
+
+def _execute(db: sqlite3.Connection, sql: str, params: Sequence[Any]) -> int:
+    cur = db.execute(sql, params)
+    try:
+        return cur.rowcount
+    finally:
+        cur.close()
+
+
+def _executemany(db: sqlite3.Connection, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+    db.executemany(sql, rows).close()
+
+
+def _fetch(db: sqlite3.Connection, sql: str, params: Sequence[Any]) -> list[Row]:
+    cur = db.execute(sql, params)
+    try:
+        return [tuple(r) for r in cur.fetchall()]
+    finally:
+        cur.close()
 
 
 def _identity(path: Path) -> tuple[int, int] | None:
