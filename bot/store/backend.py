@@ -39,10 +39,15 @@ class Backend(Protocol):
     dialect: str  # "sqlite" or "postgresql"
     shared: bool  # other processes may write to it (caches must not outlive a call)
 
-    def transaction(self, durable: bool = True) -> AbstractAsyncContextManager[Tx]:
-        """A write transaction: committed when the block ends, rolled back when it raises. ``durable=False``:
-        bookkeeping that may be lost in a power cut (redone then), committed without waiting for the disk
-        (issue 17, item 11); a later durable commit makes it durable too."""
+    def transaction(self) -> AbstractAsyncContextManager[Tx]:
+        """A write transaction: committed when the block ends, rolled back when it raises."""
+        ...
+
+    async def write(self, sql: str, params: Sequence[Any] = ()) -> int:
+        """One statement of bookkeeping that is redone if it is lost, written without waiting for the disk
+        (issue 17, item 11): on SQLite in autocommit mode on a connection with ``synchronous=NORMAL``, outside
+        the queue of write transactions; on PostgreSQL with ``synchronous_commit`` off. Returns the number of
+        rows it changed."""
         ...
 
     def snapshot(self) -> AbstractAsyncContextManager[Tx]:

@@ -129,16 +129,20 @@ class StoreBase:
 
     # --- low-level helpers (also for later features) ------------------------------------------------
     @asynccontextmanager
-    async def transaction(self, durable: bool = True) -> AsyncIterator[Tx]:
-        """``async with store.transaction() as tx:`` one atomic write (``tx.execute(sql, params)``);
-        ``durable=False`` for bookkeeping that is redone if lost (see ``Backend.transaction``)."""
+    async def transaction(self) -> AsyncIterator[Tx]:
+        """``async with store.transaction() as tx:`` one atomic write (``tx.execute(sql, params)``)."""
         self._next_due_known = False
         try:
-            async with self._backend.transaction(durable) as tx:
+            async with self._backend.transaction() as tx:
                 yield tx
                 self._fault("before_commit")
         finally:
             self._next_due_known = False
+
+    async def write(self, sql: str, params: Sequence[Any] = ()) -> int:
+        """One bookkeeping statement, written without waiting for the disk (``Backend.write``); the number of
+        rows it changed."""
+        return await self._backend.write(sql, params)
 
     def snapshot(self) -> AbstractAsyncContextManager[Tx]:
         """``async with store.snapshot() as tx:`` reads that all see one moment (``tx.fetch``)."""

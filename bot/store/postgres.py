@@ -99,11 +99,14 @@ class PostgresBackend:
         return cls(pool)
 
     @asynccontextmanager
-    async def transaction(self, durable: bool = True) -> AsyncIterator[PostgresTx]:
+    async def transaction(self) -> AsyncIterator[PostgresTx]:
         async with self.pool.acquire() as conn, conn.transaction():
-            if not durable:
-                await conn.execute("SET LOCAL synchronous_commit TO OFF")
             yield PostgresTx(conn)
+
+    async def write(self, sql: str, params: Sequence[Any] = ()) -> int:
+        async with self.pool.acquire() as conn, conn.transaction():
+            await conn.execute("SET LOCAL synchronous_commit TO OFF")
+            return await PostgresTx(conn).execute(sql, params)
 
     @asynccontextmanager
     async def snapshot(self) -> AsyncIterator[PostgresTx]:

@@ -9,6 +9,7 @@ they differ, no write is committed any more (``DatabaseLost``, logged once).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 import sqlite3
@@ -63,9 +64,9 @@ class SQLiteTx:
 class SQLiteBackend:
     """Writes go through one connection (an asyncio lock serializes its transactions); reads through
     ``READERS`` others, so that in WAL mode they never queue behind a write nor, many games at once, long
-    behind each other (``:memory:`` shares one). Bookkeeping
-    that may be lost in a power cut (``transaction(durable=False)``) is written through a third connection
-    with ``synchronous=NORMAL``, under the same lock: no wait for the disk (issue 17, item 11)."""
+    behind each other (``:memory:`` shares one). Write transactions queued at the same time are committed
+    together, with one wait for the disk (``transaction``); bookkeeping statements (``write``) go through one
+    more connection with ``synchronous=NORMAL``, outside that queue (issue 17, item 11)."""
 
     dialect = "sqlite"
     shared = False
@@ -75,6 +76,7 @@ class SQLiteBackend:
         self.conn = conn
         self._relaxed = relaxed or conn
         self._lock = asyncio.Lock()
+        self._group: asyncio.Future[None] | None = None  # the open group of write transactions (``transaction``)
         self._readers = list(readers)
         self._idle: asyncio.Queue[aiosqlite.Connection] = asyncio.Queue()
         for r in self._readers:
@@ -122,7 +124,7 @@ class SQLiteBackend:
             relaxed = None
             if not memory and synchronous.upper() in ("FULL", "EXTRA"):
                 relaxed = await _connect(path, conns)
-                for pragma in ("synchronous=NORMAL", "foreign_keys=ON", "busy_timeout=5000"):
+                for pragma in ("synchronous=NORMAL", "foreign_keys=ON", "busy_timeout=30000"):
                     await SQLiteTx(relaxed).execute(f"PRAGMA {pragma}")
             return cls(conn, readers, None if memory else path, relaxed)
         except (sqlite3.Error, OSError) as e:
@@ -135,20 +137,65 @@ class SQLiteBackend:
             raise
 
     @asynccontextmanager
-    async def transaction(self, durable: bool = True) -> AsyncIterator[SQLiteTx]:
-        """``durable=False``: committed with ``synchronous=NORMAL`` (no fsync; in WAL mode the database stays
-        consistent, and the next durable commit syncs the log with this one in it)."""
+    async def transaction(self) -> AsyncIterator[SQLiteTx]:
+        """One write transaction, committed together with the others queued at the same time (group commit,
+        issue 17, item 11): each runs alone in a savepoint of the group's transaction (rolled back alone when it
+        raises), and the block ends only once the group's COMMIT, one wait for the disk for all of them, has
+        succeeded (when it fails, every transaction of the group raises: none was kept)."""
         self.check_file()
         async with self._lock:
-            tx = SQLiteTx(self.conn if durable else self._relaxed)
-            await tx.execute("BEGIN IMMEDIATE")
+            tx = await self._join()
+            group = self._group
+            assert group is not None
+            await tx.execute("SAVEPOINT tx")
             try:
                 yield tx
-                self.check_file()
-                await tx.execute("COMMIT")
             except BaseException:
-                await tx.execute("ROLLBACK")
+                await tx.execute("ROLLBACK TO tx")
+                await tx.execute("RELEASE tx")
                 raise
+            await tx.execute("RELEASE tx")
+        await asyncio.shield(group)
+
+    async def _commit_group(self) -> None:
+        """Commit the open group (after the transactions that were waiting when it began)."""
+        async with self._lock:
+            group, self._group = self._group, None
+            if group is None:
+                return
+            try:
+                self.check_file()
+                await SQLiteTx(self.conn).execute("COMMIT")
+            except BaseException as e:
+                with contextlib.suppress(sqlite3.Error):
+                    await SQLiteTx(self.conn).execute("ROLLBACK")
+                group.set_exception(e if isinstance(e, Exception) else RuntimeError("commit interrupted"))
+                group.exception()  # retrieved: a group nobody waits for any more must not log it
+                if not isinstance(e, Exception):
+                    raise
+            else:
+                group.set_result(None)
+
+    async def write(self, sql: str, params: Sequence[Any] = ()) -> int:
+        """One statement in autocommit mode on the bookkeeping connection (``synchronous=NORMAL``: in WAL mode
+        the database stays consistent, and the next durable commit syncs the log with this write in it). It
+        skips the queue of write transactions: it holds SQLite's write lock only while it runs, in that
+        connection's thread, and while a group is open SQLite's busy handler waits there, not on the event
+        loop."""
+        self.check_file()
+        if self._relaxed is self.conn:  # :memory:, or synchronous=NORMAL anyway: through the queue
+            async with self.transaction() as tx:
+                return await tx.execute(sql, params)
+        return await SQLiteTx(self._relaxed).execute(sql, params)
+
+    async def _join(self) -> SQLiteTx:
+        """The open group's transaction (begun now, with its commit queued, when none is open); under the lock."""
+        tx = SQLiteTx(self.conn)
+        if self._group is None:
+            await tx.execute("BEGIN IMMEDIATE")
+            self._group = asyncio.get_running_loop().create_future()
+            asyncio.get_running_loop().create_task(self._commit_group())  # queued behind those waiting now
+        return tx
 
     @asynccontextmanager
     async def _reading(self) -> AsyncIterator[SQLiteTx]:
@@ -185,6 +232,7 @@ class SQLiteBackend:
         return [r[1] for r in await self.fetch_all(f"PRAGMA table_info({table})")]
 
     async def close(self) -> None:
+        await self._commit_group()
         async with self._lock:
             for reader in self._readers:
                 await reader.close()
