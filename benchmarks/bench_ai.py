@@ -4,9 +4,9 @@ root::
 
     .venv/bin/python benchmarks/bench_ai.py [--positions 12] [--iterations 200] [--compiled]
 
-``--compiled`` runs the mypyc build of the rules (``compile_rules.py``; the AI modules stay pure
-Python). Figures are CPU time of this process, best of ``--repeat`` runs; on a shared machine they
-still swing by a third.
+``--compiled`` runs the mypyc build of the rules and the players' search (``players/compile.py``).
+Figures are CPU time of this process, best of ``--repeat`` runs; on a shared machine they still swing
+by a third.
 """
 
 from __future__ import annotations
@@ -21,14 +21,15 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 if "--compiled" in sys.argv[1:]:  # before rules is imported: take it from the mypyc build
-    from benchmarks.compile_rules import build
+    from players.compile import PACKAGES, build
+    from rules.compile import import_from
 
-    sys.path.insert(0, str(build()))
+    import_from(build(), PACKAGES)
 
+from players.ai import SEARCHES  # noqa: E402
+from players.fastcore import core_name  # noqa: E402
+from players.search import search  # noqa: E402
 from rules import GameState, Ruleset, apply, legal_moves, new_game  # noqa: E402
-from rules.ai import SEARCHES  # noqa: E402
-from rules.ai_search import search  # noqa: E402
-from rules.fastcore import core_name  # noqa: E402
 
 
 def positions(count: int, seed: int) -> list[GameState]:

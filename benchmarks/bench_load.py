@@ -255,8 +255,8 @@ class Table:
 
 
 COMMANDS = {"buy": ("petersburg buy", "card", ""), "take": ("petersburg take", "card", ""),
-            "play": ("petersburg play", "card", ""), "pub": ("petersburg pub", "amount", ""),
-            "discard": ("petersburg observatory", "decision", "discard"),
+            "play": ("petersburg play", "card", ""), "pub": ("petersburg decide", "choice", "pub"),
+            "discard": ("petersburg decide", "choice", "discard"),
             "observe": ("petersburg observatory", "stack", "")}
 
 

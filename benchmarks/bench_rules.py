@@ -5,6 +5,11 @@ the OS allows it. Not a test; run it from the repository root::
 
     .venv/bin/python benchmarks/bench_rules.py [--games 200] [--repeat 3] [--seed 1] [--cpu N] [--profile]
     .venv/bin/python benchmarks/bench_rules.py --market [--players 5]   # the Market, 2nd edition, 2 and 5 players
+    .venv/bin/python benchmarks/bench_rules.py --society                # In bester Gesellschaft, 1st ed., 2 and 5
+    .venv/bin/python benchmarks/bench_rules.py --sp-plus                # SP+, 1st edition, 2 and 4 players
+    .venv/bin/python benchmarks/bench_rules.py --modules 2 [--market]   # Module 2, 2nd edition
+    .venv/bin/python benchmarks/bench_rules.py --market --modules 4,6   # with modules (X-01, X-02)
+    .venv/bin/python benchmarks/bench_rules.py --modules 1 [--market]   # the Banquet (both editions; Module 1)
 
 Totals are CPU time of this process; each configuration is run ``--repeat`` times and the fastest run
 is reported, which keeps other load on the machine out of the figures as far as possible. The
@@ -13,7 +18,7 @@ some timer overhead.
 
 ``--profile`` also runs one batch of 4-player games (both editions) under cProfile and prints the
 hotspots inside ``rules/``. ``--compiled`` runs the mypyc build of the same source (see
-``compile_rules.py``).
+``rules/compile.py``).
 
 Wall-clock figures on a shared machine swing by a third; instruction counts do not. To compare two
 versions of the rules, count the instructions of N games and subtract a 1-game run (start-up)::
@@ -39,9 +44,9 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 if "--compiled" in sys.argv[1:]:  # before rules is imported: take it from the mypyc build
-    from benchmarks.compile_rules import build
+    from rules.compile import build, import_from
 
-    sys.path.insert(0, str(build()))
+    import_from(build())
 
 import rules.engine  # noqa: E402
 from rules import Ruleset, apply, legal_moves, new_game  # noqa: E402
@@ -49,6 +54,9 @@ from rules import Ruleset, apply, legal_moves, new_game  # noqa: E402
 IMPLEMENTATION = "compiled with mypyc" if rules.engine.__file__.endswith((".so", ".pyd")) else "pure Python"
 
 MAX_ACTIONS = 5000
+# Expansions (besides the Market) and modules of every configuration: --society, --sp-plus, --modules.
+EXPANSIONS: tuple[str, ...] = ()
+MODULES: tuple[int, ...] = ()
 
 
 @dataclass
@@ -72,10 +80,17 @@ class Result:
 
 
 def play_games(
-    edition: int, players: int, games: int, seed: int, timed: bool = True, market: bool = False
+    edition: int,
+    players: int,
+    games: int,
+    seed: int,
+    timed: bool = True,
+    market: bool = False,
+    modules: tuple[int, ...] = (),
 ) -> Result:
     """Play ``games`` complete random games; seeds ``seed``, ``seed + 1``, ... for deals and choices."""
-    ruleset = Ruleset(edition=edition, players=players, expansions=("market",) if market else ())
+    expansions = (("market",) if market else ()) + EXPANSIONS
+    ruleset = Ruleset(edition=edition, players=players, expansions=expansions, modules=modules or MODULES)
     seats = [f"P{i}" for i in range(players)]
     clock = time.perf_counter
     actions = 0
@@ -114,9 +129,16 @@ def pin_to_one_cpu(cpu: int | None) -> str:
 
 
 def fastest(
-    edition: int, players: int, games: int, seed: int, repeat: int, timed: bool, market: bool = False
+    edition: int,
+    players: int,
+    games: int,
+    seed: int,
+    repeat: int,
+    timed: bool,
+    market: bool = False,
+    modules: tuple[int, ...] = (),
 ) -> Result:
-    runs = [play_games(edition, players, games, seed, timed=timed, market=market) for _ in range(repeat)]
+    runs = [play_games(edition, players, games, seed, timed, market, modules) for _ in range(repeat)]
     return min(runs, key=lambda r: r.seconds)
 
 
@@ -128,8 +150,9 @@ def bench(
     players_counts: tuple[int, ...] = (2, 4),
     split: bool = True,
     market: bool = False,
+    modules: tuple[int, ...] = (),
 ) -> list[Result]:
-    play_games(2, 4, 5, seed)  # warm up: catalogue caches, imports
+    play_games(editions[0], players_counts[0], 5, seed, market=market)  # warm up: catalogue caches, imports
     results = []
     print(
         f"{'edition':>7} {'market':>6} {'players':>7} {'games':>6} {'actions/game':>12} {'games/s':>9} "
@@ -137,14 +160,14 @@ def bench(
     )
     for edition in editions:
         for players in players_counts:
-            plain = fastest(edition, players, games, seed, repeat, timed=False, market=market)
+            plain = fastest(edition, players, games, seed, repeat, False, market, modules)
             results.append(plain)
             row = (
                 f"{edition:>7} {'yes' if market else 'no':>6} {players:>7} {games:>6} {plain.actions / games:>12.1f} "
                 f"{plain.games_per_second:>9.1f} {plain.us_per_action:>9.2f}"
             )
             if split:
-                timed = fastest(edition, players, games, seed, repeat, timed=True, market=market)
+                timed = fastest(edition, players, games, seed, repeat, True, market, modules)
                 row += (
                     f" {1e6 * timed.moves_seconds / timed.actions:>12.2f}"
                     f" {1e6 * timed.apply_seconds / timed.actions:>7.2f}"
@@ -181,6 +204,9 @@ def main(argv: list[str] | None = None) -> int:
         "--players", type=int, choices=(2, 3, 4, 5), help="only this count (default 2 and 4; with --market 2 and 5)"
     )
     ap.add_argument("--market", action="store_true", help="play with the Market (2nd edition only)")
+    ap.add_argument("--society", action="store_true", help="In bester Gesellschaft (1st edition; 2 and 5 players)")
+    ap.add_argument("--sp-plus", action="store_true", help="Yucata's SP+ (1st edition, the 7 replacement cards)")
+    ap.add_argument("--modules", default="", help="modules, e.g. '1' (the Banquet), '2' or '4,6' (3-6: --market)")
     ap.add_argument(
         "--no-split",
         action="store_true",
@@ -189,21 +215,30 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--compiled",
         action="store_true",
-        help="run the rules core compiled with mypyc (built or reused by benchmarks/compile_rules.py)",
+        help="run the rules core compiled with mypyc (built or reused by rules/compile.py)",
     )
     args = ap.parse_args(argv)
+    global EXPANSIONS, MODULES
+    chosen = (("new_society", args.society), ("new_society_replacements_only", args.sp_plus))
+    EXPANSIONS = tuple(key for key, on in chosen if on)
+    MODULES = tuple(int(m) for m in args.modules.split(",") if m.strip())
+    first = bool(EXPANSIONS)
+    five = args.market or args.society
     print(
         f"Python {sys.version.split()[0]}, rules core {IMPLEMENTATION}, {pin_to_one_cpu(args.cpu)}, "
         f"random player over legal_moves, seed {args.seed}"
+        + (f", with {', '.join([*EXPANSIONS, *(f'module {m}' for m in MODULES)])}" if EXPANSIONS or MODULES else "")
     )
     bench(
         args.games,
         args.seed,
         max(1, args.repeat),
-        editions=(args.edition,) if args.edition else (2,) if args.market else (1, 2),
-        players_counts=(args.players,) if args.players else (2, 5) if args.market else (2, 4),
+        editions=(args.edition,) if args.edition else (1,) if first
+        else (2,) if args.market or set(MODULES) - {1} else (1, 2),  # the Banquet is in both editions
+        players_counts=(args.players,) if args.players else (2, 5) if five else (2, 4),
         split=not args.no_split,
         market=args.market,
+        modules=tuple(int(m) for m in args.modules.split(",") if m.strip()),
     )
     if args.profile:
         profile(max(1, args.games // 2), args.seed, args.top)

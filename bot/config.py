@@ -11,6 +11,7 @@ from rules.i18n import LANGUAGES
 
 DEFAULT_DATABASE = "data/petersburg.sqlite3"
 DEFAULT_REMINDER, DEFAULT_INTERVAL, DEFAULT_AUTOPASS, DEFAULT_POLL = 60, 240, 0, 30.0
+DEFAULT_LIVE = 5  # minutes: a player seen this recently plays live (no ping per turn)
 
 
 def read_env_file(path: str | Path) -> dict[str, str]:
@@ -59,6 +60,7 @@ class Config:
     reminder_minutes: int = DEFAULT_REMINDER  # remind the player to decide after this long (0: never)
     reminder_interval_minutes: int = DEFAULT_INTERVAL  # then again every so often (0: only once)
     autopass_minutes: int = DEFAULT_AUTOPASS  # play the default action for an absent player after this long (0: off)
+    live_minutes: int = DEFAULT_LIVE  # seen in the game this recently: playing live, not pinged per turn (0: off)
     timer_poll_seconds: float = DEFAULT_POLL  # how often due reminders and time-outs are looked for
     computer_seconds: float = 2.0  # the strong computer player's thinking time per move (its budget)
     computer_pause: float = 1.5  # seconds before a computer player's move, so people can follow
@@ -86,7 +88,7 @@ class Config:
             raise ValueError(f"LANGUAGE must be one of {', '.join(LANGUAGES)}")
         minutes = {key: _minutes_setting(e, key, default) for key, default in (
             ("REMINDER_MINUTES", DEFAULT_REMINDER), ("REMINDER_INTERVAL_MINUTES", DEFAULT_INTERVAL),
-            ("AUTOPASS_MINUTES", DEFAULT_AUTOPASS))}
+            ("AUTOPASS_MINUTES", DEFAULT_AUTOPASS), ("LIVE_MINUTES", DEFAULT_LIVE))}
         poll = e.get("TIMER_POLL_SECONDS", "").strip()
         try:
             poll_seconds = float(poll) if poll else DEFAULT_POLL
@@ -115,6 +117,7 @@ class Config:
             reminder_minutes=minutes["REMINDER_MINUTES"],
             reminder_interval_minutes=minutes["REMINDER_INTERVAL_MINUTES"],
             autopass_minutes=minutes["AUTOPASS_MINUTES"],
+            live_minutes=minutes["LIVE_MINUTES"],
             timer_poll_seconds=poll_seconds,
             computer_seconds=seconds["COMPUTER_SECONDS"],
             computer_pause=seconds["COMPUTER_PAUSE_SECONDS"],
@@ -130,7 +133,8 @@ class Config:
                 f"rest_proxy={self.rest_proxy!r}, gateway_url={self.gateway_url!r}, "
                 f"reminder_minutes={self.reminder_minutes}, "
                 f"reminder_interval_minutes={self.reminder_interval_minutes}, "
-                f"autopass_minutes={self.autopass_minutes}, computer_seconds={self.computer_seconds}, "
+                f"autopass_minutes={self.autopass_minutes}, live_minutes={self.live_minutes}, "
+                f"computer_seconds={self.computer_seconds}, "
                 f"computer_pause={self.computer_pause}, hint_seconds={self.hint_seconds}, token=<hidden>)")
 
     __str__ = __repr__

@@ -9,6 +9,7 @@ from typing import Any
 
 from rules import GameState, Ruleset, new_game
 from rules.i18n import LANGUAGES
+from rules.ruleset import module_key
 
 from .service_base import MAX_PLAYERS, MIN_PLAYERS, ServiceBase, UserError
 from .store import ABORTED, ACTIVE, LOBBY, ChannelBusy, Game, Seat
@@ -24,17 +25,36 @@ def _host_in_lobby(game: Game, user_id: int) -> Game:
     return game
 
 
+def ruleset_of(stored: dict[str, Any], players: int) -> Ruleset:
+    """The Ruleset a lobby's stored choices give for ``players`` seats (ValueError where the rules core
+    refuses the combination, X-02)."""
+    return Ruleset(edition=int(stored.get("edition", 2)), players=players,
+                   open_money=bool(stored.get("open_money", True)),
+                   expansions=tuple(stored.get("expansions", ())), modules=tuple(stored.get("modules", ())))
+
+
 def max_players(game: Game) -> int:
-    """The most seats the game's ruleset allows (the rules core says: 5 with the Market, else 4)."""
-    edition = int(game.ruleset.get("edition", 2))
-    expansions = tuple(game.ruleset.get("expansions", ()))
+    """The most seats the game's ruleset allows (the rules core says: 5 with the Market or In bester
+    Gesellschaft, else 4)."""
     for n in range(MAX_PLAYERS, MIN_PLAYERS - 1, -1):
         try:
-            Ruleset(edition=edition, players=n, expansions=expansions)
+            ruleset_of(game.ruleset, n)
         except ValueError:
             continue
         return n
     return MIN_PLAYERS
+
+
+def split_parts(keys: Sequence[str]) -> tuple[tuple[str, ...], tuple[int, ...]]:
+    """Registry keys (``market``, ``module2`` ...) as the ruleset's expansions and module numbers."""
+    expansions = tuple(k for k in keys if not (k.startswith("module") and k[6:].isdigit()))
+    modules = tuple(sorted(int(k[6:]) for k in keys if k.startswith("module") and k[6:].isdigit()))
+    return expansions, modules
+
+
+def parts_of(stored: dict[str, Any]) -> list[str]:
+    """The registry keys of a lobby's stored expansions and modules."""
+    return [*stored.get("expansions", ()), *(module_key(int(m)) for m in stored.get("modules", ()))]
 
 
 def hands_of(st: GameState) -> dict[int, list[str]]:
@@ -43,7 +63,7 @@ def hands_of(st: GameState) -> dict[int, list[str]]:
     return {s: [cards[c].id for c in st.hands[s]] for s in range(st.n)}
 
 
-COMPUTER_LEVELS = ("easy", "normal", "strong")  # rules.ai levels offered at the table
+COMPUTER_LEVELS = ("easy", "normal", "strong")  # players.ai levels offered at the table
 TAKEOVER_LEVEL = "normal"  # the computer player that takes over an absent player's seat
 
 
@@ -89,24 +109,45 @@ class LobbyService(ServiceBase):
     # --- lobby ------------------------------------------------------------------------------------
     async def create(self, *, guild_id: int | None, channel_id: int, user_id: int, name: str, edition: int = 2,
                      open_money: bool = True, lang: str | None = None, seed: int | None = None,
-                     expansions: Sequence[str] = ()) -> Game:
+                     expansions: Sequence[str] = (), modules: Sequence[int] = ()) -> Game:
         """A new lobby in the channel with the creator as host and first seat; ``expansions`` as the rules
         core names them (e.g. the Market), refused with the core's reason where the rulebooks do not allow them."""
         lang = lang if lang in LANGUAGES else self.default_lang
         try:
-            Ruleset(edition=edition, expansions=tuple(expansions))  # validates the edition and expansions
+            Ruleset(edition=edition, expansions=tuple(expansions), modules=tuple(modules))  # validates them
         except ValueError as e:
             raise UserError("bad_ruleset", reason=str(e)) from None
         seed = seed if seed is not None else random.SystemRandom().randrange(1, 2**62)
         ruleset: dict[str, Any] = {"edition": edition, "open_money": open_money}
         if expansions:
             ruleset["expansions"] = list(expansions)
+        if modules:
+            ruleset["modules"] = sorted(modules)
         try:
             return await self.store.create_game(
                 guild_id=guild_id, channel_id=channel_id, host_id=user_id, host_name=name,
                 ruleset=ruleset, seed=seed, lang=lang)
         except ChannelBusy:
             raise UserError("channel_busy") from None
+
+    async def set_parts(self, game_id: int, user_id: int, keys: Sequence[str]) -> Game:
+        """Host, in the lobby: play with these expansions and modules (registry keys), refused with the rules
+        core's reason where the rulebooks do not allow the combination (X-02) or the seats taken exceed it."""
+        async with self.lock(game_id):
+            game = _host_in_lobby(await self.game(game_id), user_id)
+            expansions, modules = split_parts(keys)
+            stored = {**game.ruleset, "expansions": list(expansions), "modules": list(modules)}
+            if not expansions:
+                del stored["expansions"]
+            if not modules:
+                del stored["modules"]
+            seats = max(MIN_PLAYERS, len(game.seats))
+            try:
+                ruleset_of(stored, seats)
+            except ValueError as e:
+                raise UserError("bad_ruleset", reason=str(e)) from None
+            await self.store.update_lobby(game.id, game.version, game.seats, ruleset=stored)
+            return await self.game(game.id)
 
     async def join(self, channel_id: int, user_id: int, name: str) -> tuple[Game, int]:
         """Join the lobby (or take an empty seat of a game in play); returns the game and the seat."""
@@ -171,9 +212,7 @@ class LobbyService(ServiceBase):
             n = len(game.seats)
             if not MIN_PLAYERS <= n <= max_players(game):
                 raise UserError("player_count", min=MIN_PLAYERS, max=max_players(game), n=n)
-            ruleset = Ruleset(edition=int(game.ruleset.get("edition", 2)), players=n,
-                              open_money=bool(game.ruleset.get("open_money", True)),
-                              expansions=tuple(game.ruleset.get("expansions", ())))
+            ruleset = ruleset_of(game.ruleset, n)
             st = new_game(ruleset, [s.name for s in game.seats], seed=game.seed)
             timers = self._plan(game, st, await self.timing(game), self.store.clock())
             order = ", ".join(f"{i + 1}. " + (f"<@{s.user_id}>" if s.user_id else s.name)

@@ -21,7 +21,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from rules import PASS, Action, GameRecord, GameState, apply, format_action, parse_for
+from rules import PASS, Action, GameRecord, GameState, RuleError, apply, format_action, parse_action, parse_for
 from rules.autopass import AutoPass, arm, default_action, due, expired, only_pass
 
 from .lobby import LobbyService, hands_of
@@ -294,7 +294,7 @@ class GameService(LobbyService):
                 raise UserError("not_in_game")
             st = self.state(game)
             if isinstance(action, str):
-                action = parse_for(st, action)
+                action = await self._read(game, st, user_id, action, version)
             await self._check_version(game, st, user_id, action, version)
             timing = await self.timing(game)
             out = await self._commit(game, st, seat, action, user_id=user_id, auto=None, timing=timing)
@@ -302,6 +302,23 @@ class GameService(LobbyService):
             if after is not None:
                 await after(out)
             return out
+
+    async def _read(self, game: Game, st: GameState, user_id: int, text: str, version: int | None) -> Action:
+        """``text`` as an action of the player to decide. Text that only reads as the answer to a draw (the
+        Observatory's ``discard …``) once the draw was decided is checked against its version first: a repeated
+        decision is ``already_done``, an older one ``stale_board``, not unreadable (issue 17, item 6)."""
+        try:
+            return parse_for(st, text)
+        except RuleError:
+            rs = st.ruleset
+            if st.pending is None or not rs.hooks.decisions[st.pending.kind].drawn:  # no draw waits now
+                try:
+                    drawn = parse_action(text, rs.catalogue, drawn=True, decks=rs.decks)
+                except RuleError:
+                    drawn = None
+                if drawn is not None:
+                    await self._check_version(game, st, user_id, drawn, version)
+            raise
 
     async def _check_version(self, game: Game, st: GameState, user_id: int, action: Action,
                              version: int | None) -> None:

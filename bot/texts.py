@@ -12,13 +12,21 @@ from collections.abc import Container, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from rules import DRAWN, HAND, LOWER, UPPER, Action, Move
-from rules.cards import any_type
+from rules import DRAWN, HAND, LOWER, UPPER, Action, Move, format_action
+from rules.cards import Catalogue, any_type
 from rules.describe import describe, headline
-from rules.i18n import card_name, t
+from rules.i18n import DEFAULT_LANG, card_name, strings, t
 
 from .store import FinishedGame, Standing
 from .timers import Timing
+
+# the kinds worded below without an ``act.<kind>`` text of their own
+DESCRIBED = frozenset({"pass", "pub", "as", "observe"})
+
+
+def has_text(key: str, lang: str) -> bool:
+    return key in strings(lang) or key in strings(DEFAULT_LANG)
+
 
 TOKEN_EMOJI = {"hammer": "🔨", "cathedral": "⛪", "bust": "🗿", "hand": "✋"}
 COLOUR_EMOJI = {"green": "🟩", "blue": "🟦", "red": "🟥", "yellow": "🟨"}
@@ -52,9 +60,14 @@ def card_label(card_id: str, edition: int, lang: str, with_cost: bool = True) ->
     return f"{name} ({ct.cost})" if ct is not None else name
 
 
-def describe_action(action: Action, edition: int, lang: str, price: int | None = None) -> str:
-    """A localized description of an action, e.g. ``buy Bank (lower row) over Market: 5 rubles``."""
+def describe_action(action: Action, edition: int, lang: str, price: int | None = None,
+                    cat: Catalogue | None = None) -> str:
+    """A localized description of an action, e.g. ``buy Bank (lower row) over Market: 5 rubles``. A kind
+    without words of its own (an expansion's decision) reads as its record notation where ``cat`` is given."""
     k = action.kind
+    if cat is not None and k not in DESCRIBED and not has_text(f"act.{k}", lang):
+        text = format_action(action, cat, lang)
+        return f"{text}: {rubles(price, lang)}" if price else text
     if k == "pass":
         return t("act.pass", lang)
     if k == "pub":
@@ -273,6 +286,10 @@ def board_text(view: dict[str, Any], lang: str, *, names: Sequence[str] | None =
                            card=card_label(pending["card"], ed, lang)))
         elif pending["kind"] == "pub":
             lines.append(t("bot.pending_pub", lang, player=who[pending["seat"]]))
+        else:  # the Market's and the expansions' decisions: the rules' own words for what is asked
+            card = card_label(pending["card"], ed, lang) if pending.get("card") else ""
+            what = t(f"pending.{pending['kind']}", lang, card=card)
+            lines.append(t("bot.pending_generic", lang, player=who[pending["seat"]], what=what))
     decider = view.get("decider")
     if decider is not None:
         mention = mentions[decider] if mentions is not None and decider < len(mentions) else who[decider]

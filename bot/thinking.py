@@ -1,10 +1,10 @@
-"""What a thinking worker process runs (``bot.workers.WorkerPool``): the computer players of ``rules.ai``.
+"""What a thinking worker process runs (``bot.workers.WorkerPool``): the computer players of ``players.ai``.
 
 Inputs are plain data (the state's JSON, a seat, a level, a seed, a time budget) and so is the answer (an
-``Action``, a named tuple). The players use only what their seat may see: ``rules.ai`` samples everything
-hidden from that seat anew before it searches (``rules.ai_hidden``; ``tests/rules/test_ai_info.py``).
-A worker runs the mypyc-compiled rules core when it is built and current with the sources
-(``benchmarks/compile_rules.py``), else pure Python: both play the same games (``tests/rules/test_compiled.py``).
+``Action``, a named tuple). The players use only what their seat may see: ``players.ai`` samples everything
+hidden from that seat anew before it searches (``players.hidden``; ``tests/rules/test_ai_info.py``).
+A worker runs the mypyc-compiled rules core and players when that build is current with the sources
+(``players/compile.py``), else pure Python: both play the same games (``tests/rules/test_compiled.py``).
 """
 
 from __future__ import annotations
@@ -20,19 +20,17 @@ if TYPE_CHECKING:  # imported inside the functions: ``init_worker`` must run bef
 
 
 def init_worker() -> None:
-    """Put the compiled rules core first on the import path when it is built and current (before anything
-    imports ``rules`` in this worker)."""
+    """Put the compiled rules core and players first on the import path when they are built and current
+    (before anything imports ``rules`` in this worker; ``players.compile`` imports nothing of it)."""
     if "rules.state" in sys.modules:
         return
-    try:
-        from benchmarks.compile_rules import DEFAULT_DEST, STAMP, sources_digest
-    except ImportError:  # not run from a checkout: pure Python
-        return
-    try:
-        if (DEFAULT_DEST / STAMP).read_text() == sources_digest():
-            sys.path.insert(0, str(DEFAULT_DEST))
-    except (OSError, ImportError):
-        return
+    from players.compile import compiled_build
+
+    path = compiled_build()
+    if path is not None:
+        sys.path.insert(0, str(path))
+        for name in [m for m in sys.modules if m.split(".", 1)[0] == "players"]:
+            del sys.modules[name]  # the build's own copies are imported from now on
 
 
 THINK = WorkerPool("think", lambda: 1, init_worker)  # one core thinks; the other draws and serves
@@ -40,15 +38,15 @@ THINK = WorkerPool("think", lambda: 1, init_worker)  # one core thinks; the othe
 
 def core() -> str:
     """Which rules core this worker runs."""
-    from rules.fastcore import core_name
+    from players.fastcore import core_name
 
     return core_name()
 
 
 def think(state: dict[str, Any], seat: int, level: str, seed: int, budget_s: float) -> Action:
     """The computer player's move for ``seat`` (the deciding seat) at ``level``."""
+    from players.ai import choose
     from rules import Action
-    from rules.ai import choose
 
     action = choose(state, seat, level, seed, budget_s=budget_s)
     return Action(*action)
@@ -57,9 +55,9 @@ def think(state: dict[str, Any], seat: int, level: str, seed: int, budget_s: flo
 def suggest(state: dict[str, Any], seat: int, seed: int, budget_s: float) -> tuple[Action, float, int]:
     """The strong player's move for ``seat`` with how sure it is: the move, the share of the search's visits
     it got, and how many continuations were searched (for ``/petersburg hint``)."""
+    from players.ai import SEARCHES
+    from players.search import search
     from rules import Action, GameState
-    from rules.ai import SEARCHES
-    from rules.ai_search import search
 
     found = search(GameState.from_json(state), seat, random.Random(seed), SEARCHES["strong"], budget_s=budget_s)
     total = sum(found.visits.values()) or 1

@@ -16,7 +16,7 @@ import discord
 from discord.ext import commands
 
 from bot import images
-from bot.lobby import max_players
+from bot.lobby import max_players, parts_of
 from bot.service import GameService, UserError
 from bot.store import LOBBY, DatabaseLost, Game, Store
 from bot.texts import hand_text
@@ -87,15 +87,24 @@ class CogBase(commands.Cog):
             kw["embed"] = embed
         if view is not None:
             kw["view"] = view
-        if not interaction.response.is_done():
-            if file is not None:
-                kw["file"] = file
-            await interaction.response.send_message(ephemeral=True, allowed_mentions=NO_PINGS, **kw)
-            return
-        kw["attachments"] = [file] if file is not None else []
-        if view is None:
-            kw["view"] = None
-        await interaction.edit_original_response(allowed_mentions=NO_PINGS, **kw)
+        try:
+            if not interaction.response.is_done():
+                if file is not None:
+                    kw["file"] = file
+                await interaction.response.send_message(ephemeral=True, allowed_mentions=NO_PINGS, **kw)
+                return
+            kw["attachments"] = [file] if file is not None else []
+            if view is None:
+                kw["view"] = None
+            await interaction.edit_original_response(allowed_mentions=NO_PINGS, **kw)
+        except discord.HTTPException as e:
+            if file is None or (e.status != 413 and e.code != 40005):  # 40005: request entity too large
+                raise
+            # the picture is too large for Discord: the text alone (issue 17, item 9)
+            log.info("picture %s too large for interaction %s; answering with text", file.filename, interaction.id)
+            if embed is not None and embed.image.url == f"attachment://{file.filename}":
+                embed.set_image(url=None)
+            await self.private(interaction, text, embed=embed, view=view)
 
     async def safe_private(self, interaction: Interaction, text: str) -> None:
         try:
@@ -137,9 +146,13 @@ class CogBase(commands.Cog):
         lang = game.lang
         players = ", ".join(f"<@{s.user_id}>" if s.user_id else s.name for s in game.seats)
         money = t("bot.money_open" if game.ruleset.get("open_money", True) else "bot.money_hidden", lang)
-        extras = "".join(", " + t(f"bot.expansion_{x}", lang) for x in game.ruleset.get("expansions", ()))
+        parts = ", ".join(t(f"bot.part_{x}", lang) for x in parts_of(game.ruleset))
+        extras = ", " + t("bot.lobby_parts", lang, parts=parts) if parts else ""
         return t("bot.lobby", lang, host=f"<@{game.host_id}>", edition=game.ruleset.get("edition", 2),
                  money=money + extras, players=players, n=len(game.seats), max=max_players(game))
+
+    def lobby_controls(self, game: Game) -> discord.ui.View:
+        return lobby_view(game.id, game.lang, int(game.ruleset.get("edition", 2)), parts_of(game.ruleset))
 
     async def refresh_lobby(self, game: Game) -> None:
         if game.board_message_id is None or game.shown_version >= 0:
@@ -147,7 +160,7 @@ class CogBase(commands.Cog):
         try:
             msg = self.channel(game).get_partial_message(game.board_message_id)
             if game.status == LOBBY:
-                await msg.edit(content=await self.lobby_text(game), view=lobby_view(game.id, game.lang))
+                await msg.edit(content=await self.lobby_text(game), view=self.lobby_controls(game))
             else:
                 await msg.edit(view=None)
         except discord.HTTPException as e:

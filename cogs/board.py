@@ -7,6 +7,9 @@ processes share it: ``board_claim``), from the newest state:
 - the board is edited in place while it is still among the channel's last few messages, else posted anew
   and the old one deleted; the old board keeps its buttons until the new one is there;
 - the player to decide is pinged by one short turn message, replaced when the turn passes to someone else;
+  not while they play live (``cogs.presence``: then only once the live window has passed without a move),
+  never for a computer player; when Discord refuses that message for good (e.g. a missing permission) the
+  player is told by DM instead;
 - failures are retried with backoff (also after a restart: ``catch_up``), and what is wrong (a missing
   permission, the channel gone) is told once to the channel, or to the host by DM when the channel itself
   is unusable.
@@ -30,6 +33,8 @@ from rules import GameState, view
 from rules.i18n import t
 
 from .board_claim import claimed, new_owner
+from .dms import transient
+from .presence import Presence
 from .public import PublicBoard, embed_of, names_of, notice_text, public_board, turn_text
 from .runner import PerGame
 from .seen import SeenVersions
@@ -66,6 +71,8 @@ class BoardPoster(PerGame):
         self._locks: dict[int, asyncio.Lock] = {}
         self._after: dict[int, set[int]] = {}  # channel -> ids of messages seen after its board
         self._boards: dict[int, int] = {}  # channel -> board message id (as this process knows it)
+        self.presence = Presence(lambda: self.store.clock())
+        self._wakes: dict[int, asyncio.Task[None]] = {}  # game -> a look again once a live player's window ends
         self._own: set[int] = set()  # turn messages (not counted as pushing the board up)
         self.after_shown: Callable[[int], None] | None = None  # e.g. a computer player's turn comes next
         self._owner = new_owner()  # this process's name in the games' board claims (bot.store: claim_board)
@@ -92,6 +99,10 @@ class BoardPoster(PerGame):
         """At startup: every game whose channel is behind (a crash between commit and post, a failure)."""
         for game_id in await self.store.games_to_show(shards=self.bot.shard_filter()):
             self.kick(game_id)
+        if self.bot.config.live_minutes > 0:  # a turn left untold for a live player: its wake was in memory
+            for game in await self.store.list_games(status=ACTIVE, limit=10_000):
+                if game.turn_message_id is None and game.turn_user_id is None:
+                    self.kick(game.id)
 
     async def run(self, game_id: int) -> None:
         delay = RETRY_FIRST
@@ -180,6 +191,8 @@ class BoardPoster(PerGame):
                         await self._retire(game, channel)
                     elif game.state is not None:
                         await self._board(game, channel, repost=repost)
+                elif game.status == ACTIVE and game.state is not None:  # the turn not told yet (a retry, a wake)
+                    await self._turn(game, channel, GameState.from_json(game.state), reposted=False, untold_only=True)
                 if game.status == FINISHED and not game.final_posted:
                     await self._final(game, channel)
             except Problem as p:
@@ -266,25 +279,107 @@ class BoardPoster(PerGame):
         except discord.HTTPException as e:
             log.info("could not clear message %s of game %s: %s", message_id, game.id, e)
 
-    async def _turn(self, game: Game, channel: discord.PartialMessageable, st: GameState, *, reposted: bool) -> None:
-        """One turn message pinging the player to decide, replaced when that changes (none at the end)."""
+    async def _turn(self, game: Game, channel: discord.PartialMessageable, st: GameState, *, reposted: bool,
+                    untold_only: bool = False) -> None:
+        """One turn message pinging the player to decide, replaced when that changes (none at the end, none for a
+        computer player, none while the player plays live). ``untold_only``: only if this turn was not told yet.
+
+        A transient failure (5xx, 429) is a Problem (the poster tries again); a lasting one (e.g. 403) tells the
+        player by DM instead and whoever is told of the board's problems, once."""
         text, uid = (None, None) if st.finished else turn_text(game, st)
-        same = game.turn_message_id is not None and uid == game.turn_user_id and not reposted
-        if same and uid is not None:
+        # told already: this player was pinged (or told another way); or, with nobody to ping, the channel
+        # holds the waiting message exactly when there is one to hold
+        told = uid == game.turn_user_id and (uid is not None or (text is None) == (game.turn_message_id is None))
+        if told and (untold_only or not reposted):
             return
+        live_until = await self._live_until(game, uid) if uid is not None else None
         if game.turn_message_id is not None:
-            await self._remove_quietly(channel, game.turn_message_id)
-        new_id = None
-        if text is not None:
-            try:
-                msg = await channel.send(text[:2000], allowed_mentions=PINGS)
-            except discord.HTTPException as e:
-                log.warning("could not post the turn message of game %s: %s", game.id, e)
-            else:
-                new_id = msg.id
-                self._own.add(msg.id)
-                self._after.get(game.channel_id, set()).discard(msg.id)
-        await self.store.set_turn_message(game.id, new_id, uid)
+            await self._remove_turn(channel, game)
+        if text is None or live_until is not None:
+            keep = uid if told else None  # told already (and reposted): stays told
+            if game.turn_message_id is not None or game.turn_user_id != keep:
+                await self.store.set_turn_message(game.id, None, keep)
+                game.turn_message_id, game.turn_user_id = None, keep
+            if live_until is not None and keep is None:
+                self._wake_at(game.id, live_until)
+            return
+        try:
+            msg = await channel.send(text[:2000], allowed_mentions=PINGS)
+        except discord.HTTPException as e:
+            if game.turn_user_id is not None:
+                await self.store.set_turn_message(game.id, None, None)
+                game.turn_user_id = None
+            if transient(e):
+                raise Problem(f"http:{e.status}", f"{e.status} {e.text}") from None
+            log.warning("could not post the turn message of game %s: %s", game.id, e)
+            if uid is not None:
+                await self._turn_elsewhere(game, channel, uid, e)
+            return
+        self._own.add(msg.id)
+        self._after.get(game.channel_id, set()).discard(msg.id)
+        await self.store.set_turn_message(game.id, msg.id, uid)
+        game.turn_message_id, game.turn_user_id = msg.id, uid
+        if game.board_problem is not None and game.board_problem.startswith("turn:"):
+            await self.store.set_board_problem(game.id, None)  # it works again
+            game.board_problem = None
+
+    async def _remove_turn(self, channel: discord.PartialMessageable, game: Game) -> None:
+        """Delete the game's turn message; a transient failure is a Problem (tried again, so the channel never
+        keeps two), a lasting one leaves it (logged)."""
+        assert game.turn_message_id is not None
+        try:
+            await channel.get_partial_message(game.turn_message_id).delete()
+        except discord.NotFound:
+            pass
+        except discord.HTTPException as e:
+            if transient(e):
+                raise Problem(f"http:{e.status}", f"{e.status} {e.text}") from None
+            log.info("could not delete turn message %s of game %s: %s", game.turn_message_id, game.id, e)
+        self._own.discard(game.turn_message_id)
+        await self.store.set_turn_message(game.id, None, None)
+        game.turn_message_id, game.turn_user_id = None, None
+
+    async def _turn_elsewhere(self, game: Game, channel: discord.PartialMessageable, uid: int,
+                              error: discord.HTTPException) -> None:
+        """The turn message cannot be posted: the player is told by DM (unless their DMs are closed; the board
+        still names them), and the problem is reported once like the board's."""
+        cog = self.bot.get_cog("Petersburg")
+        dms = getattr(cog, "dms", None)
+        if dms is not None:
+            await dms.send(uid, t("bot.turn_dm", game.lang, channel=f"<#{game.channel_id}>", game=game.id))
+        await self.store.set_turn_message(game.id, None, uid)
+        game.turn_message_id, game.turn_user_id = None, uid
+        p = self._problem(channel, error)
+        await self._tell(game, channel, Problem("turn:" + p.key, p.text, channel_usable=p.channel_usable))
+
+    async def _live_until(self, game: Game, uid: int) -> float | None:
+        """Until when ``uid`` counts as playing live in the game (None: away). See ``cogs.presence``."""
+        window = 60.0 * self.bot.config.live_minutes
+        if window <= 0:
+            return None
+        seen = [x for x in (self.presence.last_seen(game.channel_id, uid),
+                            await self.store.last_action_at(game.id, uid)) if x is not None]
+        until = max(seen) + window if seen else None
+        return until if until is not None and until > self.store.clock() else None
+
+    def stop(self) -> None:
+        """The bot closes: no more looks again."""
+        for task in self._wakes.values():
+            task.cancel()
+        self._wakes.clear()
+
+    def _wake_at(self, game_id: int, when: float) -> None:
+        """Look at the game again at ``when`` (a live player's window ends: ping them if they have not moved)."""
+        old = self._wakes.pop(game_id, None)
+        if old is not None:
+            old.cancel()
+
+        async def wake() -> None:
+            await asyncio.sleep(max(0.0, when - self.store.clock()) + 1.0)
+            self._wakes.pop(game_id, None)
+            self.kick(game_id)
+
+        self._wakes[game_id] = asyncio.create_task(wake())
 
     async def _remove_quietly(self, channel: discord.PartialMessageable, message_id: int) -> None:
         self._own.discard(message_id)
@@ -332,7 +427,7 @@ class BoardPoster(PerGame):
             return Problem("channel", f"{e.status} {e.code}", channel_usable=False)
         if e.status == 403:
             missing = self._missing(channel.id)
-            return Problem("perm:" + ",".join(missing), ", ".join(missing) or f"{e.status} {e.code}",
+            return Problem("perm:" + ",".join(missing), f"{e.status} {e.text or e.code}",
                            channel_usable=bool(missing) and "send_messages" not in missing
                            and "view_channel" not in missing)
         return Problem(f"http:{e.status}", f"{e.status} {e.code}")
@@ -347,16 +442,27 @@ class BoardPoster(PerGame):
         perms = ch.permissions_for(me)
         return [p for p in NEEDED if not getattr(perms, p)]
 
+    @staticmethod
+    def _reason(p: Problem, lang: str) -> str:
+        """Why, for people: the missing permissions by name; when the bot cannot see which (its view of the
+        channel's permissions allows everything, e.g. an overwrite it has not seen), Discord's answer and the
+        permissions it needs."""
+        key = p.key.removeprefix("turn:")
+        if not key.startswith("perm:"):
+            return p.text
+        missing = [x for x in key.removeprefix("perm:").split(",") if x] or list(NEEDED)
+        names = ", ".join(t(f"perm.{x}", lang) for x in missing)
+        return names if key != "perm:" else t("bot.perm_unknown", lang, error=p.text, needed=names)
+
     async def _tell(self, game: Game, channel: discord.PartialMessageable, p: Problem) -> None:
         """Say once (per kind of problem) what keeps the board from showing: in the channel if it can be used,
         else to the host by DM."""
-        if game.board_problem == p.key or p.key.startswith("http:5"):
+        if game.board_problem == p.key or p.key.removeprefix("turn:").startswith("http:5"):
             return  # told already, or Discord's own trouble (retried quietly)
         await self.store.set_board_problem(game.id, p.key)
         game.board_problem = p.key
-        missing = ", ".join(t(f"perm.{x}", game.lang) for x in p.key.removeprefix("perm:").split(",") if x) \
-            if p.key.startswith("perm:") else p.text
-        text = t("bot.board_problem", game.lang, game=game.id, channel=f"<#{game.channel_id}>", problem=missing)
+        text = t("bot.turn_problem" if p.key.startswith("turn:") else "bot.board_problem", game.lang, game=game.id,
+                 channel=f"<#{game.channel_id}>", problem=self._reason(p, game.lang))
         if p.channel_usable:
             try:
                 await channel.send(text[:2000], allowed_mentions=NO_PINGS)

@@ -13,8 +13,10 @@ from typing import TYPE_CHECKING, Any, cast
 
 import discord
 
-from bot.texts import describe_action, rubles
+from bot.texts import describe_action, has_text, rubles
 from rules import Action, GameState, Move, legal_moves
+from rules.cards import Catalogue
+from rules.expansions import offered
 from rules.i18n import t
 
 if TYPE_CHECKING:
@@ -26,20 +28,29 @@ MAX_SELECT_ROWS = 4  # the fifth row holds the buttons
 GROUP = "?"  # a select value starting with this asks for the card to displace next
 
 
+_BASE_FIELDS = 5  # kind, card, row, target, amount: always written, so base-game values keep their form
+
+
 def encode(action: Action) -> str:
-    """An Action as a compact string (select value or custom_id part); the market roundel (``good``) only
-    where it is set, so base-game values keep their form."""
-    base = f"{action.kind}|{action.card}|{action.row}|{action.target}|{action.amount}"
-    return f"{base}|{action.good}" if action.good else base
+    """An Action as a compact string (select value or custom_id part): its fields in order, those after
+    ``amount`` (the market roundel, and any an expansion adds) only up to the last one that is set."""
+    parts = [str(v) for v in action]
+    defaults = [str(action._field_defaults.get(f, "")) for f in action._fields]
+    end = len(parts)
+    while end > _BASE_FIELDS and parts[end - 1] == defaults[end - 1]:
+        end -= 1
+    return "|".join(parts[:end])
 
 
 def decode(value: str) -> Action:
     """The Action of ``encode``; ValueError for anything malformed."""
     parts = value.split("|")
-    if len(parts) not in (5, 6):
+    if not _BASE_FIELDS <= len(parts) <= len(Action._fields):
         raise ValueError(f"bad action value {value!r}")
-    kind, card, row, target, amount = parts[:5]
-    return Action(kind, card, int(row), target, int(amount), parts[5] if len(parts) == 6 else "")
+    values: list[Any] = []
+    for name, part in zip(Action._fields, parts, strict=False):
+        values.append(int(part) if isinstance(Action._field_defaults.get(name), int) else part)
+    return Action(*values)
 
 
 def _cog(interaction: discord.Interaction[Any]) -> Petersburg:
@@ -203,17 +214,40 @@ class ComputerSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"
         await _cog(interaction).on_lobby_computer(interaction, self.game_id, str(values[0]) if values else "")
 
 
+class PartsSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"pb:x:(?P<game>\d+)"):
+    """The lobby's expansions and modules (host): every one the edition has, each with a line of help;
+    the rules core accepts or refuses the combination chosen (X-02)."""
+
+    def __init__(self, game_id: int, lang: str = "en", edition: int = 2, chosen: Iterable[str] = ()) -> None:
+        self.game_id = game_id
+        picked = set(chosen)
+        opts = [discord.SelectOption(label=t(f"bot.part_{e.key}", lang)[:100], value=e.key,
+                                     description=t(f"bot.part_help_{e.key}", lang)[:100], default=e.key in picked)
+                for e in offered(edition)] or [discord.SelectOption(label="-", value="-")]
+        super().__init__(discord.ui.Select(custom_id=f"pb:x:{game_id}", options=opts, min_values=0,
+                                           max_values=len(opts), placeholder=t("bot.select_parts", lang)[:150]))
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> PartsSelect:
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        values = cast(dict[str, Any], interaction.data or {}).get("values") or []
+        await _cog(interaction).on_lobby_parts(interaction, self.game_id, [str(v) for v in values])
+
+
 PASS_MODE_OPTIONS = (("turn", "⏭️"), ("display", "🔁"), ("phase", "⏩"), ("off", "✖️"))
 DYNAMIC_ITEMS = (ActionSelect, ActionButton, YourMoveButton, HandButton, StacksButton, LobbyButton, PassModeSelect,
-                 ComputerSelect)
+                 ComputerSelect, PartsSelect)
 
 
 # --- building the controls ------------------------------------------------------------------------
-def _option(moves: list[Move], edition: int, lang: str) -> discord.SelectOption:
+def _option(moves: list[Move], edition: int, lang: str, cat: Catalogue | None = None) -> discord.SelectOption:
     """One select option for the moves of one card (several when a trading card has several targets)."""
     first = moves[0]
     if len(moves) == 1:
-        label = describe_action(first.action, edition, lang, first.price)
+        label = describe_action(first.action, edition, lang, first.price, cat)
         return discord.SelectOption(label=label[:100], value=encode(first.action))
     bare = first.action._replace(target="")
     cheapest = min(m.price for m in moves)
@@ -249,6 +283,13 @@ def board_view(game_id: int, version: int, lang: str, *, playing: bool) -> disco
     return view
 
 
+def select_placeholder(kind: str, lang: str) -> str:
+    """The private menu's select of one kind of move; a kind without words of its own (an expansion's
+    decision) gets the general "Decide…"."""
+    key = f"bot.select_{kind}"
+    return t(key, lang) if has_text(key, lang) else t("bot.select_decision", lang)
+
+
 def move_view(game_id: int, version: int, st: GameState, lang: str) -> discord.ui.View:
     """The mover's private menu: one select per kind of legal move (with prices) and pass/discard buttons."""
     view = discord.ui.View(timeout=None)
@@ -260,8 +301,8 @@ def move_view(game_id: int, version: int, st: GameState, lang: str) -> discord.u
         for n, chunk in enumerate(chunks):
             if rows >= MAX_SELECT_ROWS:
                 break  # never in practice; the slash commands still offer every move
-            placeholder = t(f"bot.select_{kind}", lang) + (f" ({n + 1}/{len(chunks)})" if len(chunks) > 1 else "")
-            opts = [_option(g, ed, lang) for g in chunk]
+            placeholder = select_placeholder(kind, lang) + (f" ({n + 1}/{len(chunks)})" if len(chunks) > 1 else "")
+            opts = [_option(g, ed, lang, st.ruleset.catalogue) for g in chunk]
             item = ActionSelect(game_id, version, f"{kind}{n}", opts, placeholder[:150])
             item.item.row = rows
             view.add_item(item)
@@ -290,7 +331,9 @@ def target_view(game_id: int, version: int, moves: list[Move], edition: int, lan
     return view
 
 
-def lobby_view(game_id: int, lang: str) -> discord.ui.View:
+def lobby_view(game_id: int, lang: str, edition: int = 2, parts: Iterable[str] = ()) -> discord.ui.View:
+    """The lobby's controls: join, leave, start; computer players; the expansions and modules (``parts``:
+    the registry keys chosen so far)."""
     view = discord.ui.View(timeout=None)
     view.add_item(LobbyButton(game_id, "join", t("bot.button_join", lang), discord.ButtonStyle.success))
     view.add_item(LobbyButton(game_id, "leave", t("bot.button_leave", lang)))
@@ -298,4 +341,8 @@ def lobby_view(game_id: int, lang: str) -> discord.ui.View:
     computers = ComputerSelect(game_id, lang)
     computers.item.row = 1
     view.add_item(computers)
+    if offered(edition):
+        choose = PartsSelect(game_id, lang, edition, parts)
+        choose.item.row = 2
+        view.add_item(choose)
     return view

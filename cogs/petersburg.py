@@ -15,18 +15,18 @@ from discord.ext import commands
 
 from bot import images
 from bot.client import PetersburgBot
-from bot.lobby import COMPUTER_LEVELS
+from bot.lobby import COMPUTER_LEVELS, parts_of
 from bot.service import UserError
 from bot.store import ACTIVE, LOBBY, Game
 from bot.texts import card_text, hand_text
 from bot.translator import locale_str as _
-from rules import catalogue, view
-from rules.cards import all_types
+from rules import view
+from rules.cards import all_types, find_type
 from rules.i18n import LANGUAGES, error_text, t
 
 from .base import NO_PINGS, Interaction, lang_of
 from .board import BoardPoster
-from .components import DYNAMIC_ITEMS, lobby_view
+from .components import DYNAMIC_ITEMS
 from .computers import ComputerCommands, ComputerPlayers, computer_name
 from .dms import DirectMessages
 from .host import HostCommands
@@ -54,6 +54,9 @@ class Petersburg(PlayCommands, HostCommands, InfoCommands, ComputerCommands, com
         """Catch up at startup: every game whose channel is behind gets its board (once connected)."""
         self._catch_up = asyncio.create_task(self._catch_up_when_ready())
 
+    async def cog_unload(self) -> None:
+        self.poster.stop()
+
     async def _catch_up_when_ready(self) -> None:
         await self.bot.wait_until_ready()
         try:
@@ -66,6 +69,13 @@ class Petersburg(PlayCommands, HostCommands, InfoCommands, ComputerCommands, com
     @commands.Cog.listener()
     async def on_message(self, message: discord.Message) -> None:
         self.poster.saw(message)
+        if not message.author.bot:  # someone writing in a game's channel is there (cogs.presence)
+            self.poster.presence.saw(message.channel.id, message.author.id)
+
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """Any command, button, menu or autocomplete: the user is at the board of this channel's game."""
+        self.poster.presence.saw(interaction.channel_id, interaction.user.id)
 
     async def _lobby(self, interaction: Interaction, game_id: int) -> tuple[Game, str] | None:
         """Acknowledge a lobby control and load its game; None (answered privately) once it is no lobby."""
@@ -167,7 +177,7 @@ class Petersburg(PlayCommands, HostCommands, InfoCommands, ComputerCommands, com
             for _n in range(computers):
                 game = await self.service.add_computer(game.channel_id, interaction.user.id, level,
                                                        computer_name(level, lang))
-            msg = await self.channel(game).send(await self.lobby_text(game), view=lobby_view(game.id, lang))
+            msg = await self.channel(game).send(await self.lobby_text(game), view=self.lobby_controls(game))
             await self.store.set_board_message(game.id, msg.id)
             await self.private(interaction, t("bot.lobby_opened", lang))
 
@@ -187,6 +197,21 @@ class Petersburg(PlayCommands, HostCommands, InfoCommands, ComputerCommands, com
                 await self.private(interaction, t("bot.computer_removed", lang, n=len(changed.seats)))
             else:
                 await self.add_computer(interaction, value, lang)
+
+        await self.guard(interaction, lang, work)
+
+    async def on_lobby_parts(self, interaction: Interaction, game_id: int, keys: list[str]) -> None:
+        """The lobby's expansions and modules (host): the rules core accepts the combination or says why not."""
+        found = await self._lobby(interaction, game_id)
+        if found is None:
+            return
+        game, lang = found
+
+        async def work() -> None:
+            changed = await self.service.set_parts(game.id, interaction.user.id, keys)
+            await self.refresh_lobby(changed)
+            chosen = ", ".join(t(f"bot.part_{k}", lang) for k in parts_of(changed.ruleset)) or t("bot.parts_none", lang)
+            await self.private(interaction, t("bot.parts_set", lang, parts=chosen))
 
         await self.guard(interaction, lang, work)
 
@@ -252,11 +277,7 @@ class Petersburg(PlayCommands, HostCommands, InfoCommands, ComputerCommands, com
         edition = int(game.ruleset.get("edition", 2)) if game is not None else 2
 
         async def work() -> None:
-            ct = next((c for c in all_types(edition) if c.id == name), None) or catalogue(edition).lookup(name)
-            if ct is None:
-                needle = name.strip().casefold()
-                ct = next((c for c in all_types(edition) if needle in (c.name(lang).casefold(), c.name_en.casefold())),
-                          None)
+            ct = find_type(edition, name)
             if ct is None:
                 raise UserError("no_such_card_name", name=name)
             file = None

@@ -34,9 +34,11 @@ from .components import GROUP, decode, move_view, target_view
 log = logging.getLogger(__name__)
 
 VERSIONED = re.compile(r"^v(\d+) (.*)$")
-# what ``observatory decision:`` offers: the drawn card's choices, and the other pending decisions (the
-# Market's "?" good and crate confirmations): the group is full (25 commands), so they share the option
-DECISIONS = ("buy", "take", "discard", "as", "confirm", "release")
+# The kinds of a normal turn that have commands of their own; ``/petersburg decide`` offers every other
+# legal move: whatever decision is pending (the Observatory's drawn card, the Pub, the Market's "?" good
+# and crates, and any decision an expansion or module adds), and turn actions an expansion adds. The
+# group is at Discord's limit of 25 subcommands, so no decision gets a command of its own.
+TURN_KINDS = frozenset({"buy", "take", "play", "pass", "observe"})
 
 
 def versioned(value: str) -> tuple[int | None, str]:
@@ -64,7 +66,8 @@ class PlayCommands(CogBase):
             menu = None
             game = out.game
             if not out.state.finished and game.user_at(out.state.decider) == interaction.user.id:
-                done = t("bot.done_next", lang, action=done.removeprefix("✅ "))
+                done = t("bot.done_next", lang, action=done.removeprefix("✅ ")) + "\n" + hand_text(
+                    view(out.state, out.state.decider), lang)  # as the "Your move" menu shows it
                 menu = move_view(game.id, game.version, out.state, lang)
                 self.poster.seen.told(game.id, interaction.user.id, game.version)
             await self.after_commit(interaction, done, menu)
@@ -188,8 +191,10 @@ class PlayCommands(CogBase):
         await self.act(interaction, game.id, text, version, lang)
 
     async def complete(self, interaction: Interaction, current: str,
-                       kinds: Sequence[str]) -> list[app_commands.Choice[str]]:
-        """Autocomplete: the user's legal moves of these kinds with prices; values carry the game version."""
+                       kinds: Sequence[str] | None) -> list[app_commands.Choice[str]]:
+        """Autocomplete: the user's legal moves of these kinds with prices; values carry the game version.
+        ``kinds=None``: the decision's choices (every legal move while a decision is pending, else the
+        moves no turn command offers)."""
         try:
             game = await self.store.open_game_in_channel(self.cid(interaction))
             if game is None or game.status != ACTIVE or game.seat_of(interaction.user.id) is None:
@@ -201,9 +206,12 @@ class PlayCommands(CogBase):
             needle = versioned(current)[1].casefold()
             out = []
             for m in legal_moves(st):
-                if m.action.kind not in kinds:
+                if kinds is None:
+                    if st.pending is None and m.action.kind in TURN_KINDS:
+                        continue
+                elif m.action.kind not in kinds:
                     continue
-                label = describe_action(m.action, ed, game.lang, m.price)
+                label = describe_action(m.action, ed, game.lang, m.price, st.ruleset.catalogue)
                 notation = format_action(m.action, st.ruleset.catalogue)
                 if needle and needle not in label.casefold() and needle not in notation.casefold():
                     continue
@@ -242,32 +250,23 @@ class PlayCommands(CogBase):
         return await self.complete(interaction, current, ("play",))
 
     @app_commands.command(name="observatory", description=_("cmd.observatory"))
-    @app_commands.describe(stack=_("opt.stack"), decision=_("opt.decision"))
-    async def observatory(self, interaction: Interaction, stack: str | None = None,
-                          decision: str | None = None) -> None:
-        if decision:
-            await self.play_text(interaction, "", decision)
-        else:
-            version, text = versioned(stack or "")
-            text = text.removeprefix("observe ")
-            await self.play_text(interaction, "observe", f"v{version} {text}" if version is not None else text)
+    @app_commands.describe(stack=_("opt.stack"))
+    async def observatory(self, interaction: Interaction, stack: str) -> None:
+        version, text = versioned(stack)
+        text = text.removeprefix("observe ")
+        await self.play_text(interaction, "observe", f"v{version} {text}" if version is not None else text)
 
     @observatory.autocomplete("stack")
     async def stack_ac(self, interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
         return await self.complete(interaction, current, ("observe",))
 
-    @observatory.autocomplete("decision")
-    async def decision_ac(self, interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
-        return await self.complete(interaction, current, DECISIONS)
+    @app_commands.command(name="decide", description=_("cmd.decide"))
+    @app_commands.describe(choice=_("opt.choice"))
+    async def decide(self, interaction: Interaction, choice: str) -> None:
+        """Any pending decision (X-07): the Observatory's drawn card, the Pub, the Market's "?" good and
+        crates, and every decision of the expansions and modules, by its record notation."""
+        await self.play_text(interaction, "", choice)
 
-    @app_commands.command(name="pub", description=_("cmd.pub"))
-    @app_commands.describe(amount=_("opt.amount"))
-    async def pub(self, interaction: Interaction, amount: str) -> None:
-        version, text = versioned(amount)
-        text = text.removeprefix("pub ").strip()
-        await self.play_text(interaction, "pub", f"v{version} pub {text}" if version is not None else text)
-
-    @pub.autocomplete("amount")
-    async def pub_ac(self, interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
-        choices = await self.complete(interaction, "", ("pub",))
-        return [c for c in choices if not current.strip() or c.value.split()[-1].startswith(current.strip())]
+    @decide.autocomplete("choice")
+    async def decide_ac(self, interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
+        return await self.complete(interaction, current, None)

@@ -35,7 +35,10 @@ def names_of(game: Game) -> list[str]:
 
 
 def mentions_of(game: Game) -> list[str]:
-    return [f"<@{s.user_id}>" if s.user_id else f"{s.name} ({t('bot.seat_empty', game.lang)})" for s in game.seats]
+    """How the board names each seat as the one to decide: a person's mention, a computer player's name, or
+    the name of a seat that waits for a new player."""
+    return [f"<@{s.user_id}>" if s.user_id else s.name if s.computer else
+            f"{s.name} ({t('bot.seat_empty', game.lang)})" for s in game.seats]
 
 
 @dataclass(slots=True)
@@ -70,11 +73,14 @@ def public_board(game: Game, st: GameState, recent: Sequence[tuple[Sequence[dict
     return PublicBoard(embed_of(bt), board_view(game.id, game.version, lang, playing=playing), spectator, last)
 
 
-def turn_text(game: Game, st: GameState) -> tuple[str, int | None]:
-    """The turn message (and whom it pings): the player to decide, or the empty seat that waits."""
+def turn_text(game: Game, st: GameState) -> tuple[str | None, int | None]:
+    """The turn message (and whom it pings): the player to decide, or the empty seat that waits; none while
+    a computer player decides (it moves by itself)."""
     seat = st.decider
     uid = game.user_at(seat)
     if uid is None:
+        if game.computer_at(seat) is not None:
+            return None, None
         return t("bot.seat_waiting", game.lang, seat=seat + 1), None
     return t("bot.turn_ping", game.lang, mention=f"<@{uid}>"), uid
 

@@ -9,9 +9,12 @@ from functools import partial
 from typing import Any, NamedTuple
 
 from rules.cards import CardType
+from rules.i18n import strings
 
+from . import assistants as A
 from . import icons
 from . import market as M
+from . import modules46 as M46
 from . import style as S
 from .canvas import Box, Canvas
 from .cardface import draw_roundel, face_colour
@@ -63,7 +66,7 @@ def status_text(view: dict[str, Any], lang: str) -> tuple[Callable[[str], str], 
         key = "decides_observatory"
     elif pending and pending.get("kind") == "pub":
         key = "decides_pub"
-    elif pending and pending.get("kind") in ("good", "crate"):  # the Market's decisions (MK-25, MK-36)
+    elif pending and f"render.decides_{pending.get('kind')}" in strings("en"):  # the expansions' decisions
         key = f"decides_{pending['kind']}"
     return (lambda nm: tr(key, lang, name=nm + suffix)), player_name(view, seat)
 
@@ -77,30 +80,60 @@ def acting_seat(view: dict[str, Any]) -> int | None:
 
 
 # --- layout -----------------------------------------------------------------------------------
-Entry = tuple[CardType, int, bool, str | None]  # type, count, face down, good shown (Market games)
+# type, count, face down, good shown (Market games), marks (the Banquet: what lies on the card)
+Entry = tuple[CardType, int, bool, str | None, tuple[str, ...]]
+
+
+def _marks(view: dict[str, Any], seat: int) -> dict[int, tuple[str, ...]]:
+    """X-08: per tableau index, what lies on the card: the Jester or Banquet attached (their card ids)
+    and "chip" for the Money Collector's chip (BQ-11, BQ-16, BQ-17)."""
+    bq = view.get("banquet")
+    if not bq:
+        return {}
+    out: dict[int, list[str]] = {}
+    for a in bq.get("attachments", []):
+        if a.get("seat") == seat:
+            out.setdefault(int(a["index"]), []).append(str(a["attachment"]))
+    chip = bq.get("chip")
+    if chip and chip.get("seat") == seat:
+        out.setdefault(int(chip["index"]), []).append("chip")
+    return {i: tuple(m) for i, m in out.items()}
 
 
 def _tableau_columns(view: dict[str, Any], seat: int) -> dict[str, list[Entry]]:
-    """The tableau grouped by colour, identical cards counted: colour -> [(type, count, face_down, good)].
-    In a Market game copies with different goods (per copy, or a "?" card's token) stay apart."""
+    """The tableau grouped by colour, identical cards counted: colour -> [(type, count, face_down, good,
+    marks)]. In a Market game copies with different goods (per copy, or a "?" card's token) stay
+    apart; so does a card with a Jester, a Banquet or the Money Collector's chip on it."""
     edition, extra = int(view["edition"]), extras(view)
     seen: Counter[str] = Counter()
-    keys: list[tuple[str, bool, str | None]] = []
-    for e in view["players"][seat]["tableau"]:
+    marks = _marks(view, seat)
+    keys: list[tuple[str, bool, str | None, tuple[str, ...]]] = []
+    for i, e in enumerate(view["players"][seat]["tableau"]):
         good = None
-        if extra:
+        if view.get("market"):
             good = M.good_of_card(view, seat, e["card"], e.get("market"), seen[e["card"]])
             if e.get("market") == "?":
                 seen[e["card"]] += 1
-        keys.append((e["card"], bool(e.get("face_down")), good))
-    counts: Counter[tuple[str, bool, str | None]] = Counter(keys)
+        keys.append((e["card"], bool(e.get("face_down")), good, marks.get(i, ())))
+    counts: Counter[tuple[str, bool, str | None, tuple[str, ...]]] = Counter(keys)
     cols: dict[str, list[Entry]] = {c: [] for c in M.tableau_colours(view)}
-    for (cid, down, good), n in counts.items():
+    for (cid, down, good, mk), n in counts.items():
         ct = card_type(cid, edition, extra)
-        cols.setdefault(ct.colour, []).append((ct, n, down, good))
+        cols.setdefault(ct.colour, []).append((ct, n, down, good, mk))
     for entries in cols.values():
-        entries.sort(key=lambda e: (e[0].trading, e[0].cost, e[0].id, e[2], e[3] or ""))
+        entries.sort(key=lambda e: (e[0].trading, e[0].cost, e[0].id, e[2], e[3] or "", e[4]))
     return cols
+
+
+def _marks_text(marks: tuple[str, ...], edition: int, lang: str) -> str:
+    """"+ Jester · chip: no VP"."""
+    parts = []
+    attached = [card_type(m, edition, ("banquet",)).name(lang) for m in marks if m != "chip"]
+    if attached:
+        parts.append(tr("attached", lang, names=", ".join(attached)))
+    if "chip" in marks:
+        parts.append(tr("covered", lang))
+    return " · ".join(parts)
 
 
 class ChipLayout(NamedTuple):
@@ -131,11 +164,11 @@ def _name_lines(name: str, width: int, most: int) -> tuple[int, int]:
 
 
 def _chip_layout(ct: CardType, count: int, face_down: bool, width: int, lang: str, good: str | None = None,
-                 narrow: bool = False) -> ChipLayout:
+                 narrow: bool = False, marks: tuple[str, ...] = ()) -> ChipLayout:
     """A chip's layout: two name lines when one would need a tiny font. ``narrow`` (the Market's four
     columns): up to three lines, the roundel moves under the cost and then ×count below the name when
     the name does not fit beside them."""
-    down = CHIP_LINE2 if face_down else 0
+    down = (CHIP_LINE2 if face_down else 0) + (CHIP_LINE2 if marks else 0)  # "face down"; what lies on it
     if not narrow:
         nx0, _, nx1 = _chip_name_box(0, 0, width, count, good)
         one = fit_text(ct.name(lang), "condbold", nx1 - nx0, CHIP_H - 4, 21, 16, 1)
@@ -164,7 +197,9 @@ def _column_width(area_w: int, n: int = 3) -> int:
 
 def _column_height(entries: list[Entry], width: int, lang: str, narrow: bool) -> int:
     """Height of a colour column's chips."""
-    return sum(_chip_layout(ct, n, down, width, lang, good, narrow)[0] + CHIP_GAP for ct, n, down, good in entries)
+    return sum(
+        _chip_layout(ct, n, down, width, lang, good, narrow, mk)[0] + CHIP_GAP for ct, n, down, good, mk in entries
+    )
 
 
 def _player_height(view: dict[str, Any], seat: int, area_w: int, lang: str) -> int:
@@ -201,9 +236,14 @@ def _header(cv: Canvas, view: dict[str, Any], lang: str, y: int) -> int:
     y += 56 + 6
     info = f"{edition_name(edition, lang)} · {tr('discard_count', lang, n=len(view.get('discard', [])))}"
     cv.text((MARGIN, y, WIDTH // 2, y + 30), info, tag="header.info", size=22, min_size=14, fill=S.INK_SOFT)
+    sack = view.get("tokens", {}).get("sack")
     if view.get("ending") and not finished:
         cv.text((WIDTH // 2, y, WIDTH - MARGIN, y + 30), tr("last_round", lang), tag="header.ending", style="bold",
                 size=24, min_size=14, fill=S.BAD, align="right")
+    elif sack is not None and not view.get("market"):  # five players without the Market (P5-05, P5-08)
+        cv.text_named((WIDTH // 2, y, WIDTH - MARGIN, y + 30), lambda nm: tr("sack_note", lang, name=nm),
+                      player_name(view, int(sack)), tag="header.sack", size=22, min_size=14, fill=S.INK_SOFT,
+                      align="right")
     return y + 30
 
 
@@ -258,7 +298,7 @@ def _phase_track(cv: Canvas, view: dict[str, Any], lang: str, y: int) -> int:
 
 def _chip(cv: Canvas, box: Box, entry: Entry, layout: ChipLayout, edition: int, lang: str, tag: str) -> None:
     """One entry of a tableau: cost (boxed for trading cards), name, ×count, the good, "face down"."""
-    ct, count, face_down, good = entry
+    ct, count, face_down, good, marks = entry
     name_lines, below = layout.lines, layout.count_below
     x0, y0, x1, y1 = box
     d = cv.draw
@@ -291,10 +331,15 @@ def _chip(cv: Canvas, box: Box, entry: Entry, layout: ChipLayout, edition: int, 
     cv.text((nx0, ny0 + top, nx1, ny0 + name_h), ct.name(lang), tag=f"{tag}.name", style="condbold", size=21,
             min_size=16 if name_lines == 1 else 13, lines=name_lines, fill=S.INK,
             valign="middle" if name_lines == 1 or layout.narrow else "top")
+    fy = ny0 + name_h
     if face_down:
-        fy = ny0 + name_h
         cv.text((nx0, fy, x1 - 8, fy + CHIP_LINE2), tr("face_down", lang), tag=f"{tag}.face_down",
                 style="bold", size=18, min_size=12, fill=S.BAD)
+        fy += CHIP_LINE2
+    if marks:  # X-08: a Jester or Banquet on the card, the Money Collector's chip
+        icons.shape(d, x0 + 5 + CHIP_COST / 2, fy + CHIP_LINE2 / 2, CHIP_LINE2 - 4, "star", S.PURPLE_DARK, S.INK, 1)
+        cv.text((nx0, fy, x1 - 8, fy + CHIP_LINE2), _marks_text(marks, edition, lang), tag=f"{tag}.marks",
+                style="bold", size=18, min_size=11, fill=S.PURPLE_DARK)
     if below:
         by = y1 - CHIP_LINE2 - 4
         cv.text((nx0, by, x1 - 8, by + CHIP_LINE2), f"×{count}", tag=f"{tag}.count", style="bold", size=20,
@@ -357,7 +402,7 @@ def _player(cv: Canvas, view: dict[str, Any], seat: int, box: Box, lang: str) ->
                 size=21, min_size=13, fill=k.dark if colour != "red" else S.INK)
         cy = by + COLUMN_HEADER_H + 6
         for j, entry in enumerate(entries):
-            layout = _chip_layout(entry[0], entry[1], entry[2], cw, lang, entry[3], len(cols) > 3)
+            layout = _chip_layout(entry[0], entry[1], entry[2], cw, lang, entry[3], len(cols) > 3, entry[4])
             h = layout.height
             _chip(cv, (cx0, cy, cx0 + cw, cy + h), entry, layout, edition, lang, f"player.{seat}.{colour}.{j}")
             cy += h + CHIP_GAP
@@ -374,8 +419,11 @@ def draw_board(view: dict[str, Any], lang: str = "en", last_action: str | None =
     row_h = [max(_player_height(view, s, half if len(row) > 1 else INNER, lang) for s in row) for row in rows]
     bands = display_bands(view)
     market_h = M.height(view)
+    modules_h = M46.height(view)
+    assistants_h = A.height(view)
     height = (
         MARGIN + 62 + 30 + GAP + (46 + GAP if last_action else 0) + 128 + GAP + (market_h + GAP if market_h else 0)
+        + (modules_h + GAP if modules_h else 0) + (assistants_h + GAP if assistants_h else 0)
         + display_height(bands, INNER) + GAP + 4 + sum(row_h) + GAP * len(rows) + 40 + MARGIN
     )
     cv = Canvas(WIDTH, height, S.BG)
@@ -383,8 +431,12 @@ def draw_board(view: dict[str, Any], lang: str = "en", last_action: str | None =
     if last_action:
         y = _last_action(cv, last_action, lang, y) + GAP
     y = _phase_track(cv, view, lang, y) + GAP
+    if assistants_h:
+        y = A.draw_assistants(cv, view, lang, y, WIDTH) + GAP
     if market_h:
         y = M.draw_marketplace(cv, view, lang, y, WIDTH) + GAP
+    if modules_h:
+        y = M46.draw(cv, view, lang, y, WIDTH) + GAP
     y = draw_display(cv, view, lang, y, INNER) + GAP + 4
     for row, h in zip(rows, row_h, strict=True):
         for j, seat in enumerate(row):
@@ -392,6 +444,6 @@ def draw_board(view: dict[str, Any], lang: str = "en", last_action: str | None =
             x1 = x0 + half if len(row) > 1 else WIDTH - MARGIN
             _player(cv, view, seat, (x0, y, x1, y + h), lang)
         y += h + GAP
-    legend(cv, (MARGIN, y, WIDTH - MARGIN, y + 40), edition, lang, bool(view.get("market")))
+    legend(cv, (MARGIN, y, WIDTH - MARGIN, y + 40), edition, lang, bool(view.get("market")), bool(view.get("banquet")))
     return cv
 

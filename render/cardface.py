@@ -77,7 +77,7 @@ def draw_card(
         cv.text((cx0 + inset + 1, cy0 + inset, cx0 + cs - inset, cy0 + cs - inset), str(ct.cost), tag=f"{tag}.cost",
                 style="condbold", size=round(24 * s), min_size=8, fill=S.INK, align="center")
         icons.trade_arrows(d, cx0 + cs + round(18 * s), y0 + hb / 2, round(26 * s), S.WHITE)
-    else:
+    elif ct.colour != "purple":  # the Banquet's special cards are free: no cost printed (BQ-03)
         cv.text((cx0, cy0, cx0 + cs + round(6 * s), cy0 + cs), str(ct.cost), tag=f"{tag}.cost", style="bold",
                 size=round(32 * s), min_size=8, fill=S.WHITE, align="left")
 
@@ -127,10 +127,11 @@ def draw_card(
     # Middle: worker symbols and/or the ability text.
     ay0, ay1 = ny0 + name_h + round(2 * s), iy - round(2 * s)
     text = ct.text(lang) if full_text else short_ability(ct, lang)
-    syms = [sym for sym in ("wood", "gold", "cloth", "fur", "ship") if sym in ct.symbols]
+    syms = [sym for sym in ("wood", "gold", "cloth", "fur", "ship", "wheat") if sym in ct.symbols]
     if syms:
         big = len(syms) == 1 and not text
-        ss = min(round((52 if big else 28) * s), (ay1 - ay0) if big else round(30 * s))
+        room = (w - 2 * pad - (len(syms) - 1) * round(2 * s)) // len(syms)  # six symbols (IBG-05) in a row
+        ss = min(round((52 if big else 28) * s), (ay1 - ay0) if big else round(30 * s), room)
         step = ss + round(2 * s)
         sx = x0 + (w - (len(syms) * step - round(2 * s))) / 2 + ss / 2
         sy = (ay0 + ay1) / 2 if big else ay0 + ss / 2

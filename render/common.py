@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from rules.cards import CardType, catalogue
+from rules.cards import CardType, any_type, catalogue
 from rules.i18n import t
 
 from . import icons
@@ -26,8 +26,9 @@ COLOUR_PHASE = {"green": "workers", "blue": "buildings", "red": "aristocrats", "
 
 
 def extras(view: dict[str, Any]) -> tuple[str, ...]:
-    """The expansions whose cards the view may name (a Market game's view has a "market" field)."""
-    return ("market",) if view.get("market") else ()
+    """The card files whose cards the view may name, in the catalogue's order (a Market game's view
+    has a "market" field, a Banquet game's a "banquet" field)."""
+    return tuple(key for key in ("market", "banquet") if view.get(key))
 
 
 def phases(view: dict[str, Any]) -> tuple[tuple[str, str, str], ...]:
@@ -38,8 +39,9 @@ def phases(view: dict[str, Any]) -> tuple[tuple[str, str, str], ...]:
 
 
 def card_type(card_id: str, edition: int, extra: tuple[str, ...] = ()) -> CardType:
-    """The catalogue entry of ``card_id``; ValueError if the edition has no such card."""
-    ct = catalogue(edition, extra).by_id.get(card_id)
+    """The catalogue entry of ``card_id`` (in ``extra``'s card files, else in any expansion's of the
+    edition, e.g. In bester Gesellschaft's); ValueError if the edition has no such card."""
+    ct = catalogue(edition, extra).by_id.get(card_id) or any_type(edition, card_id)
     if ct is None:
         raise ValueError(f"no card {card_id!r} in edition {edition}")
     return ct
@@ -96,9 +98,9 @@ def phase_name(phase: str, lang: str) -> str:
     return t(f"phase.{phase}", lang)
 
 
-def legend(cv: Canvas, box: Box, edition: int, lang: str, market: bool = False) -> None:
-    """One line explaining the shapes: colour badges (the Market's yellow with ``market``), boxed cost,
-    coin and shield."""
+def legend(cv: Canvas, box: Box, edition: int, lang: str, market: bool = False, purple: bool = False) -> None:
+    """One line explaining the shapes: colour badges (the Market's yellow with ``market``, the Banquet's
+    special cards with ``purple``), boxed cost, coin and shield."""
     x0, y0, x1, y1 = box
     h = y1 - y0
     items: list[tuple[str, str]] = [
@@ -106,20 +108,21 @@ def legend(cv: Canvas, box: Box, edition: int, lang: str, market: bool = False) 
         ("blue", phase_name("buildings", lang)),
         ("red", phase_name("aristocrats", lang)),
         *([("yellow", phase_name("market", lang))] if market else []),
+        *([("purple", tr("legend_purple", lang))] if purple else []),
         ("trading", tr("legend_trading", lang)),
         ("rubles", t("word.rubles", lang)),
         ("vp", t("word.vp", lang)),
     ]
     slot = (x1 - x0) // len(items)
     widths = [slot] * len(items)
-    widths[4 if market else 3] = slot * 2  # the trading explanation is the longest
+    widths[3 + market + purple] = slot * 2  # the trading explanation is the longest
     scale = (x1 - x0) / sum(widths)
     x = float(x0)
     isz = round(h * 0.7)
     for (key, label), wdt in zip(items, widths, strict=True):
         wdt_px = wdt * scale
         cx, cy = x + isz / 2, y0 + h / 2
-        if key in ("green", "blue", "red", "yellow"):
+        if key in ("green", "blue", "red", "yellow", "purple"):
             k = S.kind(key, edition)
             icons.shape(cv.draw, cx, cy, isz * 0.9, k.shape, k.dark, S.INK, 2)
         elif key == "trading":

@@ -20,13 +20,15 @@ BAND_GAP = 10
 ONE_BAND_SLOTS = 9  # a Market display wider than this takes two bands
 
 Segment = tuple[str, list[str]]
+DRAWN_KINDS = {"observatory": "drawn_card", "prison": "picked_card"}  # pending kind -> label
 
 
 def display_segments(view: dict[str, Any]) -> list[Segment]:
-    """The display's parts: upper row, lower row and, while one is pending, the Observatory's card."""
+    """The display's parts: upper row, lower row and, while one is pending, the Observatory's card (or
+    the card picked from the discard pile with the Debtor's Prison, M2-04)."""
     segs: list[Segment] = [("upper", list(view["upper"])), ("lower", list(view["lower"]))]
     pending = view.get("pending")
-    if pending and pending.get("kind") == "observatory" and pending.get("card"):
+    if pending and pending.get("kind") in DRAWN_KINDS and pending.get("card"):
         segs.append(("drawn", [pending["card"]]))
     return segs
 
@@ -72,7 +74,9 @@ def draw_display(cv: Canvas, view: dict[str, Any], lang: str, y: int, inner: int
     cw = card_width(bands, inner)
     ch = round(cw * CARD_RATIO)
     label_h = LABEL_H
-    labels = {"upper": tr("upper_row", lang), "lower": tr("lower_row", lang), "drawn": tr("drawn_card", lang)}
+    kind = str((view.get("pending") or {}).get("kind"))
+    drawn = tr(DRAWN_KINDS.get(kind, "drawn_card"), lang)
+    labels = {"upper": tr("upper_row", lang), "lower": tr("lower_row", lang), "drawn": drawn}
     for bi, segs in enumerate(bands):
         if bi:
             y += label_h + ch + BAND_GAP

@@ -1,10 +1,11 @@
 """The private hand image: the viewer's hand cards, each with its current price and whether it can be
-played right now (``view["hand_prices"]``)."""
+played right now (``view["hand_prices"]``); with Module 5 the viewer's own assignments below them."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from . import assignments as AS
 from . import icons
 from . import style as S
 from .canvas import Box, Canvas
@@ -54,7 +55,8 @@ def draw_hand(view: dict[str, Any], lang: str = "en") -> Canvas:
     ch = round(CARD_W * CARD_RATIO)
     width = max(MIN_WIDTH, 2 * MARGIN + n * CARD_W + (n - 1) * CARD_GAP)
     body = ch + 10 + (PRICE_H + 8 + STATUS_H if prices is not None else 0) if n else 120
-    cv = Canvas(width, MARGIN + TITLE_H + 16 + body + MARGIN, S.BG)
+    tasks_h = AS.height(view)  # Module 5: the viewer's own assignments (M5-19, UI-13)
+    cv = Canvas(width, MARGIN + TITLE_H + 16 + body + (16 + tasks_h if tasks_h else 0) + MARGIN, S.BG)
     y = MARGIN
     if player is None or hand is None or seat is None:
         cv.text((MARGIN, y, width - MARGIN, y + TITLE_H + body), tr("hand_hidden", lang), tag="hand.hidden",
@@ -74,6 +76,8 @@ def draw_hand(view: dict[str, Any], lang: str = "en") -> Canvas:
     stat(cv, (sx + 150, y + 8, sx + stats_w, y + TITLE_H - 8), "hand", f"{player['hand_count']}/{player['hand_limit']}",
          "hand.count")
     y += TITLE_H + 16
+    if tasks_h:
+        AS.draw_assignments(cv, view, lang, MARGIN, width - MARGIN, y + body + 16)
     if not n:
         cv.draw.rounded_rectangle((MARGIN, y, width - MARGIN, y + body), radius=14, fill=S.PANEL, outline=S.LINE,
                                   width=2)
@@ -96,8 +100,11 @@ def draw_hand(view: dict[str, Any], lang: str = "en") -> Canvas:
                                       width=2)
             if price is not None:
                 icons.coin(cv.draw, x + 26, py + PRICE_H / 2, 34)
+            words = _price_text(price, lang)
+            if ct.colour == "purple":  # BQ-03/04: free, played as the turn's action (the Pickpocket: BQ-21)
+                words = tr("pickpocket_hint" if ct.ability == "pickpocket" else "purple_price", lang)
             cv.text((x + (50 if price is not None else 10), py + 4, x + CARD_W - 10, py + PRICE_H - 4),
-                    _price_text(price, lang), tag=f"hand.{i}.price", style="bold", size=26, min_size=14, fill=S.INK)
+                    words, tag=f"hand.{i}.price", style="bold", size=26, min_size=14, lines=2, fill=S.INK)
             _status(cv, (x, py + PRICE_H + 8, x + CARD_W, py + PRICE_H + 8 + STATUS_H),
                     bool(info and info.get("playable")), lang, f"hand.{i}.playable")
         x += CARD_W + CARD_GAP

@@ -83,7 +83,8 @@ def trade_arrows(d: Draw, cx: float, cy: float, s: float, fill: RGB) -> None:
 
 # --- worker symbols ---------------------------------------------------------------------------
 def worker_symbol(d: Draw, cx: float, cy: float, s: float, sym: str) -> None:
-    """The worker symbol ``sym`` (wood, gold, cloth, fur, ship) in a light disc of size ``s``."""
+    """The worker symbol ``sym`` (wood, gold, cloth, fur, ship; In bester Gesellschaft's wheat, IBG-06)
+    in a light disc of size ``s``."""
     h = s / 2
     lw = max(1, round(s / 22))
     d.ellipse((cx - h, cy - h, cx + h, cy + h), fill=S.WHITE, outline=S.INK, width=lw)
@@ -116,6 +117,15 @@ def worker_symbol(d: Draw, cx: float, cy: float, s: float, sym: str) -> None:
         d.line((cx, cy + k * 0.12, cx, cy - k * 0.42), fill=S.INK, width=lw + 1)
         d.polygon(_pts(cx, cy, k, [(0.03, -0.4), (0.35, 0.05), (0.03, 0.05)]), fill=S.WHITE, outline=S.INK, width=lw)
         d.polygon(_pts(cx, cy, k, [(-0.03, -0.3), (-0.3, 0.05), (-0.03, 0.05)]), fill=S.SEA, outline=S.INK, width=lw)
+    elif sym == "wheat":  # an ear of wheat: a stalk with grains on both sides
+        d.line((cx, cy + k * 0.45, cx, cy - k * 0.42), fill=S.INK, width=lw + 1)
+        g = k * 0.13
+        for i in range(3):
+            gy = cy - k * 0.28 + i * k * 0.22
+            for side in (-1, 1):
+                gx = cx + side * k * 0.14
+                d.ellipse((gx - g, gy - g * 1.5, gx + g, gy + g * 1.5), fill=S.GOLD, outline=S.INK, width=lw)
+        d.ellipse((cx - g, cy - k * 0.5 - g, cx + g, cy - k * 0.5 + g * 1.6), fill=S.GOLD, outline=S.INK, width=lw)
 
 
 # --- 2nd-edition market roundels --------------------------------------------------------------

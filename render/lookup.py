@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rules.cards import CardType
+from rules.cards import CardType, any_type
 
 from . import icons
 from . import style as S
@@ -17,7 +17,10 @@ CARD_W = 420
 
 def _kind_text(ct: CardType, lang: str) -> str:
     """"Worker · 6 in the game"."""
-    kind = tr(f"kind.trading.{ct.colour}", lang) if ct.trading else tr(f"kind.{ct.deck}", lang)
+    if ct.colour == "purple":
+        kind = tr("kind.purple", lang)
+    else:
+        kind = tr(f"kind.trading.{ct.colour}", lang) if ct.trading else tr(f"kind.{ct.deck}", lang)
     copies = tr("copy", lang) if ct.count == 1 else tr("copies", lang, n=ct.count)
     return f"{kind} · {copies}"
 
@@ -36,7 +39,7 @@ def _income_text(ct: CardType, lang: str) -> str:
 
 def draw_lookup(card_id: str, edition: int, lang: str = "en") -> Canvas:
     """Lay out and draw one card with its facts."""
-    ct = card_type(card_id, edition, ("market",) if edition == 2 else ())  # the Market's cards too
+    ct = any_type(edition, card_id) or card_type(card_id, edition)  # the expansions' cards too
     ch = round(CARD_W * CARD_RATIO)
     height = 2 * MARGIN + ch
     cv = Canvas(WIDTH, height, S.BG)

@@ -37,6 +37,8 @@ RED_DARK: RGB = (178, 34, 38)
 RED_TINT: RGB = (246, 214, 212)
 ORANGE_DARK: RGB = (204, 96, 0)  # aristocrats of the 1st edition
 ORANGE_TINT: RGB = (250, 226, 196)
+PURPLE_DARK: RGB = (108, 52, 150)  # the Banquet's special cards (BQ-03)
+PURPLE_TINT: RGB = (232, 220, 244)
 TRADING_DARK: RGB = (96, 72, 40)  # the trading stack's back
 TRADING_TINT: RGB = (236, 222, 196)
 
@@ -77,6 +79,8 @@ def kind(colour: str, edition: int) -> Kind:
         return Kind("blue", BLUE_DARK, BLUE_TINT, "square")
     if colour == "yellow":  # the Market's cards (MK-29): existing palette colours, the palette is full
         return Kind("yellow", COIN_EDGE, HILITE_TINT, "hexagon")
+    if colour == "purple":  # the Banquet's special cards (BQ-03): taken into hand, played as an action
+        return Kind("purple", PURPLE_DARK, PURPLE_TINT, "star")
     if colour == "crate":  # the orange crates (MK-32)
         return Kind("crate", ORANGE_DARK, ORANGE_TINT, "hexagon")
     if edition == 1:
@@ -98,7 +102,7 @@ BASE_COLOURS: tuple[RGB, ...] = (
     BG, PANEL, PANEL_DIM, LINE, INK, INK_SOFT, WHITE, HILITE, HILITE_TINT, GOOD, BAD, GREY, GREY_TINT,
     GREEN_DARK, GREEN_TINT, BLUE_DARK, BLUE_TINT, RED_DARK, RED_TINT, ORANGE_DARK, ORANGE_TINT,
     TRADING_DARK, TRADING_TINT, COIN, COIN_EDGE, SHIELD, WOOD, WOOD_LIGHT, GOLD, CLOTH, FUR, FUR_LIGHT,
-    SEA, LEAF, *PLAYER_COLOURS, (0, 0, 0),
+    SEA, LEAF, *PLAYER_COLOURS, (0, 0, 0), PURPLE_DARK, PURPLE_TINT,
 )
 # Text is drawn in ink on light colours and in white on dark ones: those blends get palette entries.
 BLEND_STEPS = (0.2, 0.4, 0.6, 0.8)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.cards import CardType, raw_catalogue
-from rules.i18n import t
+from rules.i18n import strings, t
 
 
 def tr(key: str, lang: str, **params: Any) -> str:
@@ -32,12 +32,14 @@ def short_ability(ct: CardType, lang: str) -> str | None:
     parts: list[str] = []
     if len(ct.symbols) > 1:
         parts.append(tr("ability.all_symbols", lang))
-    if ct.ability == "observatory":
-        parts.append(tr("ability.observatory", lang))
-    elif ct.ability == "pub":
-        parts.append(tr("ability.pub", lang))
-    if ct.discount:
-        parts.append(tr(f"ability.discount.{ct.discount}", lang))
+    if ct.displaces_any and len(ct.symbols) <= 1:
+        parts.append(tr("ability.displaces_any", lang))
+    if ct.ability is not None and f"render.ability.{ct.ability}" in strings("en"):  # observatory, pub, ...
+        parts.append(tr(f"ability.{ct.ability}", lang))
+    if ct.displaces:  # BQ-09: the Czar-Superstar
+        parts.append(tr("ability.only_displaces", lang))
+    for colour in ct.discounts:  # BQ-09: several colours
+        parts.append(tr(f"ability.discount.{colour}", lang))
     if ct.hand_limit_bonus:
         parts.append(tr("ability.hand_limit", lang, n=ct.hand_limit_bonus))
     if ct.displace_value != ct.cost:

@@ -1,9 +1,10 @@
 """Command line: play random games and replay game records.
 
-python -m rules random --players N --edition E --seed S [--out FILE] [--computer [--level L]]
+python -m rules random --players N --edition E --seed S [--market] [--society] [--sp-plus] [--modules 1,2] [--out FILE]
 python -m rules replay RECORD.json [--json]
-python -m rules arena --players N --games G LEVEL... [--budget S] [--seed N]
-python -m rules think [--pure]   (JSON requests on stdin, one answer line each)
+
+The computer players have their own command line (``python -m players``: arena, think, and games of
+computer players).
 """
 
 from __future__ import annotations
@@ -12,36 +13,34 @@ import argparse
 import json
 import random
 import sys
+from collections.abc import Callable
 from typing import Any
 
-from .actions import format_action
-from .ai import LEVELS, choose
-from .arena_cli import add_arena_parser, run_arena
+from .actions import Action, format_action
 from .engine import apply, legal_moves, new_game
 from .record import GameRecord, ReplayError, replay
 from .ruleset import Ruleset
 from .state import GameState
-from .think_cli import add_think_parser, run_think
+
+Chooser = Callable[[GameState, random.Random], Action]
 
 
 def play_random(
     ruleset: Ruleset,
     seed: int,
     choice_seed: int | None = None,
-    computer: bool = False,
-    level: str = "normal",
-    budget_s: float | None = None,
+    choose: Chooser | None = None,
 ) -> tuple[GameRecord, GameState]:
-    """A complete game with uniformly random legal moves (or the computer player's choices at
-    ``level``); returns its record and final state."""
+    """A complete game with uniformly random legal moves (or ``choose(state, rng)``'s choices, e.g. a
+    computer player's); returns its record and final state."""
     seats = [f"Player {i + 1}" for i in range(ruleset.players)]
     st = new_game(ruleset, seats, seed=seed)
     rng = random.Random(seed if choice_seed is None else choice_seed)
     rec = GameRecord(ruleset, seats, seed=seed)
     cat = ruleset.catalogue
     while not st.finished:
-        action = choose(st, level=level, rng=rng, budget_s=budget_s) if computer else rng.choice(legal_moves(st)).action
-        rec.actions.append(format_action(action, cat))
+        action = choose(st, rng) if choose is not None else rng.choice(legal_moves(st)).action
+        rec.actions.append(format_action(action, cat, seats=seats))
         apply(st, action)
     return rec, st
 
@@ -81,43 +80,54 @@ def print_summary(st: GameState) -> None:
         print(f"Winner{'s' if len(s['winners']) > 1 else ''}: {', '.join(s['winners'])}")
 
 
+def add_random_arguments(r: argparse.ArgumentParser) -> None:
+    """The options of ``random`` (the players' ``random`` takes them too)."""
+    r.add_argument("--players", type=int, default=4, choices=(2, 3, 4, 5))
+    r.add_argument("--market", action="store_true", help="play with the Market (2nd edition; 2 to 5 players)")
+    r.add_argument("--society", action="store_true", help="play with In bester Gesellschaft (1st edition; 2-5 players)")
+    r.add_argument("--sp-plus", action="store_true", help="Yucata's SP+: 1st edition, only the 7 replacement cards")
+    r.add_argument("--modules", default="", help="modules to play with, e.g. '1,2' (1: the Banquet, both editions)")
+    r.add_argument("--edition", type=int, default=2, choices=(1, 2))
+    r.add_argument("--seed", type=int, default=0)
+    r.add_argument("--out", help="write the record to this file instead of standard output")
+
+
+def random_ruleset(args: argparse.Namespace) -> Ruleset:
+    """The ruleset ``add_random_arguments``' options name (ValueError where they do not fit)."""
+    expansions = tuple(
+        key for key, on in (("market", args.market), ("new_society", args.society),
+                            ("new_society_replacements_only", args.sp_plus)) if on
+    )
+    modules = tuple(int(m) for m in args.modules.split(",") if m.strip())
+    return Ruleset(edition=args.edition, players=args.players, expansions=expansions, modules=modules)
+
+
+def write_record(rec: GameRecord, out: str | None) -> None:
+    text = rec.dumps()
+    if out:
+        with open(out, "w", encoding="utf-8") as f:
+            f.write(text + "\n")
+    else:
+        print(text)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m rules", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="cmd", required=True)
     r = sub.add_parser("random", help="play a game with random legal moves and print its record")
-    r.add_argument("--players", type=int, default=4, choices=(2, 3, 4, 5))
-    r.add_argument("--market", action="store_true", help="play with the Market (2nd edition; 2 to 5 players)")
-    r.add_argument("--edition", type=int, default=2, choices=(1, 2))
-    r.add_argument("--seed", type=int, default=0)
-    r.add_argument("--out", help="write the record to this file instead of standard output")
-    r.add_argument("--computer", action="store_true", help="let the computer player choose instead of chance")
-    r.add_argument("--level", default="normal", choices=LEVELS, help="the computer player's level (with --computer)")
-    r.add_argument("--budget", type=float, default=None, help="seconds per move for the search levels (default 2)")
+    add_random_arguments(r)
     p = sub.add_parser("replay", help="replay a game record and print the final state")
     p.add_argument("record")
     p.add_argument("--json", action="store_true", help="print the final state as JSON")
-    add_arena_parser(sub)
-    add_think_parser(sub)
     args = parser.parse_args(argv)
 
-    if args.cmd == "arena":
-        return run_arena(args, sys.argv[1:] if argv is None else argv)
-    if args.cmd == "think":
-        return run_think(args, sys.argv[1:] if argv is None else argv)
     if args.cmd == "random":
         try:
-            ruleset = Ruleset(
-                edition=args.edition, players=args.players, expansions=("market",) if args.market else ()
-            )
+            ruleset = random_ruleset(args)
         except ValueError as e:
             parser.error(str(e))
-        rec, _ = play_random(ruleset, args.seed, computer=args.computer, level=args.level, budget_s=args.budget)
-        text = rec.dumps()
-        if args.out:
-            with open(args.out, "w", encoding="utf-8") as f:
-                f.write(text + "\n")
-        else:
-            print(text)
+        rec, _ = play_random(ruleset, args.seed)
+        write_record(rec, args.out)
         return 0
 
     try:

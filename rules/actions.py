@@ -63,6 +63,23 @@ PASS_ACTION = Action(PASS)
 NOTATIONS: dict[str, tuple[Callable[[str, str, Catalogue], Action], Callable[[Action, Catalogue, str], str]]] = {}
 
 
+# The notation after ``play`` of hand cards played as an action (``Hooks.play_parsers`` /
+# ``Hooks.play_formatters``, e.g. ``play Jester on Judge``), registered like NOTATIONS.
+PLAY_PARSERS: list[Callable[[str, str, Catalogue, tuple[str, ...]], Action | None]] = []
+PLAY_FORMATTERS: dict[str, Callable[[Action, Catalogue, str, tuple[str, ...]], str]] = {}
+
+
+def register_play_notation(
+    parsers: Sequence[Callable[[str, str, Catalogue, tuple[str, ...]], Action | None]],
+    formatters: dict[str, Callable[[Action, Catalogue, str, tuple[str, ...]], str]],
+) -> None:
+    """Let ``parse_action`` and ``format_action`` read and write plays of hand cards (by ability)."""
+    for parse in parsers:
+        if parse not in PLAY_PARSERS:
+            PLAY_PARSERS.append(parse)
+    PLAY_FORMATTERS.update(formatters)
+
+
 def register_notation(
     kind: str, parse: Callable[[str, str, Catalogue], Action], fmt: Callable[[Action, Catalogue, str], str]
 ) -> None:
@@ -72,8 +89,8 @@ def register_notation(
     NOTATIONS[kind] = (parse, fmt)
 
 
-def format_action(action: Action, cat: Catalogue, lang: str = "en") -> str:
-    """The notation of ``action``."""
+def format_action(action: Action, cat: Catalogue, lang: str = "en", seats: Sequence[str] = ()) -> str:
+    """The notation of ``action`` (``seats``: the players' names, for actions that name a player)."""
     k = action.kind
     if k == PASS:
         return "pass"
@@ -84,7 +101,10 @@ def format_action(action: Action, cat: Catalogue, lang: str = "en") -> str:
     extra = NOTATIONS.get(k)
     if extra is not None:
         return extra[1](action, cat, lang)
-    text = f"{k} {cat.by_id[action.card].name(lang)}"
+    ctype = cat.by_id[action.card]
+    if k == PLAY and PLAY_FORMATTERS and ctype.ability in PLAY_FORMATTERS:
+        return PLAY_FORMATTERS[ctype.ability](action, cat, lang, tuple(seats))
+    text = f"{k} {ctype.name(lang)}"
     if action.good and not action.target:
         text += f" [{action.good}]"
     if action.row == LOWER:
@@ -99,7 +119,7 @@ def format_action(action: Action, cat: Catalogue, lang: str = "en") -> str:
 _GOOD = re.compile(r"\[\s*([^\]]*?)\s*\]\s*$")
 
 
-def _split_good(part: str) -> tuple[str, str]:
+def split_good(part: str) -> tuple[str, str]:
     """``Ship Builder [fish]`` -> (``Ship Builder``, ``fish``)."""
     gm = _GOOD.search(part)
     if gm is None:
@@ -110,9 +130,11 @@ def _split_good(part: str) -> tuple[str, str]:
 _RE = re.compile(r"^\s*(?P<kind>\w+)\s*(?P<rest>.*?)\s*$", re.S)
 
 
-def parse_action(text: str, cat: Catalogue, drawn: bool = False, decks: Sequence[str] = DECKS) -> Action:
+def parse_action(
+    text: str, cat: Catalogue, drawn: bool = False, decks: Sequence[str] = DECKS, seats: Sequence[str] = ()
+) -> Action:
     """Read the notation. ``drawn``: a drawn Observatory card is pending, so buy/take/discard refer to it;
-    ``decks``: the stacks an Observatory may draw from."""
+    ``decks``: the stacks an Observatory may draw from; ``seats``: the players' names."""
     m = _RE.match(text)
     if not m:
         raise NotationError(text, "empty")
@@ -131,6 +153,11 @@ def parse_action(text: str, cat: Catalogue, drawn: bool = False, decks: Sequence
             return Action(PUB, amount=int(rest))
         except ValueError:
             raise NotationError(text, "pub needs a number of VP, e.g. 'pub 2'") from None
+    if kind == PLAY:
+        for parse_play in PLAY_PARSERS:
+            played = parse_play(text, rest, cat, tuple(seats))
+            if played is not None:
+                return played
     if kind == OBSERVE:
         deck = rest.casefold()
         if deck not in decks:
@@ -140,7 +167,7 @@ def parse_action(text: str, cat: Catalogue, drawn: bool = False, decks: Sequence
     parts = re.split(r"\s+over\s+", rest, maxsplit=1, flags=re.I)
     if len(parts) == 2:
         rest, tname = parts
-        tname, good = _split_good(tname)
+        tname, good = split_good(tname)
         t = cat.lookup(tname)
         if t is None:
             raise NotationError(text, f"no card called {tname!r}")
@@ -156,7 +183,7 @@ def parse_action(text: str, cat: Catalogue, drawn: bool = False, decks: Sequence
         row = DRAWN
     elif kind == DISCARD:
         raise NotationError(text, "discard only answers an Observatory draw")
-    rest, own_good = _split_good(rest)
+    rest, own_good = split_good(rest)
     if own_good and target:
         raise NotationError(text, "a roundel [good] goes after the displaced card")
     card = cat.lookup(rest)

@@ -43,16 +43,22 @@ def arm(st: GameState, mode: str) -> AutoPass:
     """A pass mode set now."""
     if mode not in MODES:
         raise ValueError(f"pass mode must be one of {', '.join(MODES)}")
-    return AutoPass(mode, st.round, st.phase, _display(st), len(st.face_down))
+    return AutoPass(mode, st.round, st.phase, _display(st), _card_actions(st))
+
+
+def _card_actions(st: GameState) -> int:
+    """Card actions used so far: face-down cards (the Observatory this phase) and what the parts count
+    in the players' ``card_actions`` statistic (the events but the Warehouse, UI-08)."""
+    return len(st.face_down) + sum(s.get("card_actions", 0) for s in st.stats)
 
 
 def expired(st: GameState, ap: AutoPass) -> bool:
     """The mode no longer applies: the phase is over, or (mode 'display') the display changed or somebody
-    used a card action (UI-08, as on Yucata: the Observatory, which lies face down once used this phase;
-    the Warehouse is no action)."""
+    used a card action (UI-08, as on Yucata: the Observatory, which lies face down once used this phase,
+    or an event; the Warehouse is no action)."""
     if st.finished or (st.round, st.phase) != (ap.round, ap.phase):
         return True
-    return ap.mode == "display" and (_display(st) != ap.display or len(st.face_down) > ap.used)
+    return ap.mode == "display" and (_display(st) != ap.display or _card_actions(st) > ap.used)
 
 
 def can_pass(st: GameState) -> bool:

@@ -9,7 +9,7 @@ from .errors import RuleError
 from .flow import after_turn, discard, place, placed_event, resume_after
 from .hooks import Checked, Decision, Event, Hooks
 from .moves import PUB_PRICE, offers, pub_max
-from .prices import seat_context
+from .prices import hand_room, seat_context
 from .scoring import gain_vp, income
 from .state import DRAWN, GameState, Pending
 
@@ -18,12 +18,14 @@ class ObservatoryDecision(Decision):
     """rules-notes 8: buy, take or discard the card drawn with the Observatory."""
 
     kind = "observatory"
+    drawn = True
 
     def moves(self, st: GameState, p: Pending) -> list[Move]:
         seat = p.seat
         ctx = seat_context(st, seat)
         moves: list[Move] = []
-        offers(ctx, st, ((DRAWN, (p.card,)),), st.rubles[seat], len(st.hands[seat]) < ctx.hand_limit, moves)
+        room = len(st.hands[seat]) < hand_room(st, seat, ctx)
+        offers(ctx, st, ((DRAWN, (p.card,)),), st.rubles[seat], room, moves)
         moves.append(Move(self.default(st, p), 0))
         return moves
 
@@ -102,11 +104,12 @@ class PubDecision(Decision):
         pr = checked[2]
         if action.amount:
             st.rubles[decider] -= pr
-            gain_vp(st, decider, action.amount, "pub")
+        events: list[Event] = [{"type": "pub", "seat": decider, "vp": action.amount, "rubles": pr}]
+        if action.amount:
+            gain_vp(st, decider, action.amount, "pub", events)
             stats = st.stats[decider]
             stats["spent"] = stats.get("spent", 0) + pr
-        events: list[Event] = [{"type": "pub", "seat": decider, "vp": action.amount, "rubles": pr}]
-        next_pub(st, p.queue, events)
+        settle_next(st, p, events)
         return events
 
     def default(self, st: GameState, p: Pending) -> Action:
@@ -114,24 +117,43 @@ class PubDecision(Decision):
 
 
 def pub_step(st: GameState, events: list[Event]) -> bool:
-    """Scoring step 'pub': the Pub decisions, from the phase's start player (rules-notes 9)."""
+    """Scoring step 'pub', right after building scoring (rules-notes 9; X-05, AMB-11): from the
+    phase's start player, each player settles the decisions of ``Hooks.settle`` he has, in their
+    order (the Pub in the base game), before the next player."""
     start = st.tokens[st.ruleset.phases[st.phase].token]
-    return _open_pub(st, [(start + i) % st.n for i in range(st.n)])
+    return _open_settle(st, [(start + i) % st.n for i in range(st.n)], None)
 
 
-def _open_pub(st: GameState, queue: list[int]) -> bool:
+def _open_settle(st: GameState, queue: list[int], after: tuple[int, str] | None) -> bool:
+    """Open the next decision to settle: the same seat's later kinds after ``after`` (seat, kind),
+    then the seats of ``queue`` in turn. Whether a seat has one is asked only when it comes up, so
+    rubles gained from one decision can pay for the next (X-05)."""
+    settle = st.ruleset.hooks.settle
+    kinds = sorted(settle, key=lambda k: settle[k][0])
     queue = list(queue)
+    if after is not None:
+        seat, done = after
+        for kind in kinds[kinds.index(done) + 1 :]:
+            if settle[kind][1](st, seat):
+                st.pending = Pending(kind, seat, queue=queue)
+                return True
     while queue:
         seat = queue.pop(0)
-        if pub_max(st, seat) > 0:
-            st.pending = Pending("pub", seat, queue=queue)
-            return True
+        for kind in kinds:
+            if settle[kind][1](st, seat):
+                st.pending = Pending(kind, seat, queue=queue)
+                return True
     return False
 
 
-def next_pub(st: GameState, queue: list[int], events: list[Event]) -> None:
-    if not _open_pub(st, queue):
+def settle_next(st: GameState, p: Pending, events: list[Event]) -> None:
+    """After a settling decision ``p``: the next one, or the rest of the phase's scoring."""
+    if not _open_settle(st, p.queue, (p.seat, p.kind)):
         resume_after(st, "pub", events)
+
+
+def _has_pub(st: GameState, seat: int) -> bool:
+    return pub_max(st, seat) > 0
 
 
 def base_hooks() -> Hooks:
@@ -139,4 +161,5 @@ def base_hooks() -> Hooks:
     return Hooks(
         decisions={"observatory": ObservatoryDecision(), "pub": PubDecision()},
         steps={"income": income, "pub": pub_step},
+        settle={"pub": (20, _has_pub)},
     )

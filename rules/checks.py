@@ -8,8 +8,9 @@ from typing import Any
 
 from .actions import BUY, DISCARD, OBSERVE, PASS, PLAY, PUB, TAKE, Action
 from .errors import RuleError
-from .moves import first_worker_turn, legal_moves, usable_observatory
-from .prices import displaceable, seat_context
+from .hooks import HandPlay
+from .moves import BEFORE_ACTION, first_worker_turn, legal_moves, usable_observatory
+from .prices import displaceable, hand_limit, locked_cards, seat_context
 from .state import HAND, LOWER, UPPER, GameState
 
 
@@ -27,6 +28,10 @@ def check(st: GameState, action: Action, seat: int | None = None) -> tuple[int, 
     kind, card_id, row, target_id, amount, good = action
     if p is not None:
         return st.ruleset.hooks.decisions[p.kind].check(st, p, action)
+    hooks = st.ruleset.hooks
+    if kind in hooks.parsers and kind not in hooks.turn_actions and kind not in hooks.before_action:
+        # an expansion's decision, none open
+        raise RuleError("not_pending", kind=kind)
     if kind == PASS:
         if card_id or row != -1 or target_id or amount or good:
             raise RuleError("malformed_action")
@@ -46,7 +51,7 @@ def check(st: GameState, action: Action, seat: int | None = None) -> tuple[int, 
             check_hand_room(st, decider)
             return card, -1, 0
         return check_placement(st, decider, card, action, lower=row == LOWER)
-    if not well_formed(action):
+    if not well_formed(action) and not (kind == PLAY and hand_play_of(st, card_id) is not None):
         raise RuleError("malformed_action")
     if kind in (PUB, DISCARD):
         raise RuleError("no_decision")
@@ -62,10 +67,18 @@ def check(st: GameState, action: Action, seat: int | None = None) -> tuple[int, 
     if kind == PLAY:
         if first_worker_turn(st):
             raise RuleError("must_buy_worker")
+        hand_play = hand_play_of(st, card_id)
+        if hand_play is not None:  # a hand card played as an action (Hooks.hand_plays)
+            return hand_play.check(st, decider, action)
         card = find(st, st.hands[decider], card_id, "" if target_id else good) if row == HAND else -1
         if card < 0:
             raise RuleError("no_such_card", **card_params(st, card_id))
         return check_placement(st, decider, card, action, lower=False)
+    before = st.ruleset.hooks.before_action.get(kind)
+    if before is not None:  # a step before the regular action (M4-03), at most one a turn
+        if BEFORE_ACTION in st.ext:
+            raise RuleError("before_action_taken")
+        return before.check(st, decider, action)
     extra = st.ruleset.hooks.turn_actions.get(kind)
     if extra is not None:
         if first_worker_turn(st):
@@ -75,6 +88,15 @@ def check(st: GameState, action: Action, seat: int | None = None) -> tuple[int, 
 
 
 NOTHING = (-1, -1, 0)
+
+
+def hand_play_of(st: GameState, type_id: str) -> HandPlay | None:
+    """The HandPlay of a card type played from the hand as an action, or None for other cards."""
+    plays = st.ruleset.hooks.hand_plays
+    if not plays:
+        return None
+    t = st.ruleset.catalogue.by_id.get(type_id)
+    return plays.get(t.ability or "") if t is not None else None
 
 
 def well_formed(a: Action) -> bool:
@@ -124,16 +146,28 @@ def find(st: GameState, line: Iterable[int], type_id: str, good: str = "") -> in
 
 
 def check_hand_room(st: GameState, seat: int) -> None:
-    limit = seat_context(st, seat).hand_limit
+    limit = hand_limit(st, seat)
     if len(st.hands[seat]) >= limit:
         raise RuleError("hand_full", limit=limit)
 
 
 def check_placement(st: GameState, seat: int, card: int, action: Action, lower: bool) -> tuple[int, int, int]:
+    """A placement of ``card`` by ``seat``: (card, displaced card or -1, price); RuleError if it is not
+    allowed or not affordable."""
+    card, target, pr = resolve_placement(st, seat, card, action, lower)
+    if pr > st.rubles[seat]:
+        raise RuleError("too_few_rubles", price=pr, rubles=st.rubles[seat], **card_params(st, st.cards[card].id))
+    return card, target, pr
+
+
+def resolve_placement(st: GameState, seat: int, card: int, action: Action, lower: bool) -> tuple[int, int, int]:
+    """As ``check_placement`` but without the affordability check: the price in full."""
     cards = st.cards
     t = cards[card]
     target = -1
     displaced = None
+    if t.ability is not None and t.ability in st.ruleset.hooks.hand_plays:
+        raise RuleError("not_placeable", **card_params(st, t.id))
     ctx = seat_context(st, seat)
     if t.trading:
         disp = displaceable(t)
@@ -142,10 +176,17 @@ def check_placement(st: GameState, seat: int, card: int, action: Action, lower: 
         if not action.target:
             raise RuleError("needs_target", **card_params(st, t.id))
         fd = st.face_down
+        locked = locked_cards(st)
         goods = st.ruleset.catalogue.copy_goods if st.ruleset.roundels else None
         for c in st.tableaux[seat]:
             tt = cards[c]
-            if tt.id == action.target and tt in disp and c not in fd and (goods[c] if goods else "") == action.good:
+            if (
+                tt.id == action.target
+                and tt in disp
+                and c not in fd
+                and c not in locked
+                and (goods[c] if goods else "") == action.good
+            ):
                 target = c
                 displaced = tt
                 break
@@ -153,7 +194,4 @@ def check_placement(st: GameState, seat: int, card: int, action: Action, lower: 
             raise RuleError("bad_target", **card_params(st, t.id, action.target))
     elif action.target:
         raise RuleError("not_trading", **card_params(st, t.id))
-    pr = ctx.price(t, lower, displaced)
-    if pr > st.rubles[seat]:
-        raise RuleError("too_few_rubles", price=pr, rubles=st.rubles[seat], **card_params(st, t.id))
-    return card, target, pr
+    return card, target, ctx.price(t, lower, displaced)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from .i18n import card_name, t
+from .i18n import card_name, strings, t
 
 Event = dict[str, Any]
 
@@ -59,6 +59,12 @@ def describe(event: Event, seats: Sequence[str], edition: int, lang: str = "en")
             rubles=event["rubles"],
             vp=event["vp"],
         )
+    if kind == "note":  # an expansion's line: a text key, card ids to name, a player ("owner") to name
+        params: dict[str, Any] = {k: card_name(v, edition, lang) for k, v in event.get("cards", {}).items()}
+        params.update(event.get("params", {}))
+        if "owner" in params:
+            params["owner"] = seats[params["owner"]]
+        return t(event["key"], lang, player=who, **params)
     if kind == "good":
         return t("log.good", lang, player=who, card=card(), good=t(f"good.{event['good']}", lang))
     if kind == "good_returned":
@@ -71,6 +77,14 @@ def describe(event: Event, seats: Sequence[str], edition: int, lang: str = "en")
         return t("log.marketplace", lang, player=who, vp=event["vp"]) if event["vp"] else None
     if kind == "market_value":
         return t("log.market_value", lang, high=event["tile"][0], low=event["tile"][1])
+    if kind == "assistants_passed":
+        return t("log.assistants_passed", lang)
+    if kind == "assignment_chosen":  # which one stays hidden until the end (M5-19)
+        return t("log.assignment_chosen", lang, player=who)
+    if kind == "assignment_scored":
+        return t("log.assignment_scored", lang, player=who, assignment=event["assignment"], vp=event["vp"])
+    if kind in MODULE_EVENTS:
+        return _describe_module(event, who, edition, lang)
     if kind == "phase":
         return t("log.phase", lang, phase=t(f"phase.{event['phase']}", lang), round=event["round"])
     if kind == "end_triggered":
@@ -80,7 +94,52 @@ def describe(event: Event, seats: Sequence[str], edition: int, lang: str = "en")
     if kind == "game_end":
         names = ", ".join(seats[s] for s in event["winners"])
         return t("log.game_end", lang, winners=names)
-    return None
+    return _described(event, who, edition, lang)
+
+
+def _described(event: Event, who: str, edition: int, lang: str) -> str | None:
+    """An expansion's event (e.g. the Guild Hall's split): the text ``log.<type>`` (``log.<type>_none``
+    when the event says nothing happened), filled with the event's fields, cards by name."""
+    key = f"log.{event['type']}"
+    if event.get("none") and f"{key}_none" in strings("en"):
+        key += "_none"
+    if key not in strings("en"):
+        return None
+    params = dict(event)
+    params["player"] = who
+    for field in ("card", "displaced"):
+        if field in event:
+            params[field] = card_name(event[field], edition, lang)
+    return t(key, lang, **params)
+
+
+MODULE_EVENTS = ("event", "ghost_discard", "grab", "discarded", "obstacle_blocked", "obstacle_passed", "bonus_chosen")
+
+
+def _describe_module(event: Event, who: str, edition: int, lang: str) -> str:
+    """Modules 4 and 6: events (M4-16) and obstacles (M6-21) in words."""
+    kind = event["type"]
+    if kind == "event":
+        return t("log.event", lang, player=who, event=t(f"event.{event['event']}", lang))
+    if kind == "ghost_discard":
+        return t("log.ghost_discard", lang, player=who, card=card_name(event["card"], edition, lang))
+    if kind == "grab":
+        displaced = card_name(event.get("displaced", ""), edition, lang)
+        return t("log.grab_over" if "displaced" in event else "log.grab", lang, player=who,
+                 card=card_name(event["card"], edition, lang), price=event["price"], displaced=displaced)
+    if kind == "discarded":
+        names = ", ".join(card_name(c, edition, lang) for c in event["cards"])
+        return t("log.discarded", lang, player=who, cards=names)
+    place = {"field": event["field"], "obstacle": t(f"obstacle.{event['obstacle']}", lang)}
+    if kind == "obstacle_blocked":
+        key = "log.obstacle_blocked" if event["vp"] else "log.obstacle_reached"
+        return t(key, lang, player=who, vp=event["vp"], **place)
+    if kind == "obstacle_passed":
+        key = "log.obstacle_passed" if event["vp"] or event["rubles"] else "log.obstacle_passed_only"
+        return t(key, lang, player=who, vp=event["vp"], rubles=event["rubles"], **place)
+    card = f" ({card_name(event['card'], edition, lang)})" if event.get("card") else ""
+    key = "log.bonus_vp" if event["vp"] else "log.bonus_rubles"
+    return t(key, lang, player=who, vp=event["vp"], rubles=event["rubles"], field=event["field"], card=card)
 
 
 def describe_all(events: Sequence[Event], seats: Sequence[str], edition: int, lang: str = "en") -> list[str]:
@@ -95,6 +154,8 @@ def describe_all(events: Sequence[Event], seats: Sequence[str], edition: int, la
 def headline(events: Sequence[Event], seats: Sequence[str], edition: int, lang: str = "en") -> str | None:
     """The player's action among ``events`` (the first event), in words: the board's "last action"."""
     for e in events:
-        if e["type"] in ("buy", "play", "take", "pass", "observe", "discard", "pub", "good", "crate_confirmed"):
+        if e["type"] in ("buy", "play", "take", "pass", "observe", "discard", "pub", "good", "crate_confirmed",
+                         "guild_hall", "trading_house", "sycophant", "prison", "put_back", "note",
+                         "event", "bonus_chosen", "discarded", "assignment_chosen"):
             return describe(e, seats, edition, lang)
     return None

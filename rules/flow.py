@@ -8,11 +8,12 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .actions import OBSERVE, PASS, PLAY, TAKE, Action
-from .cards import CardType
+from .actions import OBSERVE, PASS, PLAY, TAKE, Action, split_good
+from .cards import CardType, Catalogue
 from .checks import check
+from .moves import BEFORE_ACTION
 from .ruleset import Ruleset
-from .scoring import final_scoring
+from .scoring import end_game
 from .state import ROW_NAMES, UPPER, GameState, Pending
 
 Event = dict[str, Any]
@@ -34,6 +35,19 @@ def deal_tokens(
     elif extra > 1:
         owners.extend(rng.sample(range(n), extra))  # AMB-02: to different players
     return {tok: owners[i] for i, tok in enumerate(order)}
+
+
+def _named_copy(cat: Catalogue, pool: list[int], name: str) -> int | None:
+    """X-09: the first card of ``pool`` named ``name``; ``Ship Builder [fish]`` names the copy with
+    that market roundel (copies that differ in it are told apart, MK-49), a bare name any copy."""
+    bare, good = split_good(name)
+    t = cat.lookup(bare)
+    if t is None:
+        return None
+    for c in pool:
+        if cat.cards[c] is t and (not good or cat.copy_goods[c] == good):
+            return c
+    return None
 
 
 def new_game(
@@ -59,8 +73,7 @@ def new_game(
             pool = list(ids)
             order: list[int] = []
             for name in stacks[deck]:
-                t = cat.lookup(name)
-                match = next((c for c in pool if t is not None and cat.cards[c] is t), None)
+                match = _named_copy(cat, pool, name)
                 if match is None:
                     raise ValueError(f"stack {deck!r}: no (more) card {name!r} in this deck")
                 pool.remove(match)
@@ -99,6 +112,8 @@ def new_game(
     # The very first worker phase shows 2 workers per player (rules-notes 1).
     _deal(st, ruleset.phases[0].deck, ruleset.first_workers, [])
     _begin_actions(st)
+    for react in ruleset.hooks.phase_start:
+        react(st, [])
     return st
 
 
@@ -109,6 +124,16 @@ def apply(st: GameState, action: Action, seat: int | None = None) -> list[Event]
     On a RuleError nothing has changed.
     """
     checked = check(st, action, seat)
+    events = _apply(st, action, checked)
+    interrupts = st.ruleset.hooks.interrupts
+    if interrupts and not st.finished:  # before the game waits: decisions queued meanwhile (M6-18)
+        for opened in interrupts:
+            if opened(st, events):
+                break
+    return events
+
+
+def _apply(st: GameState, action: Action, checked: tuple[int, int, int]) -> list[Event]:
     p = st.pending
     st.action_count += 1
     if p is not None:
@@ -116,6 +141,12 @@ def apply(st: GameState, action: Action, seat: int | None = None) -> list[Event]
     card, target, pr = checked
     kind = action.kind
     decider = st.to_move
+    before = st.ruleset.hooks.before_action.get(kind)
+    if before is not None:  # X-07: no action; his regular turn follows (M4-03)
+        st.ext[BEFORE_ACTION] = decider
+        return before.apply(st, decider, action, checked)
+    if st.ext:
+        st.ext.pop(BEFORE_ACTION, None)
     if kind == PASS:
         st.passes += 1
         events: list[Event] = [{"type": "pass", "seat": decider}]
@@ -134,6 +165,9 @@ def apply(st: GameState, action: Action, seat: int | None = None) -> list[Event]
         stats = st.stats[decider]
         stats["taken"] = stats.get("taken", 0) + 1
         events = [{"type": "take", "seat": decider, "card": t.id, "row": ROW_NAMES[row]}]
+    elif kind == PLAY and st.cards[card].ability in st.ruleset.hooks.hand_plays:
+        # a hand card played as an action (Hooks.hand_plays): never a pass (AMB-22)
+        events = st.ruleset.hooks.hand_plays[st.cards[card].ability or ""].apply(st, decider, action, checked)
     elif kind in ("buy", PLAY):
         (st.hands[decider] if kind == PLAY else st.upper if row == UPPER else st.lower).remove(card)
         events = [placed_event(kind, decider, st.cards[card], pr, row, target, st.cards)]
@@ -192,7 +226,14 @@ def discard(st: GameState, card: int) -> None:
 
 # --- flow ----------------------------------------------------------------------------------------
 def next_turn(st: GameState, events: list[Event]) -> None:
-    """After a turn: the phase ends when all passed in succession or the display is empty (rules-notes 3)."""
+    """After a turn: the phase ends when all passed in succession or the display is empty (rules-notes 3).
+    An expansion may first go on with the same player's turn (``Hooks.turn_end``, e.g. BQ-14); after a
+    step before the action (``Hooks.before_action``) the same player's regular turn follows."""
+    if st.ext and BEFORE_ACTION in st.ext:
+        return
+    for goes_on in st.ruleset.hooks.turn_end:
+        if goes_on(st, events):
+            return
     if st.passes >= len(st.seats) or (not st.upper and not st.lower and st.ruleset.display_empty_ends_phase):
         _end_phase(st, events)
     else:
@@ -214,6 +255,8 @@ def _deal(st: GameState, deck: str, count: int, events: list[Event]) -> None:
             break
         dealt.append(stack.pop())
     st.upper.extend(dealt)
+    for react in st.ruleset.hooks.dealt:
+        react(st, dealt)
     if count > 0 and not stack and not st.ending:
         st.ending = True
         events.append({"type": "end_triggered", "deck": deck})
@@ -260,7 +303,7 @@ def after_scoring(st: GameState, events: list[Event]) -> None:
     st.history.append({"round": st.round, "vp": list(st.vp), "rubles": list(st.rubles)})
     events.append({"type": "round_end", "round": st.round})
     if st.ending:
-        final_scoring(st, events)
+        end_game(st, events)
         return
     st.round += 1
     if st.ruleset.observatory_reset == "round":
@@ -279,5 +322,10 @@ def _start_phase(st: GameState, index: int, events: list[Event]) -> None:
     if need > 0:
         _deal(st, phase.deck, need, events)
     _begin_actions(st)
+    for react in st.ruleset.hooks.phase_start:  # e.g. the Sack's VP (P5-08), a decision before the first turn (BQ-21)
+        react(st, events)
+        if st.pending is not None:
+            return
     if st.ruleset.display_empty_ends_phase and not st.upper and not st.lower:
         _end_phase(st, events)
+        return

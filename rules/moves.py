@@ -8,8 +8,10 @@ from collections.abc import Iterable, Sequence
 
 from .actions import BUY, OBSERVE, PASS, PLAY, TAKE, Action, Move
 from .cards import CardType
-from .prices import SeatContext, can_displace, seat_context
+from .prices import SeatContext, can_displace, hand_room, locked_cards, seat_context
 from .state import DRAWN, HAND, LOWER, UPPER, GameState
+
+BEFORE_ACTION = "before_action"  # st.ext: the seat whose regular action follows a step before it (flow)
 
 PUB_VP_PER_CARD = 5  # rules-notes 9 / cards.md D5: up to 5 VP per Pub
 PUB_PRICE = 2
@@ -29,7 +31,7 @@ class MoveTables:
 
     __slots__ = ("take", "place", "trade")
 
-    def __init__(self, types: Iterable[CardType]) -> None:
+    def __init__(self, types: Iterable[CardType], hand_only: frozenset[str] = frozenset()) -> None:
         rows = (UPPER, LOWER, HAND, DRAWN)
         self.take: tuple[dict[CardType, Move], ...] = tuple({} for _ in rows)
         self.place: tuple[dict[CardType, list[Move]], ...] = tuple({} for _ in rows)
@@ -39,6 +41,8 @@ class MoveTables:
             kind = PLAY if row == HAND else BUY
             for t in types:
                 self.take[row][t] = Move(Action(TAKE, t.id, row), 0)
+                if t.ability in hand_only:  # played from the hand as an action, never laid out (BQ-03)
+                    continue
                 if not t.trading:
                     self.place[row][t] = _by_price(Action(kind, t.id, row), t.cost)
                 else:
@@ -58,10 +62,13 @@ _TABLES: dict[tuple[int, tuple[str, ...]], MoveTables] = {}
 
 
 def move_tables(st: GameState) -> MoveTables:
+    """The shared moves of the game's cards; types played as a hand action (``Hooks.hand_plays``)
+    have no placement moves (the same extras always come with the same hooks)."""
     cat = st.ruleset.catalogue
     found = _TABLES.get((cat.edition, cat.extras))
     if found is None:
-        found = _TABLES[cat.edition, cat.extras] = MoveTables(cat.types)
+        hand_only = frozenset(st.ruleset.hooks.hand_plays)
+        found = _TABLES[cat.edition, cat.extras] = MoveTables(cat.types, hand_only)
     return found
 
 
@@ -105,7 +112,9 @@ def offers(
                 base = 1
             if not t.trading:
                 if base <= money:
-                    append(place[t][base])
+                    prices = place.get(t)
+                    if prices is not None:
+                        append(prices[base])
             elif money > 0:
                 trades = tables.trade[row][t]
                 for tt in ctx.targets:
@@ -156,8 +165,10 @@ def _offers_by_copy(
                 base = 1
             if not t.trading:
                 if base <= money:
-                    m = place[t][base]
-                    append(_with_good(m, good) if good else m)
+                    prices = place.get(t)
+                    if prices is not None:
+                        m = prices[base]
+                        append(_with_good(m, good) if good else m)
             elif money > 0:
                 if targets is None:
                     targets = _copy_targets(st)
@@ -181,10 +192,11 @@ def _copy_targets(st: GameState) -> list[tuple[CardType, str]]:
     cards = st.cards
     goods = st.ruleset.catalogue.copy_goods
     fd = st.face_down
+    locked = locked_cards(st)
     out: list[tuple[CardType, str]] = []
     for x in st.tableaux[st.decider]:
         key = (cards[x], goods[x])
-        if not key[0].trading and x not in fd and key not in out:
+        if not key[0].trading and x not in fd and x not in locked and key not in out:
             out.append(key)
     return out
 
@@ -213,23 +225,53 @@ def legal_moves(st: GameState) -> list[Move]:
     money = st.rubles[seat]
     ctx = seat_context(st, seat)
     moves: list[Move] = []
+    before = st.ruleset.hooks.before_action
     if first_worker_turn(st):  # rules-notes 2: buy a worker; pass only if none is affordable
         rows = ((UPPER, st.upper), (LOWER, st.lower))
         workers = [(row, [c for c in line if cards[c].deck == "workers"]) for row, line in rows]
         offers(ctx, st, workers, money, False, moves)
-        return moves if moves else [PASS_MOVE]
-    take = len(st.hands[seat]) < ctx.hand_limit
+        if not moves:
+            moves.append(PASS_MOVE)
+        if before:
+            before_moves(st, seat, moves)
+        return moves
+    take = len(st.hands[seat]) < hand_room(st, seat, ctx)
     offers(ctx, st, ((UPPER, st.upper), (LOWER, st.lower), (HAND, st.hands[seat])), money, take, moves)
     if ctx.observatory >= 0 and observing_phase(st):
         for deck in st.ruleset.decks:
             if len(st.decks[deck]) >= 2:
                 moves.append(Move(Action(OBSERVE, deck), 0))
-    extra = st.ruleset.hooks.turn_actions
+    hooks = st.ruleset.hooks
+    if hooks.hand_plays:
+        hand_play_moves(st, seat, moves)
+    extra = hooks.turn_actions
     if extra:
         for turn_action in extra.values():
             turn_action.moves(st, seat, moves)
     moves.append(PASS_MOVE)
+    if before:
+        before_moves(st, seat, moves)
     return moves
+
+
+def hand_play_moves(st: GameState, seat: int, out: list[Move]) -> None:
+    """The plays of hand cards that are played as an action (``Hooks.hand_plays``), once per type."""
+    plays = st.ruleset.hooks.hand_plays
+    cards = st.cards
+    seen: list[CardType] = []
+    for c in st.hands[seat]:
+        t = cards[c]
+        if t.ability in plays and t not in seen:
+            seen.append(t)
+            plays[t.ability].moves(st, seat, c, out)
+
+
+def before_moves(st: GameState, seat: int, out: list[Move]) -> None:
+    """The steps a player may take before his regular action (X-07: an event, M4-03), at most one a
+    turn."""
+    if BEFORE_ACTION not in st.ext:
+        for step in st.ruleset.hooks.before_action.values():
+            step.moves(st, seat, out)
 
 
 def pub_max(st: GameState, seat: int) -> int:

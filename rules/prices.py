@@ -4,13 +4,22 @@ player's tableau (``SeatContext``), cached per seat while the tableau is unchang
 
 from __future__ import annotations
 
-from .cards import EDITIONS, GREEN, CardType, Catalogue, catalogue
+from .cards import EDITIONS, GREEN, CardType, Catalogue, all_types
+from .hooks import TRADING
 from .state import GameState
 
 
 def hand_limit(st: GameState, seat: int) -> int:
-    """3, plus 1 per Warehouse in the tableau (rules-notes 6)."""
-    return seat_context(st, seat).hand_limit
+    """3, plus 1 per Warehouse in the tableau (rules-notes 6), plus what the active parts add (M4-10)."""
+    return hand_room(st, seat, seat_context(st, seat))
+
+
+def hand_room(st: GameState, seat: int, ctx: SeatContext) -> int:
+    """``hand_limit`` with the seat's context at hand: the tableau's limit plus ``Hooks.hand_limit``."""
+    extra = st.ruleset.hooks.hand_limit
+    if not extra:
+        return ctx.hand_limit
+    return ctx.hand_limit + sum(more(st, seat) for more in extra)
 
 
 class SeatContext:
@@ -18,11 +27,13 @@ class SeatContext:
     tableau: what owned cards of the same name and discount cards take off each card type's price
     (``off``: only types with a reduction), the distinct card types a trading card could displace
     (never a trading card or a face-down Observatory), the hand limit and a face-up Observatory.
-    ``tableau`` and ``face_down`` are copies of what it was built from: a context is a pure function
-    of them, so a cached one is valid exactly while they are unchanged.
+    ``tableau`` and ``face_down`` are copies of what it was built from, ``bonus`` the expansions'
+    discounts beyond the tableau (``Hooks.discounts``, e.g. a Module-3 assistant, M3-01) folded into
+    ``off``: a context is a pure function of them, so a cached one is valid exactly while they are
+    unchanged.
     """
 
-    __slots__ = ("tableau", "face_down", "off", "targets", "hand_limit", "observatory")
+    __slots__ = ("tableau", "face_down", "off", "targets", "hand_limit", "observatory", "locked", "bonus")
 
     def __init__(
         self,
@@ -32,19 +43,24 @@ class SeatContext:
         targets: list[CardType],
         hand_limit: int,
         observatory: int,
+        locked: frozenset[int] = frozenset(),
+        bonus: tuple[tuple[str, int], ...] = (),
     ) -> None:
+        self.bonus = bonus
         self.tableau = tableau
         self.face_down = face_down
         self.off = off
         self.targets = targets
         self.hand_limit = hand_limit
         self.observatory = observatory
+        self.locked = locked  # cards no trading card may displace (``Hooks.locked``, BQ-11)
 
     @staticmethod
     def fresh(st: GameState, seat: int) -> SeatContext:
         """The context of ``seat``, from one pass over its tableau."""
         cards = st.cards
         fd = st.face_down
+        locked = locked_cards(st)
         off: dict[CardType, int] = {}
         discounts: list[str] = []
         targets: list[CardType] = []
@@ -54,9 +70,9 @@ class SeatContext:
             t = cards[c]
             off[t] = off.get(t, 0) + 1
             if t.discount is not None:
-                discounts.append(t.discount)
+                discounts.extend(t.discounts)
             face_up = c not in fd
-            if not t.trading and face_up and t not in targets:
+            if not t.trading and face_up and c not in locked and t not in targets:
                 targets.append(t)
             if observatory < 0 and face_up and t.ability == "observatory":
                 observatory = c
@@ -64,7 +80,11 @@ class SeatContext:
         for colour in discounts:
             for t in _types_of_colour(st.ruleset.catalogue, colour):
                 off[t] = off.get(t, 0) + 1
-        return SeatContext(list(st.tableaux[seat]), set(fd), off, targets, limit, observatory)
+        bonus = extra_discounts(st, seat)
+        for selector, amount in bonus:  # M3-04: on top of every other discount
+            for t in _types_of_colour(st.ruleset.catalogue, selector):
+                off[t] = off.get(t, 0) + amount
+        return SeatContext(list(st.tableaux[seat]), set(fd), off, targets, limit, observatory, locked, bonus)
 
     def extended(self, st: GameState, c: int) -> SeatContext:
         """The context of this tableau plus card ``c`` at its end: what a fresh one would be, built
@@ -72,18 +92,25 @@ class SeatContext:
         t = st.cards[c]
         off = dict(self.off)
         off[t] = off.get(t, 0) + 1
-        if t.discount is not None:
-            for d in _types_of_colour(st.ruleset.catalogue, t.discount):
+        for colour in t.discounts:
+            for d in _types_of_colour(st.ruleset.catalogue, colour):
                 off[d] = off.get(d, 0) + 1
         face_up = c not in self.face_down
         targets = self.targets
-        if not t.trading and face_up and t not in targets:
+        if not t.trading and face_up and c not in self.locked and t not in targets:
             targets = targets + [t]
         observatory = self.observatory
         if observatory < 0 and face_up and t.ability == "observatory":
             observatory = c
         return SeatContext(
-            self.tableau + [c], self.face_down, off, targets, self.hand_limit + t.hand_limit_bonus, observatory
+            self.tableau + [c],
+            self.face_down,
+            off,
+            targets,
+            self.hand_limit + t.hand_limit_bonus,
+            observatory,
+            self.locked,
+            self.bonus,
         )
 
     def price(self, ctype: CardType, lower: bool, displaced: CardType | None = None) -> int:
@@ -102,18 +129,35 @@ _COLOUR_TYPES: dict[tuple[int, tuple[str, ...], str], tuple[CardType, ...]] = {}
 
 
 def _types_of_colour(cat: Catalogue, colour: str) -> tuple[CardType, ...]:
+    """The card types of a colour (its trading cards included), or every trading card for ``TRADING``."""
     found = _COLOUR_TYPES.get((cat.edition, cat.extras, colour))
     if found is None:
-        found = _COLOUR_TYPES[cat.edition, cat.extras, colour] = tuple(t for t in cat.types if t.colour == colour)
+        found = _COLOUR_TYPES[cat.edition, cat.extras, colour] = tuple(
+            t for t in cat.types if t.colour == colour or (colour == TRADING and t.trading)
+        )
     return found
 
 
+def extra_discounts(st: GameState, seat: int) -> tuple[tuple[str, int], ...]:
+    """The expansions' discounts for ``seat`` beyond its tableau (``Hooks.discounts``): (selector, rubles)."""
+    hooks = st.ruleset.hooks.discounts
+    if not hooks:
+        return ()
+    out: tuple[tuple[str, int], ...] = ()
+    for hook in hooks:
+        out += hook(st, seat)
+    return out
+
+
 def seat_context(st: GameState, seat: int) -> SeatContext:
-    """The SeatContext of ``seat``, rebuilt only when its tableau or the face-down cards changed
-    (extended when a card was added at the end of the tableau)."""
+    """The SeatContext of ``seat``, rebuilt only when its tableau, the face-down cards or its discounts
+    beyond the tableau changed (extended when a card was added at the end of the tableau)."""
     ctx = st.contexts[seat]
     tableau = st.tableaux[seat]
-    if ctx is not None and ctx.face_down == st.face_down:
+    if ctx is not None and st.ruleset.hooks.discounts and ctx.bonus != extra_discounts(st, seat):
+        ctx = None  # e.g. the assistants passed on at the end of a round (M3-06)
+    fresh_locks = not st.ruleset.hooks.locked or ctx is None or ctx.locked == locked_cards(st)
+    if ctx is not None and ctx.face_down == st.face_down and fresh_locks:
         if ctx.tableau == tableau:
             return ctx
         if len(tableau) == len(ctx.tableau) + 1 and tableau[:-1] == ctx.tableau:
@@ -123,17 +167,34 @@ def seat_context(st: GameState, seat: int) -> SeatContext:
     return ctx
 
 
+_NONE: frozenset[int] = frozenset()
+
+
+def locked_cards(st: GameState) -> frozenset[int]:
+    """Cards in tableaux that no trading card may displace (``Hooks.locked``; BQ-11's covered card)."""
+    hooks = st.ruleset.hooks.locked
+    if not hooks:
+        return _NONE
+    if len(hooks) == 1:
+        return hooks[0](st)
+    return frozenset().union(*(h(st) for h in hooks))
+
+
 def price(st: GameState, seat: int, ctype: CardType, lower: bool, displaced: CardType | None = None) -> int:
     """Price of a card for ``seat`` (rules-notes 4, 5; seed 000 "Kostensenkungen"); see SeatContext.price."""
     return seat_context(st, seat).price(ctype, lower, displaced)
 
 
 def can_displace(trading: CardType, target: CardType) -> bool:
-    """rules-notes 5: same colour, never a trading card; green only with a shared worker symbol."""
+    """rules-notes 5: same colour, never a trading card; green only with a shared worker symbol, unless
+    the trading card may displace any worker (IBG-08, M2-07); a trading card limited to named types
+    (BQ-09's Czar-Superstar) only those."""
+    if trading.displaces:
+        return not target.trading and target.id in trading.displaces
     return (
         not target.trading
         and target.colour == trading.colour
-        and (trading.colour != GREEN or not trading.symbols.isdisjoint(target.symbols))
+        and (trading.colour != GREEN or trading.displaces_any or not trading.symbols.isdisjoint(target.symbols))
     )
 
 
@@ -141,17 +202,20 @@ _DISPLACEABLE: dict[CardType, frozenset[CardType]] = {}
 
 
 def displaceable(trading: CardType) -> frozenset[CardType]:
-    """Every card type of the edition that ``trading`` may displace (computed once per type)."""
+    """Every card type (of both editions, expansions included) that ``trading`` may displace
+    (computed once per type)."""
     found = _DISPLACEABLE.get(trading)
     if found is None:
-        types = [t for ed in EDITIONS for t in catalogue(ed).types]
+        types = [t for ed in EDITIONS for t in all_types(ed)]
         found = _DISPLACEABLE[trading] = frozenset(t for t in types if can_displace(trading, t))
     return found
 
 
 def targets(st: GameState, seat: int, trading: CardType) -> list[int]:
-    """Physical cards in ``seat``'s tableau that ``trading`` may displace (face-down Observatories never)."""
+    """Physical cards in ``seat``'s tableau that ``trading`` may displace (face-down Observatories and
+    locked cards never)."""
     cards = st.cards
     fd = st.face_down
+    locked = locked_cards(st)
     disp = displaceable(trading)
-    return [c for c in st.tableaux[seat] if cards[c] in disp and c not in fd]
+    return [c for c in st.tableaux[seat] if cards[c] in disp and c not in fd and c not in locked]

@@ -112,7 +112,8 @@ def parse_for(st: GameState, text: str) -> Action:
     """Read ``text`` as an action of the player to decide in ``st``."""
     p = st.pending
     rs = st.ruleset
-    return parse_action(text, rs.catalogue, drawn=p is not None and p.kind == "observatory", decks=rs.decks)
+    drawn = p is not None and rs.hooks.decisions[p.kind].drawn
+    return parse_action(text, rs.catalogue, drawn=drawn, decks=rs.decks, seats=st.seats)
 
 
 def replay(record: GameRecord) -> GameState:
@@ -127,4 +128,4 @@ def replay(record: GameRecord) -> GameState:
 
 
 def notation(st: GameState, action: Action) -> str:
-    return format_action(action, st.ruleset.catalogue)
+    return format_action(action, st.ruleset.catalogue, seats=st.seats)

@@ -36,7 +36,7 @@ class Ruleset:
     open_money: bool = True  # rules-notes 15: money shown by default
     open_hands: bool = False  # rules-notes 15: hands private by default
     expansions: tuple[str, ...] = field(default=())  # keys of rules/expansions' registry, e.g. "market"
-    modules: tuple[int, ...] = field(default=())  # reserved: 2nd-edition modules 1-6
+    modules: tuple[int, ...] = field(default=())  # the modules 1-6 (X-01, X-02), e.g. (1, 2)
 
     # Derived data (computed once in __post_init__; not part of the value: not compared or serialized).
     catalogue: Catalogue = field(init=False, repr=False, compare=False)
@@ -58,10 +58,10 @@ class Ruleset:
     def __post_init__(self) -> None:
         if self.edition not in (1, 2):
             raise ValueError("edition must be 1 or 2")
-        if self.modules:
-            raise ValueError("the modules are not available yet")
-        shape, hooks = _shape(self.edition, self.players, tuple(self.expansions))
+        modules = tuple(sorted(int(m) for m in self.modules))
         derive = object.__setattr__  # frozen: the derived fields are set once, here
+        derive(self, "modules", modules)
+        shape, hooks = _shape(self.edition, self.players, tuple(self.expansions), modules)
         cat = shape.catalogue
         derive(self, "expansions", tuple(self.expansions))
         derive(self, "catalogue", cat)
@@ -72,7 +72,7 @@ class Ruleset:
         derive(self, "first_workers", 2 * self.players)
         derive(self, "base_hand_limit", 3)
         derive(self, "starting_rubles", 25)
-        derive(self, "token_step", 1)
+        derive(self, "token_step", shape.token_step)
         derive(self, "display_empty_ends_phase", cat.display_empty_ends_phase)
         derive(self, "observatory_reset", cat.observatory_reset)
         derive(self, "hooks", hooks)
@@ -101,15 +101,26 @@ class Ruleset:
         return cls(**kw)
 
 
+def module_key(module: int) -> str:
+    """The registry key of a module (X-01): 1 -> ``module1``."""
+    return f"module{module}"
+
+
 @cache
-def _shape(edition: int, players: int, expansions: tuple[str, ...]) -> tuple[Shape, Hooks]:
+def _shape(
+    edition: int, players: int, expansions: tuple[str, ...], modules: tuple[int, ...] = ()
+) -> tuple[Shape, Hooks]:
     """The derived data and hooks of a combination, refused (ValueError) where the rulebooks do not
     allow it (X-02). Built once per combination."""
-    from .actions import register_notation
+    from .actions import register_notation, register_play_notation
     from .base import base_hooks  # the base game's own decisions and steps
     from .expansions import select
 
-    active = select(edition, expansions)
+    for m in modules:
+        if not 1 <= m <= 6:
+            raise ValueError(f"there is no module {m}: the modules are numbered 1 to 6")
+    keys = expansions + tuple(module_key(m) for m in modules)
+    active = select(edition, keys)
     shape = Shape(
         edition=edition,
         players=players,
@@ -118,15 +129,22 @@ def _shape(edition: int, players: int, expansions: tuple[str, ...]) -> tuple[Sha
         decks=list(DECKS),
         tokens=list(BASE_TOKENS),
         display_size=8,
+        # the keys as given (select checked them): compiled with mypyc, this module would read an
+        # interpreted Expansion subclass's ``key`` from the compiled base class's slot, i.e. ""
+        active=frozenset(keys),
     )
     hooks = base_hooks()
     for exp in active:
         exp.configure(shape)
         hooks.merge(exp.hooks())
+    if shape.extras or shape.removed:
+        shape.catalogue = catalogue(edition, tuple(shape.extras), tuple(sorted(set(shape.removed))))
     for kind, parse in hooks.parsers.items():
         register_notation(kind, parse, hooks.formatters[kind])
+    register_play_notation(hooks.play_parsers, hooks.play_formatters)
     if not shape.min_players <= players <= shape.max_players:
-        named = " with " + " and ".join(expansions) if expansions else " (the base game)"
+        parts = [*expansions, *(f"module {m}" for m in modules)]
+        named = " with " + " and ".join(parts) if parts else " (the base game)"
         raise ValueError(
             f"{players} players: the {edition}. edition{named} is for {shape.min_players} "
             f"to {shape.max_players} players"

@@ -9,12 +9,22 @@ from .state import GameState
 Event = dict[str, Any]
 
 HAND_PENALTY = 5  # rules-notes 14
+CONVERSION = "rubles"  # the source of the final scoring's VP for rubles: rubles not converted stay (X-06)
 
 
-def gain_vp(st: GameState, seat: int, vp: int, source: str) -> None:
+def gain_vp(st: GameState, seat: int, vp: int, source: str, events: list[Event] | None = None) -> int:
+    """Every VP gain passes here (M6-19): the active parts' filters (``Hooks.vp_filters``) may hold
+    some back, the rest moves the marker, then the parts react (``Hooks.vp_gained``); ``events``
+    receives what they tell. Returns the VP credited."""
+    hooks = st.ruleset.hooks
+    for keep in hooks.vp_filters:
+        vp = keep(st, seat, vp, source, events)
     st.vp[seat] += vp
     d = st.vp_by_source[seat]
     d[source] = d.get(source, 0) + vp
+    for react in hooks.vp_gained:
+        react(st, seat, vp, source, events)
+    return vp
 
 
 def income(st: GameState, events: list[Event]) -> bool:
@@ -31,6 +41,7 @@ def score_colour(st: GameState, colour: str, key: str, events: list[Event]) -> N
     start = st.tokens[st.ruleset.phases[st.phase].token]
     rubles_key, vp_key = f"{key}_rubles", f"{key}_vp"
     n = len(st.seats)
+    adjust = st.ruleset.hooks.card_income
     for i in range(n):
         seat = (start + i) % n
         rub = vp = 0
@@ -38,22 +49,54 @@ def score_colour(st: GameState, colour: str, key: str, events: list[Event]) -> N
             t = cards[c]
             if t.colour != colour:
                 continue
+            if adjust:  # per card, for the expansions' changes (attachments, covered cards)
+                r, v = card_value(st, seat, c)
+                for hook in adjust:
+                    r, v = hook(st, seat, c, r, v, events)
+                rub += r
+                vp += v
+                continue
             rub += t.rubles
             if c not in st.face_down:
                 vp += t.vp
             if t.bonus_per is not None:
-                k = sum(1 for x in st.tableaux[seat] if cards[x].colour == t.bonus_per)
+                k = bonus_count(st, seat, t.bonus_per)
                 rub += t.bonus_rubles * k
                 vp += t.bonus_vp * k
         st.rubles[seat] += rub
-        if vp:
-            gain_vp(st, seat, vp, key)
         s = st.stats[seat]
         s[rubles_key] = s.get(rubles_key, 0) + rub
         s[vp_key] = s.get(vp_key, 0) + vp
-        # the totals after it, so a scoring reads as before + gained = after (UI-15)
+        # the totals after it, so a scoring reads as before + gained = after (UI-15); what an
+        # obstacle holds back or adds follows in events of its own (M6-19)
         events.append({"type": "score", "phase": key, "seat": seat, "rubles": rub, "vp": vp,
-                       "rubles_after": st.rubles[seat], "vp_after": st.vp[seat]})
+                       "rubles_after": st.rubles[seat], "vp_after": st.vp[seat] + vp})
+        if vp:
+            gain_vp(st, seat, vp, key, events)
+
+
+def bonus_count(st: GameState, seat: int, per: str) -> int:
+    """What a bonus card counts in the tableau at the moment of scoring (IBG-18): the cards of a
+    colour ("red"), or the cards showing a worker symbol ("symbol:cloth", the Textile Factory, M2-08)."""
+    cards = st.cards
+    if per.startswith("symbol:"):
+        sym = per[7:]
+        return sum(1 for x in st.tableaux[seat] if sym in cards[x].symbols)
+    return sum(1 for x in st.tableaux[seat] if cards[x].colour == per)
+
+
+def card_value(st: GameState, seat: int, c: int) -> tuple[int, int]:
+    """What card ``c`` in ``seat``'s tableau yields at its scoring: (rubles, VP), bonuses counted on
+    that tableau, a face-down card no printed VP (rules-notes 7, 10)."""
+    cards = st.cards
+    t = cards[c]
+    rub = t.rubles
+    vp = t.vp if c not in st.face_down else 0
+    if t.bonus_per is not None:
+        k = bonus_count(st, seat, t.bonus_per)
+        rub += t.bonus_rubles * k
+        vp += t.bonus_vp * k
+    return rub, vp
 
 
 def aristocrat_vp(st: GameState, seat: int) -> int:
@@ -64,30 +107,58 @@ def aristocrat_vp(st: GameState, seat: int) -> int:
     return table[min(len(distinct), len(table) - 1)]
 
 
+def end_game(st: GameState, events: list[Event]) -> None:
+    """The game has ended (rules-notes 13): the expansions' steps before the final scoring
+    (``Hooks.before_final``, e.g. each player choosing one of his Module-5 assignments, M5-02), which
+    may wait on pending decisions; then ``final_scoring``."""
+    run_before_final(st, 0, events)
+
+
+def run_before_final(st: GameState, start: int, events: list[Event]) -> None:
+    """Run the steps before the final scoring from index ``start``; one that opens a decision suspends
+    them (the decision calls ``resume_final`` when done); after the last one, ``final_scoring``."""
+    steps = list(st.ruleset.hooks.before_final.values())
+    for i in range(start, len(steps)):
+        if steps[i](st, events):
+            return
+    final_scoring(st, events)
+
+
+def resume_final(st: GameState, step: str, events: list[Event]) -> None:
+    """Continue after the step ``step`` before the final scoring, whose decisions are all taken."""
+    st.pending = None
+    run_before_final(st, list(st.ruleset.hooks.before_final).index(step) + 1, events)
+
+
 def final_scoring(st: GameState, events: list[Event]) -> None:
-    """Final scoring (rules-notes 14): aristocrats, 1 VP per 10 rubles, -5 per hand card, then the
-    expansions' final-scoring steps (``Hooks.final``); ties by rubles left."""
-    final = []
-    extra = st.ruleset.hooks.final
+    """Final scoring (rules-notes 14; X-06): (1) distinct aristocrats, (2) the expansions' final
+    steps for all seats at once (``Hooks.final_steps``, e.g. Module 5's assignments, A6 first, M5-18),
+    (3) 1 VP per 10 rubles, converted only for the VP credited (M6-18: none while an obstacle blocks
+    the player), (4) -5 per hand card (``Hooks.hand_exempt`` excepted), then the expansions' per-seat
+    additions (``Hooks.final``); the winners: most VP, ties by rubles left."""
+    hooks = st.ruleset.hooks
+    final: list[dict[str, Any]] = []
     for seat in range(st.n):
         ar = aristocrat_vp(st, seat)
-        money_vp = st.rubles[seat] // 10
-        penalty = HAND_PENALTY * len(st.hands[seat])
-        gain_vp(st, seat, ar, "aristocrat_bonus")
-        gain_vp(st, seat, money_vp, "rubles")
-        gain_vp(st, seat, -penalty, "hand_penalty")
+        gain_vp(st, seat, ar, "aristocrat_bonus", events)
+        final.append({"seat": seat, "aristocrats": ar})
+    for step in hooks.final_steps:
+        step(st, final, events)
+    extra = hooks.final
+    exempt = hooks.hand_exempt
+    for seat in range(st.n):
+        counted = [c for c in st.hands[seat] if not any(free(st, c) for free in exempt)]
+        penalty = HAND_PENALTY * len(counted)
+        money_vp = gain_vp(st, seat, st.rubles[seat] // 10, CONVERSION, events)
+        gain_vp(st, seat, -penalty, "hand_penalty", events)
         st.rubles[seat] -= 10 * money_vp
-        entry: dict[str, Any] = {
-            "seat": seat,
-            "aristocrats": ar,
-            "rubles_vp": money_vp,
-            "hand_penalty": -penalty,
-        }
-        for step in extra:
-            step(st, seat, entry)
+        entry = final[seat]
+        entry["rubles_vp"] = money_vp
+        entry["hand_penalty"] = -penalty
+        for add in extra:
+            add(st, seat, entry)
         entry["vp"] = st.vp[seat]
         entry["rubles_left"] = st.rubles[seat]
-        final.append(entry)
     best = max((st.vp[s], st.rubles[s]) for s in range(st.n))
     st.winners = [s for s in range(st.n) if (st.vp[s], st.rubles[s]) == best]
     st.final = final

@@ -75,7 +75,7 @@ def view(st: GameState, seat: int | None) -> dict[str, Any]:
     if seat is not None and not st.finished:
         if st.decider == seat:
             out["moves"] = [
-                {"action": list(m.action), "text": format_action(m.action, cat), "price": m.price}
+                {"action": list(m.action), "text": format_action(m.action, cat, seats=st.seats), "price": m.price}
                 for m in legal_moves(st)
             ]
         out["hand_prices"] = hand_prices(st, seat)
@@ -135,6 +135,7 @@ def unseen(st: GameState, seat: int | None) -> dict[str, dict[str, int]]:
                 continue
             for c in st.hands[s]:
                 ct = cards[c]
-                if ct.deck in out:
-                    out[ct.deck][ct.id] = out[ct.deck].get(ct.id, 0) + 1
+                stack = rs.catalogue.copy_decks[c]  # a copy's own stack (BQ: Away With It!)
+                if stack in out:
+                    out[stack][ct.id] = out[stack].get(ct.id, 0) + 1
     return {k: dict(sorted(v.items())) for k, v in out.items()}

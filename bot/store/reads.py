@@ -68,6 +68,12 @@ class StoreReads(StoreBase):
         r = rows[0]
         return ActionRow(r[0], r[1], r[2], r[3], r[4], json.loads(r[5]), r[6], r[7])
 
+    async def last_action_at(self, game_id: int, user_id: int) -> float | None:
+        """When ``user_id`` last acted in the game themselves (not the bot for them), if ever."""
+        row = await self._one("SELECT MAX(created_at) FROM actions WHERE game_id = ? AND user_id = ? AND auto IS NULL",
+                              (game_id, user_id))
+        return float(row[0]) if row and row[0] is not None else None
+
     async def recent_actions(self, game_id: int, limit: int) -> list[ActionRow]:
         """The game's last ``limit`` actions, oldest first."""
         rows = await self.fetch_all("SELECT COUNT(*) FROM actions WHERE game_id = ?", (game_id,))

@@ -17,7 +17,7 @@ class Seat:
     seat: int
     user_id: int | None  # None: an empty seat (kicked or left) waiting for a replacement, or a computer's
     name: str
-    computer: str | None = None  # a computer player's level (``rules.ai``) when a computer holds the seat
+    computer: str | None = None  # a computer player's level (``players.ai``) when a computer holds the seat
 
 
 @dataclass(slots=True)

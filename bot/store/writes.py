@@ -210,9 +210,11 @@ class StoreWrites(StoreBase):
             await tx.execute("DELETE FROM notices WHERE id = ?", (notice_id,))
 
     async def mark_shown(self, game_id: int, version: int, board_message_id: int | None) -> None:
-        """The channel shows the board of ``version`` in ``board_message_id`` (no version change)."""
+        """The channel shows the board of ``version`` in ``board_message_id`` (no version change); a problem of
+        the board is over (one of the turn message, ``turn:…``, stays until a turn message is posted)."""
         await self.write("UPDATE games SET shown_version = CASE WHEN shown_version > ? THEN shown_version "
-                         "ELSE ? END, board_message_id = ?, board_problem = NULL WHERE id = ?",
+                         "ELSE ? END, board_message_id = ?, board_problem = CASE WHEN board_problem LIKE "
+                         "'turn:%' THEN board_problem END WHERE id = ?",
                          (version, version, board_message_id, game_id))
 
     async def set_turn_message(self, game_id: int, message_id: int | None, user_id: int | None) -> None:

@@ -5,13 +5,22 @@ from __future__ import annotations
 
 from ..hooks import Expansion
 
-__all__ = ["REGISTRY", "select"]
+__all__ = ["REGISTRY", "offered", "select"]
 
 
 def _registry() -> dict[str, Expansion]:
+    """Every expansion and module, in the order they configure a game (a module's key is
+    ``module<n>``, ``rules.ruleset.module_key``)."""
+    from .assignments import ASSIGNMENTS
+    from .assistants import ASSISTANTS
+    from .banquet import BANQUET_MODULE
     from .market import MARKET
+    from .module4 import EVENTS
+    from .module6 import OBSTACLES
+    from .society import MODULE2_EXPANSION, NEW_SOCIETY_EXPANSION, REPLACEMENTS_ONLY_EXPANSION
 
-    return {e.key: e for e in (MARKET,)}
+    return {e.key: e for e in (MARKET, NEW_SOCIETY_EXPANSION, REPLACEMENTS_ONLY_EXPANSION, BANQUET_MODULE,
+                               MODULE2_EXPANSION, ASSISTANTS, EVENTS, ASSIGNMENTS, OBSTACLES)}
 
 
 REGISTRY: dict[str, Expansion] = {}
@@ -28,7 +37,10 @@ def select(edition: int, keys: tuple[str, ...]) -> list[Expansion]:
         raise ValueError(f"an expansion is named twice: {', '.join(keys)}")
     for key in keys:
         if key not in REGISTRY:
-            raise ValueError(f"unknown expansion {key!r} (known: {', '.join(sorted(REGISTRY))})")
+            if key.startswith("module") and key[6:].isdigit():
+                raise ValueError(f"Module {key[6:]} is not available yet")
+            known = ", ".join(sorted(k for k in REGISTRY if not k.startswith("module")))
+            raise ValueError(f"unknown expansion {key!r} (known: {known})")
     active = [e for e in REGISTRY.values() if e.key in keys]
     for e in active:
         if edition not in e.editions:
@@ -41,3 +53,11 @@ def select(edition: int, keys: tuple[str, ...]) -> list[Expansion]:
             if other in keys:
                 raise ValueError(f"the expansions {e.key!r} and {other!r} cannot be combined")
     return active
+
+
+def offered(edition: int) -> list[Expansion]:
+    """The expansions and modules that exist for ``edition``, in registry order (what a lobby offers;
+    whether a combination of them is allowed is ``select``'s to say)."""
+    if not REGISTRY:
+        REGISTRY.update(_registry())
+    return [e for e in REGISTRY.values() if edition in e.editions]

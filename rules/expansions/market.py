@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
-from ..cards import EXTRA_DIR, catalogue
+from ..cards import EXTRA_DIR
 from ..flow import resume_after
 from ..hooks import Event, Expansion, Hooks, Phase, Shape
 from ..scoring import gain_vp
@@ -202,10 +202,12 @@ def marketplace_step(st: GameState, events: list[Event]) -> bool:
     for i in range(n):
         seat = (start + i) % n
         if gained[seat]:
-            gain_vp(st, seat, gained[seat], KEY)
+            events.append({"type": "marketplace", "seat": seat, "vp": gained[seat], "positions": pos[seat]})
+            gain_vp(st, seat, gained[seat], KEY, events)
+        else:
+            events.append({"type": "marketplace", "seat": seat, "vp": 0, "positions": pos[seat]})
         stats = st.stats[seat]
         stats["marketplace_vp"] = stats.get("marketplace_vp", 0) + gained[seat]
-        events.append({"type": "marketplace", "seat": seat, "vp": gained[seat], "positions": pos[seat]})
     return False
 
 
@@ -243,7 +245,7 @@ class Market(Expansion):
     editions = (2,)
 
     def configure(self, shape: Shape) -> None:
-        shape.catalogue = catalogue(shape.edition, ("market",))
+        shape.extras.append(KEY)
         shape.decks.insert(shape.decks.index("workers") + 1, KEY)
         shape.phases.insert(1, Phase(KEY, KEY, YELLOW, "sack", ("income", "crates", "marketplace")))
         shape.tokens.insert(1, "sack")

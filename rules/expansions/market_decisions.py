@@ -30,7 +30,7 @@ class GoodDecision(Decision):
         return [Move(Action(AS, g), 0) for g in free_goods(st)]
 
     def check(self, st: GameState, p: Pending, action: Action) -> Checked:
-        if action.kind != AS or action.row != -1 or action.target or action.amount:
+        if action.kind != AS or action.row != -1 or action.target or action.amount or action.good:
             raise RuleError("wrong_decision", pending="good")
         free = free_goods(st)
         if action.card not in free:

@@ -127,6 +127,12 @@ def pick_control(board: discord.Message | simcord.ResponseMessage) -> tuple[str,
                     return kind, cid, opts[0]
             if cid.startswith("pb:b:") and cid.split(":")[-1].startswith(kind + "|"):
                 return kind, cid, None
+    for c in items:  # an expansion's decision: its first choice
+        cid = c.custom_id or ""
+        if cid.startswith("pb:s:") and c.options:
+            return cid.split(":")[-1].rstrip("0123456789"), cid, c.options[0].value
+        if cid.startswith("pb:b:"):
+            return cid.split(":")[-1].split("|")[0], cid, None
     raise AssertionError(f"no control to pick on {board.content!r}")
 
 
@@ -160,20 +166,18 @@ async def act_by_commands(env: simcord.Env, channel: simcord.ChannelHandle,
             if any(m.action.kind == "pass" for m in legal_moves(st)):
                 return await actor.slash(channel, "petersburg pass")
             continue
-        if kind == "pub":
-            choices = await actor.autocomplete(channel, "petersburg pub", "amount", "")
-            if choices:
-                return await actor.slash(channel, "petersburg pub", amount=choices[0]["value"])
-            continue
-        if kind in ("discard", "as", "release", "confirm"):  # pending decisions share this option
-            choices = await actor.autocomplete(channel, "petersburg observatory", "decision", kind)
+        if kind in ("pub", "discard", "as", "release", "confirm"):  # pending decisions: one command
+            choices = await actor.autocomplete(channel, "petersburg decide", "choice", "")
             choices = [c for c in choices if c["value"].split(" ", 1)[-1].startswith(kind + " ")]
             if choices:
-                return await actor.slash(channel, "petersburg observatory", decision=choices[0]["value"])
+                return await actor.slash(channel, "petersburg decide", choice=choices[0]["value"])
             continue
         choices = await actor.autocomplete(channel, f"petersburg {kind}", "card", "")
         if choices:
             return await actor.slash(channel, f"petersburg {kind}", card=choices[0]["value"])
+    choices = await actor.autocomplete(channel, "petersburg decide", "choice", "")
+    if choices:  # an expansion's decision or turn action: its first choice
+        return await actor.slash(channel, "petersburg decide", choice=choices[0]["value"])
     raise AssertionError("no legal move offered by autocomplete")
 
 

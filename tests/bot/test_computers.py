@@ -9,6 +9,7 @@ games with computers and the leaderboard ranks people-only games.
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 from pathlib import Path
 
@@ -193,3 +194,40 @@ async def test_hint_is_private_and_the_host_can_turn_hints_off(env: simcord.Env)
     await players[0].slash(channel, "petersburg settings", hints=False)
     r = await mover.slash(channel, "petersburg hint")
     assert r.response is not None and "turned hints off" in r.response.content
+
+
+WORKER = r"""
+import json, sys
+import bot.thinking as thinking
+before = "rules.state" in sys.modules
+thinking.init_worker()
+from rules import GameState, Ruleset, new_game
+import players.search
+st = new_game(Ruleset(players=2), ["a", "b"], seed=3)
+action = thinking.think(st.to_json(), st.decider, "strong", 1, 0.05)
+out = {"before": before, "core": thinking.core(), "search": players.search.__file__, "action": list(action)}
+print(json.dumps(out))
+"""
+
+
+def test_thinking_worker_runs_the_compiled_players_when_built() -> None:
+    """A thinking worker takes the compiled rules core and players (players/compile.py) when the build is
+    current: it decides before importing the rules, and the players it runs are the build's too."""
+    import os
+    import subprocess
+    import sys
+
+    from players.compile import ROOT, build
+    from rules.compile import missing_prerequisites
+
+    why = missing_prerequisites()
+    if why is not None:
+        pytest.skip(f"no compiled build possible here: {why}")
+    build()
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    run = subprocess.run([sys.executable, "-c", WORKER], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr[-3000:]
+    out = json.loads(run.stdout)
+    assert out["before"] is False
+    assert out["core"] == "compiled (mypyc)"
+    assert not out["search"].endswith(".py"), out["search"]

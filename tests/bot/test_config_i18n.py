@@ -102,7 +102,7 @@ async def test_synced_commands_carry_german_descriptions(env: simcord.Env) -> No
     assert root["description_localizations"]["de"].startswith("Sankt Petersburg")
     subs = {o["name"]: o for o in root["options"]}
     assert set(subs) >= {"create", "join", "leave", "start", "board", "hand", "buy", "take", "play", "pass",
-                         "observatory", "pub", "card", "rules", "abort", "kick", "replace", "settings", "log",
+                         "observatory", "decide", "card", "rules", "abort", "kick", "replace", "settings", "log",
                          "stats", "export", "history", "leaderboard"}
     pass_mode = next(o for o in subs["pass"]["options"] if o["name"] == "mode")
     assert [c["value"] for c in pass_mode["choices"]] == ["turn", "display", "phase", "off"]

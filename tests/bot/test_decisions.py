@@ -118,9 +118,9 @@ async def test_observatory_draw_and_discard(env: simcord.Env) -> None:
     # the other player gets no controls, and cannot take the decision by command either
     r_other = await open_menu(other, board)
     assert "turn" in r_other.content and not controls(r_other)
-    decision = next(c["value"] for c in await actor.autocomplete(channel, "petersburg observatory", "decision", "")
+    decision = next(c["value"] for c in await actor.autocomplete(channel, "petersburg decide", "choice", "")
                     if " discard" in c["value"])
-    r = await other.slash(channel, "petersburg observatory", decision=decision)
+    r = await other.slash(channel, "petersburg decide", choice=decision)
     reply = r.followups[-1] if r.followups else r.response
     assert reply is not None and reply.ephemeral and "not your turn" in reply.content
     assert (await game_in(env, channel)).version == version + 1
@@ -163,5 +163,5 @@ async def test_pub_after_building_scoring(env: simcord.Env) -> None:
     await actor.select(menu, [values[2]], custom_id=pub.custom_id)
     st = await state_in(env, channel)
     assert (st.vp[seat], st.rubles[seat]) == (vp + 2, rubles - 4)
-    r = await actor.autocomplete(channel, "petersburg pub", "amount", "")
+    r = await actor.autocomplete(channel, "petersburg decide", "choice", "")
     assert r == []  # no longer this player's decision

@@ -147,7 +147,7 @@ async def test_illegal_commands_answered_privately(env: simcord.Env) -> None:
         (actor, "petersburg take", {"card": card}, "must buy a worker"),  # first worker phase
         (actor, "petersburg buy", {"card": "Czar"}, "not available"),
         (actor, "petersburg buy", {"card": "no such thing"}, "Cannot read"),
-        (actor, "petersburg pub", {"amount": "3"}, "no Pub or Observatory decision"),
+        (actor, "petersburg decide", {"choice": "pub 3"}, "no Pub or Observatory decision"),
         (actor, "petersburg pass", {}, "must buy a worker"),
         (other, "petersburg buy", {"card": card}, "not your turn"),
         (other, "petersburg start", {}, "already started"),
@@ -389,7 +389,8 @@ async def test_moderator_can_abort_and_info_commands(env: simcord.Env) -> None:
     r = await mod.slash(channel, "petersburg card", name="lumberjack")
     assert _reply(r).ephemeral and "Lumberjack" in _reply(r).content
     old = board_message(channel)
-    r = await players[0].slash(channel, "petersburg board")
+    await env.advance_time(10 * 60)  # the players are away: the one to decide was pinged
+    r = await mod.slash(channel, "petersburg board")
     assert _reply(r).ephemeral and "shown again" in _reply(r).content
     board = board_message(channel)
     assert len(boards_with_controls(channel)) == 1 and board.id != old.id  # reposted, the old one deleted

@@ -7,6 +7,7 @@ stays with a host who left; 10 channel noise (a new board image per move).
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import simcord
@@ -56,8 +57,10 @@ async def test_defect_10_one_live_board_and_a_quiet_channel(env: simcord.Env) ->
 
 
 async def test_turn_message_pings_the_player_to_decide_and_is_replaced(env: simcord.Env) -> None:
+    """Players who are away (not seen for longer than the live window) are pinged at their turns."""
     channel, players = await new_table(env)
     for _ in range(5):
+        await env.advance_time(10 * 60)
         game = await game_in(env, channel)
         st = await state_in(env, channel)
         turn = [m for m in channel.history() if "your turn" in m.content]
@@ -210,6 +213,7 @@ async def test_a_reminder_for_a_turn_already_played_is_dropped(env: simcord.Env)
     channel, players = await new_table(env)
     await players[0].slash(channel, "petersburg settings", reminder="1", interval="off")
     bot = bot_of(env)
+    bot.config = dataclasses.replace(bot.config, live_minutes=0)  # every turn pinged, live or not
     cog = bot.get_cog("Petersburg")
     assert cog is not None and bot.service is not None
     service, original = bot.service, cog.poster.remind  # type: ignore[attr-defined]

@@ -64,8 +64,10 @@ def _dms(who: MemberActor) -> list[str]:
 async def test_reminder_once_then_every_interval_and_not_after_acting(env: simcord.Env) -> None:
     channel, players = await _setup(env, reminder="30", interval="2h")
     first = decider_of(board_message(channel), players)
-    assert _shown(channel, f"{first.mention}, it is your turn.")  # the turn message
-    await env.advance_time(29 * MIN)
+    assert not _shown(channel, "it is your turn")  # the game just started: at the board, not pinged
+    await env.advance_time(6 * MIN)
+    assert _shown(channel, f"{first.mention}, it is your turn.")  # no move within the live window: pinged
+    await env.advance_time(23 * MIN)
     assert _pings(env, channel, first) == [] and _dms(first) == []
     await env.advance_time(2 * MIN)
     assert len(_pings(env, channel, first)) == 1 and len(_dms(first)) == 1

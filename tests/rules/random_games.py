@@ -36,7 +36,8 @@ from rules import (
 
 from .market_helpers import MARKET_KINDS
 
-KINDS = (BUY, TAKE, PLAY, OBSERVE, DISCARD, PUB, PASS, *MARKET_KINDS)
+KINDS = (BUY, TAKE, PLAY, OBSERVE, DISCARD, PUB, PASS, *MARKET_KINDS, "pickpocket")
+MODULE_SETS = ((3,), (5,), (3, 5), (1, 2, 3, 5))  # with the Market
 MAX_ACTIONS = 5000  # a random game has ~150-250 actions; this bound only catches endless games
 ROWS = (UPPER, LOWER, HAND, DRAWN)
 PUB_AMOUNTS = range(12)
@@ -60,6 +61,8 @@ class Game:
     open_money: bool = True
     open_hands: bool = False
     market: bool = False
+    modules: tuple[int, ...] = ()
+    expansions: tuple[str, ...] = ()  # besides the Market: new_society, new_society_replacements_only
 
     @property
     def ruleset(self) -> Ruleset:
@@ -69,7 +72,8 @@ class Game:
             mandatory_first_workers=self.mandatory_first_workers,
             open_money=self.open_money,
             open_hands=self.open_hands,
-            expansions=("market",) if self.market else (),
+            expansions=(("market",) if self.market else ()) + self.expansions,
+            modules=self.modules,
         )
 
     @property
@@ -84,11 +88,22 @@ def games(
     open_money: hs.SearchStrategy[bool] | None = None,
     open_hands: hs.SearchStrategy[bool] | None = None,
 ) -> hs.SearchStrategy[Game]:
-    shapes = hs.sampled_from(
-        [(ed, n, False) for ed in (1, 2) for n in (2, 3, 4)] + [(2, n, True) for n in (2, 3, 4, 5, 5)]
-    )
+    plain = [(ed, n, False, ()) for ed in (1, 2) for n in (2, 3, 4)] + [(2, n, True, ()) for n in (2, 3, 4, 5, 5)]
+    # BQ-27, BQ-01, BQ-02: the Banquet in the 1st edition, Module 1 with and without the Market
+    banquet = [(ed, n, False, (1,)) for ed in (1, 2) for n in (2, 3, 4)] + [(2, n, True, (1,)) for n in (2, 3, 4, 5)]
+    # IBG-01, IBG-13, P5-04: In bester Gesellschaft (2-5) and SP+ (2-4) in the 1st edition, with the Banquet too
+    Shape = tuple[int, int, bool, tuple[int, ...], tuple[str, ...]]
+    society: list[Shape] = [(1, n, False, m, ("new_society",)) for n in (2, 3, 4, 5) for m in ((), (1,))]
+    society += [(1, n, False, m, ("new_society_replacements_only",)) for n in (2, 4) for m in ((), (1,))]
+    # M2-01, BQ-23: Module 2 with and without the Market, and with Module 1 (no Debtor's Prison)
+    society += [(2, n, mk, m, ()) for n in (2, 3, 4) for mk in (False, True) for m in ((2,), (1, 2))]
+    society += [(2, 5, True, m, ()) for m in ((2,), (1, 2))]
+    # M3, M5: Modules 3 and 5 with the Market, alone, together and with Modules 1 and 2
+    modules35: list[Shape] = [(2, n, True, m, ()) for n in (2, 3, 4, 5) for m in MODULE_SETS]
+    shapes = hs.sampled_from([(*s, ()) for s in plain + banquet] + society + modules35)
     return hs.builds(
-        lambda shape, **kw: Game(edition=shape[0], players=shape[1], market=shape[2], **kw),
+        lambda shape, **kw: Game(edition=shape[0], players=shape[1], market=shape[2], modules=shape[3],
+                                 expansions=shape[4], **kw),
         shape=shapes,
         seed=hs.integers(0, 2**32 - 1),
         choice_seed=hs.integers(0, 2**32 - 1),

@@ -18,8 +18,8 @@ import random
 from pathlib import Path
 from typing import Any
 
+from players.ai import choose
 from rules import GameRecord, GameState, Ruleset, apply, format_action, legal_moves, parse_for
-from rules.ai import choose
 
 DATA = Path(__file__).resolve().parent / "data" / "base_games.json"
 GAMES = 60

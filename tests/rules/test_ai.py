@@ -7,9 +7,9 @@ import random
 
 import pytest
 
+from players.ai import LEVELS, choose, decide
+from players.search import STRONG, search
 from rules import GameState, Ruleset, apply, check, legal_moves, new_game
-from rules.ai import LEVELS, choose, decide
-from rules.ai_search import STRONG, search
 
 
 def random_position(ruleset: Ruleset, seed: int) -> GameState:

@@ -12,12 +12,13 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.compile_rules import ROOT, STAMP, build, missing_prerequisites, sources_digest
+from players.__main__ import main
+from players.ai import decide
+from players.arena import lineup, play, wilson
+from players.compile import ROOT, STAMP, build, sources_digest
+from players.fastcore import CHILD_FLAG, compiled_build, rerun_compiled, running_compiled
 from rules import GameRecord, Ruleset, apply, legal_moves, new_game, replay
-from rules.__main__ import main
-from rules.ai import decide
-from rules.arena import lineup, play, wilson
-from rules.fastcore import CHILD_FLAG, compiled_build, rerun_compiled, running_compiled
+from rules.compile import missing_prerequisites
 
 
 def test_arena_prints_a_table(capsys) -> None:  # type: ignore[no-untyped-def]
@@ -61,7 +62,7 @@ def test_wilson_interval() -> None:
 
 
 def test_random_with_a_level(capsys) -> None:  # type: ignore[no-untyped-def]
-    assert main(["random", "--players", "2", "--seed", "4", "--computer", "--level", "easy"]) == 0
+    assert main(["random", "--players", "2", "--seed", "4", "--level", "easy"]) == 0
     st = replay(GameRecord.loads(capsys.readouterr().out))
     assert st.finished
 
@@ -84,18 +85,18 @@ def test_arena_runs_on_the_compiled_core_when_built() -> None:
     build()
     env = {k: v for k, v in os.environ.items() if k != CHILD_FLAG}
     argv = ["arena", "--players", "2", "--games", "1", "--iterations", "2", "--quiet", "strong", "normal"]
-    run = subprocess.run([sys.executable, "-m", "rules", *argv], cwd=ROOT, env=env, capture_output=True, text=True)
+    run = subprocess.run([sys.executable, "-m", "players", *argv], cwd=ROOT, env=env, capture_output=True, text=True)
     assert run.returncode == 0, run.stderr[-2000:]
     assert "rules core compiled (mypyc)" in run.stdout
 
 
 SEARCH = r"""
 import json, random
-import rules.ai_search
+import players.search
 from rules import Ruleset, apply, legal_moves, new_game
-from rules.ai import decide
+from players.ai import decide
 
-out = {"compiled": not rules.ai_search.__file__.endswith(".py"), "decisions": []}
+out = {"compiled": not players.search.__file__.endswith(".py"), "decisions": []}
 for players in (2, 3, 4):
     rng = random.Random(players)
     st = new_game(Ruleset(edition=1 + players % 2, players=players), [str(i) for i in range(players)], seed=players)
@@ -112,7 +113,7 @@ print(json.dumps(out))
 
 
 def test_compiled_players_decide_as_pure_python() -> None:
-    """The computer players compiled with the rules (compile_rules.COMPILED) choose exactly as in pure Python."""
+    """The computer players compiled with the rules (players.compile.MODULES) choose exactly as in pure Python."""
     why = missing_prerequisites()
     if why is not None:
         pytest.skip(f"no compiled build possible here: {why}")
@@ -131,7 +132,7 @@ def test_compiled_players_decide_as_pure_python() -> None:
 def think(*flags: str, requests: list[str]) -> list[dict[str, object]]:
     env = {k: v for k, v in os.environ.items() if k != CHILD_FLAG}
     run = subprocess.run(
-        [sys.executable, "-m", "rules", "think", *flags],
+        [sys.executable, "-m", "players", "think", *flags],
         input="\n".join(requests) + "\n",
         cwd=ROOT,
         env=env,

@@ -9,10 +9,10 @@ import random
 
 import pytest
 
+from players.ai import SEARCHES, choose
+from players.hidden import determinize
+from players.search import search
 from rules import GameState, Ruleset, apply, legal_moves, new_game, view
-from rules.ai import SEARCHES, choose
-from rules.ai_hidden import determinize
-from rules.ai_search import search
 
 
 def position(ruleset: Ruleset, seed: int) -> GameState:

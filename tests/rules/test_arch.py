@@ -1,5 +1,7 @@
 """Architecture: the rules core stays pure. It imports nothing from Discord, Pillow, SQLite or asyncio,
-neither in its source (checked with ast) nor at run time (checked in a fresh interpreter)."""
+neither in its source (checked with ast) nor at run time (checked in a fresh interpreter). The computer
+players (``players/``) import the rules, never the other way round; nothing imports ``benchmarks``
+(issue 16, step 1)."""
 
 from __future__ import annotations
 
@@ -13,8 +15,11 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 RULES = ROOT / "rules"
+PLAYERS = ROOT / "players"
 FORBIDDEN = frozenset({"discord", "PIL", "sqlite3", "aiosqlite", "asyncio"})
 RULES_FILES = sorted(RULES.rglob("*.py"))  # the expansions' files too
+PLAYERS_FILES = sorted(PLAYERS.rglob("*.py"))
+RUN_TIME_FILES = sorted(p for d in ("rules", "players", "render", "bot", "cogs") for p in (ROOT / d).rglob("*.py"))
 
 
 def top(module: str) -> str:
@@ -47,8 +52,22 @@ def test_rules_package_has_sources() -> None:
 @pytest.mark.parametrize("path", RULES_FILES, ids=lambda p: str(p.relative_to(RULES)))
 def test_source_imports_nothing_forbidden(path: Path) -> None:
     tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
-    bad = sorted(m for m in imported_modules(tree) if top(m) in FORBIDDEN)
+    bad = sorted(m for m in imported_modules(tree) if top(m) in FORBIDDEN | {"players"})
     assert not bad, f"{path.name} imports {bad}"
+
+
+@pytest.mark.parametrize("path", PLAYERS_FILES, ids=lambda p: str(p.relative_to(PLAYERS)))
+def test_players_import_rules_and_nothing_forbidden(path: Path) -> None:
+    """The computer players may import the rules, but no Discord, Pillow, database or asyncio."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    bad = sorted(m for m in imported_modules(tree) if top(m) in FORBIDDEN | {"render", "bot", "cogs"})
+    assert not bad, f"{path.name} imports {bad}"
+
+
+@pytest.mark.parametrize("path", RUN_TIME_FILES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_nothing_at_run_time_imports_benchmarks(path: Path) -> None:
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    assert not {m for m in imported_modules(tree) if top(m) == "benchmarks"}, path.name
 
 
 def test_the_ast_check_sees_imports() -> None:
@@ -71,8 +90,39 @@ def test_importing_rules_loads_nothing_forbidden() -> None:
     assert r.returncode == 0, r.stderr
     loaded: list[str] = json.loads(r.stdout.strip().splitlines()[-1])
     assert "rules.engine" in loaded and "rules.__main__" in loaded and "rules.expansions.market" in loaded
-    bad = sorted(m for m in loaded if top(m) in FORBIDDEN)
+    bad = sorted(m for m in loaded if top(m) in FORBIDDEN | {"players", "benchmarks"})
     assert not bad, f"importing rules loads {bad}"
+
+
+def test_importing_players_loads_nothing_forbidden() -> None:
+    code = (
+        "import importlib, json, pkgutil, sys\n"
+        "import players\n"
+        "for m in pkgutil.walk_packages(players.__path__, 'players.'):\n"
+        "    importlib.import_module(m.name)\n"
+        "print(json.dumps(sorted(sys.modules)))\n"
+    )
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert r.returncode == 0, r.stderr
+    loaded: list[str] = json.loads(r.stdout.strip().splitlines()[-1])
+    assert "players.search" in loaded and "players.__main__" in loaded and "rules.engine" in loaded
+    bad = sorted(m for m in loaded if top(m) in FORBIDDEN | {"benchmarks", "render", "bot", "cogs"})
+    assert not bad, f"importing players loads {bad}"
+
+
+def test_players_compile_decides_without_importing_rules() -> None:
+    """The bot's thinking worker asks whether the compiled build is current before it imports ``rules``."""
+    code = (
+        "import json, sys\n"
+        "from players.compile import compiled_build\n"
+        "compiled_build()\n"
+        "print(json.dumps(sorted(sys.modules)))\n"
+    )
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert r.returncode == 0, r.stderr
+    loaded: list[str] = json.loads(r.stdout.strip().splitlines()[-1])
+    assert "players.compile" in loaded
+    assert not [m for m in loaded if top(m) == "rules"]
 
 
 @pytest.mark.parametrize("path", sorted(RULES.glob("*.py")), ids=lambda p: p.name)

@@ -7,6 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from players.__main__ import main as players_main
 from rules import GameRecord, Ruleset, replay
 from rules.__main__ import main, play_random
 
@@ -71,6 +72,6 @@ def test_bad_files(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-d
 
 
 def test_computer_players_record(capsys) -> None:  # type: ignore[no-untyped-def]
-    assert main(["random", "--players", "4", "--seed", "2", "--computer"]) == 0
+    assert players_main(["random", "--players", "4", "--seed", "2"]) == 0
     st = replay(GameRecord.loads(capsys.readouterr().out))
     assert st.finished and max(st.vp) > 30

@@ -1,8 +1,9 @@
-"""The rules core compiled with mypyc (benchmarks/compile_rules.py, used for speed) plays exactly the
+"""The rules core compiled with mypyc (rules/compile.py, used for speed) plays exactly the
 games pure Python plays: same legal moves, prices, events, errors and final scores, in base games
-and Market games (where the compiled core calls the expansion's hooks).
+and games with the Market, In bester Gesellschaft, Module 2, the Banquet and Modules 3 to 6 (where
+the compiled core calls the expansions' hooks).
 
-Builds (or reuses) ``build/mypyc``; skipped only where a compiled build cannot be made (no mypyc,
+Builds (or reuses) ``build/mypyc-rules``; skipped only where a compiled build cannot be made (no mypyc,
 C compiler or Python headers), with the reason.
 """
 
@@ -16,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.compile_rules import ROOT, build, missing_prerequisites
+from rules.compile import ROOT, build, missing_prerequisites
 
 PLAY = r"""
 import json, random, sys
@@ -24,10 +25,16 @@ import rules.engine
 from rules import Action, Ruleset, RuleError, apply, legal_moves, new_game
 
 out = {"compiled": rules.engine.__file__.endswith(".so"), "games": []}
-configs = [(ed, n, ()) for ed in (1, 2) for n in (2, 3, 4)] + [(2, n, ("market",)) for n in (2, 5)]
-for edition, players, expansions in configs:
+configs = [(ed, n, (), ()) for ed in (1, 2) for n in (2, 3, 4)] + [(2, n, ("market",), ()) for n in (2, 5)]
+configs += [(1, 5, ("new_society",), ()), (1, 3, ("new_society_replacements_only",), ()), (2, 3, (), (2,)),
+            (2, 5, ("market",), (2,))]  # In bester Gesellschaft, SP+, Module 2
+configs += [(1, 3, (), (1,)), (2, 2, (), (1,)), (2, 4, ("market",), (1,)),  # the Banquet: hand plays, hooks
+            (1, 4, ("new_society",), (1,)), (2, 3, ("market",), (1, 2))]  # BQ-28, BQ-23: no Debtor's Prison
+configs += [(2, n, ("market",), (3, 5)) for n in (2, 5)]  # the assistants' discounts, the final choices
+configs += [(2, n, ("market",), (4, 6)) for n in (2, 5)]  # events before the action, VP filters
+for edition, players, expansions, modules in configs:
         for seed in range(6):
-            rs = Ruleset(edition=edition, players=players, expansions=expansions)
+            rs = Ruleset(edition=edition, players=players, expansions=expansions, modules=modules)
             st = new_game(rs, [f"P{i}" for i in range(players)], seed=seed)
             rng = random.Random(seed * 31 + players)
             trace = []

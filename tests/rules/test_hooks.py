@@ -14,10 +14,12 @@ from rules import Action, GameRecord, GameState, Move, Pending, RuleError, Rules
 from rules import view as view_of
 from rules.actions import format_action
 from rules.autopass import default_action
+from rules.cards import catalogue
 from rules.expansions import REGISTRY, select
 from rules.flow import resume_after
 from rules.hooks import Checked, Decision, Event, Expansion, Hooks, Phase, Shape, TurnAction
 from rules.record import parse_for, replay
+from rules.ruleset import _shape
 
 
 class Tithe(Decision):
@@ -174,7 +176,7 @@ def test_base_game_state_json_has_no_expansion_fields() -> None:
         ({"edition": 1, "expansions": ("toy",)}, "2. edition only"),
         ({"players": 5}, "2 to 4 players"),
         ({"players": 6, "expansions": ("toy",)}, "2 to 5 players"),
-        ({"modules": (3,)}, "modules"),
+        ({"modules": (7,)}, "no module 7"),
     ],
 )
 def test_X_02_ruleset_refuses_combinations(toy: None, kwargs: dict[str, Any], message: str) -> None:
@@ -192,3 +194,37 @@ def test_record_fields_reach_the_setup_and_round_trip(toy: None) -> None:
         GameRecord.from_json({**rec.to_json(), "toy_prayers": -1})
     with pytest.raises(ValueError, match="no setup field"):
         new_game(Ruleset(), list("ABCD"), seed=1, given={"toy_prayers": 1})
+
+
+class Trimmed(Expansion):
+    """A toy module that knows which other parts are on and takes a card type out of the game."""
+
+    key = "module6"  # stands in for Module 6 while the test runs
+
+    def configure(self, shape: Shape) -> None:
+        if "market" in shape.active:
+            shape.removed.append("observatory")
+
+
+def test_X_02_parts_see_each_other_and_remove_cards_from_the_game() -> None:
+    select(2, ("market",))  # loads the registry
+    real = REGISTRY.get("module6")
+    REGISTRY["module6"] = Trimmed()
+    _shape.cache_clear()  # the real Module 6's shapes are cached: the stand-in needs its own
+    try:
+        plain = Ruleset(edition=2, players=2, modules=(6,))
+        trimmed = Ruleset(edition=2, players=2, expansions=("market",), modules=(6,))
+    finally:
+        del REGISTRY["module6"]
+        if real is not None:
+            REGISTRY["module6"] = real
+        _shape.cache_clear()
+    assert plain.modules == (6,) and plain.catalogue.removed == ()
+    cat = trimmed.catalogue
+    obs = cat.by_id["observatory"]
+    assert cat.removed == ("observatory",) and len(cat.cards) == len(catalogue(2, ("market",)).cards)
+    assert all(cat.cards[c] is not obs for c in cat.deck_cards("buildings"))
+    st = new_game(trimmed, ["A", "B"], seed=5)
+    assert all(st.ruleset.catalogue.cards[c] is not obs for c in st.decks["buildings"] + st.upper)
+    with pytest.raises(ValueError, match="no \\(more\\) card"):
+        new_game(trimmed, ["A", "B"], seed=5, stacks={"buildings": ["Observatory"]})

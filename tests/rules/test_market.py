@@ -37,9 +37,13 @@ def test_MK_02_P5_02_five_players_need_the_market_and_six_are_refused() -> None:
         Ruleset(edition=2, players=6, expansions=("market",))
 
 
-def test_MK_03_modules_refused_for_now() -> None:
-    with pytest.raises(ValueError, match="modules"):
-        Ruleset(edition=2, expansions=("market",), modules=(3,))
+@pytest.mark.parametrize("module", [3, 5])
+def test_MK_03_modules_3_and_5_need_the_market(module: int) -> None:
+    with pytest.raises(ValueError, match="needs 'market'"):
+        Ruleset(edition=2, modules=(module,))
+    with pytest.raises(ValueError, match="2. edition only"):
+        Ruleset(edition=1, modules=(module,))
+    assert Ruleset(edition=2, expansions=("market",), modules=(module,)).modules == (module,)
 
 
 def test_MK_04_MK_05_setup_stacks_tokens_rubles() -> None:
@@ -278,7 +282,7 @@ def test_market_game_records_replay_and_notation_round_trips() -> None:
 
 @pytest.mark.parametrize("players", [2, 5])
 def test_X_11_computer_player_finishes_market_games(players: int) -> None:
-    from rules.ai import choose
+    from players.ai import choose
 
     st = new_game(market_rules(players), [f"P{i}" for i in range(players)], seed=players)
     while not st.finished:
@@ -329,3 +333,19 @@ def test_MK_53_mandatory_first_workers_unchanged() -> None:
     with pytest.raises(RuleError) as e:
         apply(st, Action("pass"))
     assert e.value.code == "must_buy_worker"
+
+
+def test_X_09_stacks_name_a_copy_by_its_roundel() -> None:
+    """X-09: a record's stacks can name a copy with a market roundel; a copy that is not in the deck
+    (or a roundel the card never carries) is refused instead of silently dealing another copy."""
+    rs = market_rules(2)
+    cat = rs.catalogue
+    wanted = ["Ship Builder [fish]", "Ship Builder [?]", "Ship Builder [grain]"]
+    st = new_game(rs, ["A", "B"], seed=3, stacks={"workers": wanted})
+    top = st.upper[:3]  # the first workers phase laid them out, top card first
+    assert [cat.cards[c].name() for c in top] == ["Ship Builder"] * 3
+    assert [cat.copy_goods[c] for c in top] == ["fish", "?", "grain"]
+    with pytest.raises(ValueError, match="no \\(more\\) card"):
+        new_game(rs, ["A", "B"], seed=3, stacks={"workers": ["Ship Builder [fish]", "Ship Builder [fish]"]})
+    with pytest.raises(ValueError, match="no \\(more\\) card"):
+        new_game(rs, ["A", "B"], seed=3, stacks={"workers": ["Shepherd [fish]"]})

@@ -36,7 +36,9 @@ from rules import (
 from rules.cards import DECKS
 from rules.prices import SeatContext, seat_context
 
+from .banquet_helpers import assert_banquet_invariants
 from .market_helpers import MARKET_SCORE_EVENTS, assert_market_invariants
+from .module35_helpers import assert_module_invariants
 from .random_games import (
     HEAVY,
     KINDS,
@@ -51,12 +53,14 @@ from .random_games import (
 
 # --- candidate actions ---------------------------------------------------------------------------
 @cache
-def candidate_universe(edition: int, market: bool = False) -> tuple[Action, ...]:
+def candidate_universe(edition: int, market: bool = False, extras: tuple[str, ...] = ()) -> tuple[Action, ...]:
     """Every action a player could name: each kind x card ('' or a type, and the stacks for observe,
-    goods for 'as') x row (none or UPPER/LOWER/HAND/DRAWN) x target ('' or a type); pub also with 1..11 VP."""
-    ids = [t.id for t in catalogue(edition, ("market",) if market else ()).types]
+    goods for 'as') x row (none or UPPER/LOWER/HAND/DRAWN) x target ('' or a type); pub also with 1..11 VP.
+    ``extras``: the card files of the game (the Market's, the Banquet's)."""
+    ids = [t.id for t in catalogue(edition, extras or (("market",) if market else ())).types]
     goods = ("chicken", "grain", "apple", "fish", "cabbage")
     out = [Action(PUB, amount=k) for k in PUB_AMOUNTS if k]
+    out += [Action("assignment", amount=k) for k in range(17)]  # M5-02: an assignment's number
     for kind in KINDS:
         names = ("", *ids, *DECKS, "market", *goods) if kind in (OBSERVE, "as") else ("", *ids)
         for c in names:
@@ -66,13 +70,13 @@ def candidate_universe(edition: int, market: bool = False) -> tuple[Action, ...]
 
 
 @cache
-def untargeted_candidates(edition: int, market: bool) -> tuple[Action, ...]:
-    return tuple(a for a in candidate_universe(edition, market) if not a.target)
+def untargeted_candidates(edition: int, market: bool, extras: tuple[str, ...] = ()) -> tuple[Action, ...]:
+    return tuple(a for a in candidate_universe(edition, market, extras) if not a.target)
 
 
 @cache
-def targeted_candidates(edition: int, market: bool) -> tuple[Action, ...]:
-    return tuple(a for a in candidate_universe(edition, market) if a.target)
+def targeted_candidates(edition: int, market: bool, extras: tuple[str, ...] = ()) -> tuple[Action, ...]:
+    return tuple(a for a in candidate_universe(edition, market, extras) if a.target)
 
 
 def candidates(st: GameState, legal: set[Action], rng: random.Random, full: bool) -> set[Action]:
@@ -80,16 +84,17 @@ def candidates(st: GameState, legal: set[Action], rng: random.Random, full: bool
     random sample of the other targeted ones."""
     ed = st.ruleset.edition
     mk = bool(st.ruleset.expansions)
+    extras = st.ruleset.catalogue.extras
     if full:
-        return set(candidate_universe(ed, mk))
-    out = set(untargeted_candidates(ed, mk)) | legal
+        return set(candidate_universe(ed, mk, extras))
+    out = set(untargeted_candidates(ed, mk, extras)) | legal
     ids = [t.id for t in st.ruleset.catalogue.types]
     for a in legal:
         if a.kind in (BUY, PLAY, TAKE, DISCARD):
             for kind in (BUY, PLAY):
                 out.update(Action(kind, a.card, r, t) for r in ROWS for t in ids)
             out.update(a._replace(good=g) for g in ("", "?", "fish", "apple", "grain"))  # MK-49 roundels
-    out.update(rng.sample(targeted_candidates(ed, mk), 300))
+    out.update(rng.sample(targeted_candidates(ed, mk, extras), 300))
     return out
 
 
@@ -106,7 +111,7 @@ def non_canonical(edition: int, legal: set[Action], roundels: bool = False) -> s
             out.add(a._replace(card=some_id))
         if a.kind in (TAKE, DISCARD):
             out.add(a._replace(target=some_id))
-        if a.kind != PUB:
+        if a.kind != PUB and a.good not in ("rubles", "vp"):  # the Moocher's amount names a seat
             out.add(a._replace(amount=3))
         if not roundels:
             out.add(a._replace(good="fish"))
@@ -132,10 +137,15 @@ def card_places(st: GameState) -> list[int]:
         places += h
     for t in st.tableaux:
         places += t
-    if st.pending is not None and st.pending.kind == "observatory":
-        places.append(st.pending.card)
+    p = st.pending
+    if p is not None and st.ruleset.hooks.decisions[p.kind].drawn and p.card >= 0 and p.card not in st.discard:
+        places.append(p.card)  # drawn (Observatory), or picked from the discard pile (M2-04)
     if "market" in st.ext:
         places += st.ext["market"]["box"]
+    if "banquet" in st.ext:  # X-10: played purple cards in the box, Jester and Banquet on their cards
+        places += st.ext["banquet"]["box"] + [a for a, _, _ in st.ext["banquet"]["attached"]]
+    cat = st.ruleset.catalogue
+    places += [c for c, t in enumerate(cat.cards) if t.id in cat.removed]  # in the box from the start
     return places
 
 
@@ -147,15 +157,21 @@ def assert_invariants(st: GameState) -> None:
         assert st.vp[s] == sum(st.vp_by_source[s].values()), (s, st.vp[s], st.vp_by_source[s])
     cards = st.ruleset.catalogue.cards
     in_tableaux = {c for t in st.tableaux for c in t}
-    assert all(c in in_tableaux and cards[c].ability == "observatory" for c in st.face_down)
-    assert len(st.upper) + len(st.lower) <= st.ruleset.display_size
+    # face down: a used Observatory (rules-notes 8) or Debtor's Prison (M2-04), always in a tableau
+    assert all(c in in_tableaux and cards[c].ability in ("observatory", "debtors_prison") for c in st.face_down)
+    # the first workers phase shows 2 per player (rules-notes 1; P5-09: 10 of a display of 8)
+    assert len(st.upper) + len(st.lower) <= max(st.ruleset.display_size, st.ruleset.first_workers)
     assert sorted(st.tokens) == sorted(st.ruleset.tokens)
     assert all(0 <= s < st.n for s in st.tokens.values())
     assert 0 <= st.to_move < st.n
     if st.pending is not None:
         assert 0 <= st.pending.seat < st.n
-    if st.ruleset.expansions:
+    if "market" in st.ruleset.expansions:
         assert_market_invariants(st)
+    if st.ruleset.modules:
+        assert_module_invariants(st)
+    if 1 in st.ruleset.modules:
+        assert_banquet_invariants(st)
 
 
 @SETTINGS
@@ -189,12 +205,22 @@ def test_rubles_and_vp_change_only_as_events_say(game: Game) -> None:
             elif t == "score":
                 exp_r[ev["seat"]] += ev["rubles"]
                 exp_v[ev["seat"]] += ev["vp"]
+            elif t == "note":  # an expansion's log line, with what it gives (BQ-15, BQ-19)
+                exp_r[ev["seat"]] += ev.get("gain_rubles", 0)
+                exp_v[ev["seat"]] += ev.get("gain_vp", 0)
+            elif t in ("sack", "guild_hall"):  # P5-08; M2-09: what they give
+                exp_r[ev["seat"]] += ev.get("rubles", 0)
+                exp_v[ev["seat"]] += ev["vp"]
+            elif t in ("trading_house", "sycophant"):  # M2-03: 3 rubles for 2 VP; M2-05: 1 ruble each kept
+                exp_r[ev["seat"]] -= ev["rubles"]
+                exp_v[ev["seat"]] += ev.get("vp", 0)
             elif t in MARKET_SCORE_EVENTS:
                 exp_r[ev["seat"]] -= ev.get("rubles", 0)
                 exp_v[ev["seat"]] += ev.get("vp", 0)
             elif t == "game_end":
                 for f in ev["final"]:
-                    exp_v[f["seat"]] += f["aristocrats"] + f["rubles_vp"] + f["hand_penalty"]
+                    exp_v[f["seat"]] += (f["aristocrats"] + f["rubles_vp"] + f["hand_penalty"]
+                                         + f.get("assignment_vp", 0))
                     exp_r[f["seat"]] -= 10 * f["rubles_vp"]
         assert probe.rubles == exp_r, events
         assert probe.vp == exp_v, events
@@ -252,15 +278,20 @@ def test_listed_actions_apply_at_their_price(game: Game) -> None:
             a = m.action
             _, _, pr = check(st, a)
             assert pr == m.price, (a, pr, m.price)
-            if a.kind not in (BUY, PLAY, PUB, "confirm"):
+            if a.kind not in (BUY, PLAY, PUB, "confirm", "pickpocket", "sycophant", "trading_house"):
                 assert m.price == 0, m
             probe = st.copy()
             spent = probe.rubles[st.decider]
             events = apply(probe, a)
             first = events[0]
-            kind = {"as": "good", "confirm": "crate_confirmed", "release": "crate_released"}.get(a.kind, a.kind)
+            kind = {"as": "good", "confirm": "crate_confirmed", "release": "crate_released",
+                    "assignment": "assignment_chosen"}.get(a.kind, a.kind)
+            if first["type"] == "put_back":  # the Debtor's Prison's card back on the pile (M2-04)
+                kind = "put_back"
+            if first["type"] == "note":  # a purple card, the Pickpocket, the Black Market (BQ-26)
+                kind = "note"
             assert first["type"] == kind and first["seat"] == st.decider, (a, first)
-            if a.kind in (BUY, PLAY):
+            if first["type"] in (BUY, PLAY):
                 assert first["price"] == m.price
                 assert m.price <= spent
         assert st.to_json() == before, "check() or apply() on a copy changed the state"
@@ -304,7 +335,7 @@ def test_state_unchanged_when_check_or_apply_raises(game: Game) -> None:
         before = st.to_json()
         legal = {m.action for m in moves}
         pool = [Action(BUY, g.sampler.choice(ids), g.sampler.choice(ROWS)), Action(PUB, amount=99)]
-        pool += g.sampler.sample(candidate_universe(game.edition, game.market), 40)
+        pool += g.sampler.sample(candidate_universe(game.edition, game.market, st.ruleset.catalogue.extras), 40)
         for a in pool:
             if a in legal:
                 continue

@@ -25,6 +25,7 @@ from rules import (
     replay,
     view,
 )
+from rules.expansions.assignments import in_play
 
 from .random_games import (
     MAX_ACTIONS,
@@ -106,7 +107,8 @@ def test_every_game_ends_with_consistent_scores(game: Game) -> None:
         assert f["seat"] == s
         assert f["vp"] == st.vp[s] == sum(st.vp_by_source[s].values())
         assert f["rubles_left"] == st.rubles[s] and 0 <= st.rubles[s] < 10
-        assert f["hand_penalty"] == -5 * len(st.hands[s])
+        counted = [c for c in st.hands[s] if st.cards[c].colour != "purple"]  # BQ-05, X-06 (4)
+        assert f["hand_penalty"] == -5 * len(counted)
     assert len(st.history) == st.round
 
 
@@ -129,6 +131,16 @@ def hide_secrets(st: GameState, seat: int | None, rng: random.Random) -> GameSta
                 hand[i], deck[j] = deck[j], hand[i]
         if not other.ruleset.open_money:
             other.rubles[s] += rng.randrange(1, 30)
+    if "module5" in other.ext and not other.finished:  # M5-19: others' assignments, re-dealt
+        m = other.ext["module5"]
+        mine = m["dealt"][seat] if seat is not None else []
+        pool = [a for a in in_play(other.n) if a not in mine]
+        rng.shuffle(pool)
+        for s in range(other.n):
+            if s != seat:
+                m["dealt"][s] = sorted(pool[:3])
+                del pool[:3]
+                m["chosen"][s] = m["dealt"][s][0] if m["chosen"][s] else 0
     return other
 
 

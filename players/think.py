@@ -1,4 +1,4 @@
-"""The ``think`` subcommand of ``python -m rules``: a computer player as a long-lived process.
+"""The ``think`` subcommand of ``python -m players``: a computer player as a long-lived process.
 
 Reads one JSON request per line on standard input and answers each with one JSON line::
 
@@ -7,7 +7,7 @@ Reads one JSON request per line on standard input and answers each with one JSON
         "win_chance": 0.41, "core": "compiled (mypyc)"}
 
 ``seat`` (default: the deciding seat), ``level`` (default strong), ``seed``, ``budget_s`` and
-``iterations`` are those of ``rules.ai.decide``; a bad request gets ``{"error": "..."}``. Like the
+``iterations`` are those of ``players.ai.decide``; a bad request gets ``{"error": "..."}``. Like the
 arena it re-runs itself on the mypyc build when that is current (``--pure``: never), so a bot can
 have the fastest core by starting this process instead of importing the players.
 """
@@ -19,10 +19,11 @@ import json
 import sys
 from typing import Any
 
-from .actions import format_action
+from rules.actions import format_action
+from rules.state import GameState
+
 from .ai import decide
 from .fastcore import core_name, rerun_compiled
-from .state import GameState
 
 
 def add_think_parser(sub: Any) -> None:

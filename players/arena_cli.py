@@ -1,4 +1,4 @@
-"""The ``arena`` subcommand of ``python -m rules`` (see ``rules.arena``)."""
+"""The ``arena`` subcommand of ``python -m players`` (see ``players.arena``)."""
 
 from __future__ import annotations
 

@@ -5,7 +5,8 @@ stack's size, each hand's size, its own hand, others' hands only with open hands
 with open money. Everything else is replaced here by a draw that depends only on those facts and the
 random generator: the cards no one can see (all face-down stacks, whatever their keys, plus hidden
 hands) are pooled, sorted, shuffled and dealt back so that every stack and hand keeps its size and
-every stack holds cards of its own kind; hidden money is replaced by an estimate from public facts.
+every stack holds cards of its own kind; hidden money is replaced by an estimate from public facts;
+each expansion re-deals its own hidden state (``Hooks.unseen``, e.g. others' Module-5 assignments).
 tests/rules/test_ai_info.py proves it: changing what a seat may not see changes nothing it decides.
 """
 
@@ -13,7 +14,7 @@ from __future__ import annotations
 
 import random
 
-from .state import GameState
+from rules.state import GameState
 
 
 def hidden_hands(st: GameState, seat: int) -> list[int]:
@@ -73,4 +74,6 @@ def determinize(st: GameState, seat: int, rng: random.Random) -> GameState:
         d.decks[k] = pools.get(k, [])
     for s in hidden_money(st, seat):
         d.rubles[s] = money_guess(st, seat, s)
+    for redeal in st.ruleset.hooks.unseen:  # an expansion's hidden state, e.g. others' assignments (M5-19)
+        redeal(d, seat, rng)
     return d

@@ -1,5 +1,5 @@
 """A tournament of computer levels: seeded games with seat rotation, win rates with 95 % Wilson
-intervals, mean VP and time per move. A script that prints figures (``python -m rules arena``).
+intervals, mean VP and time per move. A script that prints figures (``python -m players arena``).
 
 Seating: the levels fill the seats in the order given, the last one repeated to fill the table
 (``strong normal`` at 4 players is one strong against three normal); game ``g`` deals the stacks
@@ -16,9 +16,10 @@ import time
 from dataclasses import dataclass, field
 from typing import TextIO
 
-from . import apply, new_game
+from rules import apply, new_game
+from rules.ruleset import Ruleset
+
 from .ai import LEVELS, decide
-from .ruleset import Ruleset
 
 
 @dataclass(slots=True)

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import math
 
-from .actions import BUY, OBSERVE, PLAY, PUB, TAKE, Move
-from .cards import RED, CardType
-from .state import GameState
+from rules.actions import BUY, OBSERVE, PLAY, PUB, TAKE, Move
+from rules.cards import RED, CardType
+from rules.state import GameState
 
 HAND_PENALTY = 5  # rules-notes 14: each card left in hand at the end
 CARDS_PER_ROUND = 6  # about how many cards of each stack a round uses

@@ -4,15 +4,15 @@ Levels (docs/ai.md has the design and the measurements):
 
 - ``random``: a uniformly random legal move (for the arena only).
 - ``easy``: plausible but loose: a softmax over the heuristic's move values with a high temperature.
-- ``normal``: the greedy heuristic (``ai_eval.Outlook.score``), ties broken by the generator.
+- ``normal``: the greedy heuristic (``eval.Outlook.score``), ties broken by the generator.
 - ``strong``: information-set Monte Carlo tree search over the seat's determinizations, heuristic
-  guided (``ai_search``), within ``budget_s`` seconds (default 2) or a fixed number of iterations.
+  guided (``search``), within ``budget_s`` seconds (default 2) or a fixed number of iterations.
 - ``mcts-random``: the same search with random expansion and random playouts to the end (the baseline).
 - ``strong-leaf``, ``strong-full``, ``strong-wide``: variants of strong measured in the arena
   (estimate at the new node, heuristic playouts to the end, no progressive widening).
 
 Every input may be plain data, so a worker process can take it: ``state`` is a GameState or its
-``to_json()`` dict, ``rng`` a seed. The players only use what ``seat`` may see (``ai_hidden``).
+``to_json()`` dict, ``rng`` a seed. The players only use what ``seat`` may see (``hidden``).
 """
 
 from __future__ import annotations
@@ -22,11 +22,12 @@ import random
 from dataclasses import replace
 from typing import Any, NamedTuple
 
-from . import legal_moves
-from .actions import Action
-from .ai_eval import Outlook
-from .ai_search import RANDOM_PLAYOUTS, STRONG, search
-from .state import GameState
+from rules import legal_moves
+from rules.actions import Action
+from rules.state import GameState
+
+from .eval import Outlook
+from .search import RANDOM_PLAYOUTS, STRONG, search
 
 # The search levels; the variants after "mcts-random" are experiments for the arena (docs/ai.md).
 SEARCHES = {

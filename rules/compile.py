@@ -1,14 +1,16 @@
 """Build the rules core compiled with mypyc, for speed: the same source, as C extensions for CPython.
 
-``rules/`` stays pure Python: it is what the bot, the tests and an editable install run. This script
-copies the package into ``build/mypyc/rules`` (with ``data`` linked beside it) and compiles its hot
-modules there with mypyc, which uses the code's own type hints. ``PYTHONPATH=build/mypyc`` then
-imports the compiled core; ``benchmarks/bench_rules.py --compiled`` does that for you, and
-``tests/rules/test_compiled.py`` checks that compiled and pure Python play identical games.
+``rules/`` stays pure Python: it is what the bot, the tests and an editable install run. ``build``
+copies the packages into a build directory (with ``data`` linked beside them) and compiles their hot
+modules there with mypyc, which uses the code's own type hints; ``PYTHONPATH=<dest>`` then imports the
+compiled core. This module builds the rules alone (``MODULES``, into ``build/mypyc-rules``); the
+computer players build the rules together with their search (``players/compile.py``, ``build/mypyc``).
+``benchmarks/bench_rules.py --compiled`` uses this build, and ``tests/rules/test_compiled.py`` checks
+that compiled and pure Python play identical games.
 
 Needs mypy (in the test extra), a C compiler and the Python headers. Run from the repository root::
 
-    .venv/bin/python benchmarks/compile_rules.py [--dest build/mypyc] [--force]
+    .venv/bin/python -m rules.compile [--dest build/mypyc-rules] [--force]
 
 A build is reused while the sources and the mypy version are unchanged (about 20 s otherwise).
 """
@@ -22,15 +24,19 @@ import shutil
 import subprocess
 import sys
 import sysconfig
+from collections.abc import Sequence
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-DEFAULT_DEST = ROOT / "build" / "mypyc"
-COMPILED = (  # the playout path: the rules, and the computer players' search (about 3x faster compiled)
-    "engine", "state", "cards", "actions", "ruleset", "errors",
-    "hooks", "prices", "moves", "checks", "flow", "scoring", "base",
-    "ai_eval", "ai_hidden", "ai_search",
-)
+DEFAULT_DEST = ROOT / "build" / "mypyc-rules"
+PACKAGES = ("rules",)
+MODULES = tuple(  # the playout path of the rules (the computer players add their search)
+    f"rules/{m}.py"
+    for m in (
+        "engine", "state", "cards", "actions", "ruleset", "errors",
+        "hooks", "prices", "moves", "checks", "flow", "scoring", "base",
+    )
+)  # fmt: skip
 STAMP = ".sources-digest"
 
 SETUP = """
@@ -40,7 +46,7 @@ from mypyc.build import mypycify
 
 setup(
     name="rules_compiled",
-    ext_modules=mypycify([f"rules/{m}.py" for m in sys.argv[1].split(",")], opt_level="3"),
+    ext_modules=mypycify(sys.argv[1].split(","), opt_level="3"),
     script_args=["build_ext", "--inplace"],
 )
 """
@@ -65,30 +71,40 @@ def missing_prerequisites() -> str | None:
     return None
 
 
-def sources_digest() -> str:
+def packages_digest(packages: Sequence[str]) -> str:
+    """The digest of every source file of ``packages`` (which name the compiled modules too), the
+    Python and the mypy version: a build stamped with it is current."""
     import mypy.version
 
     h = hashlib.sha256(mypy.version.__version__.encode())
     h.update(sys.version.encode())
-    h.update(",".join(COMPILED).encode())  # which modules are compiled
-    for path in sorted((ROOT / "rules").rglob("*.py")):
-        h.update(path.name.encode())
-        h.update(path.read_bytes())
+    for package in packages:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            h.update(path.relative_to(ROOT).as_posix().encode())
+            h.update(path.read_bytes())
     return h.hexdigest()
 
 
-def build(dest: Path = DEFAULT_DEST, force: bool = False, quiet: bool = True) -> Path:
-    """Build (or reuse) the compiled rules core in ``dest``; return ``dest`` (the path to import from)."""
+def sources_digest() -> str:
+    return packages_digest(PACKAGES)
+
+
+def build_packages(
+    packages: Sequence[str], modules: Sequence[str], dest: Path, digest: str, force: bool = False, quiet: bool = True
+) -> Path:
+    """Copy ``packages`` into ``dest`` and compile ``modules`` (paths below it) there, unless ``dest``
+    already holds a build stamped ``digest``; return ``dest`` (the path to import from)."""
     why = missing_prerequisites()
     if why is not None:
         raise BuildError(why)
-    digest = sources_digest()
     stamp = dest / STAMP
     if not force and stamp.exists() and stamp.read_text() == digest:
         return dest
     dest.mkdir(parents=True, exist_ok=True)
-    shutil.rmtree(dest / "rules", ignore_errors=True)
-    shutil.copytree(ROOT / "rules", dest / "rules", ignore=shutil.ignore_patterns("__pycache__"))
+    stamp.unlink(missing_ok=True)
+    for package in packages:
+        shutil.rmtree(dest / package, ignore_errors=True)
+        shutil.copytree(ROOT / package, dest / package, ignore=shutil.ignore_patterns("__pycache__"))
     for old in dest.glob("*__mypyc*"):
         old.unlink()
     data = dest / "data"
@@ -98,7 +114,7 @@ def build(dest: Path = DEFAULT_DEST, force: bool = False, quiet: bool = True) ->
         except OSError:
             shutil.copytree(ROOT / "data", data)
     run = subprocess.run(
-        [sys.executable, "-c", SETUP, ",".join(COMPILED)],
+        [sys.executable, "-c", SETUP, ",".join(modules)],
         cwd=dest,
         capture_output=quiet,
         text=True,
@@ -109,6 +125,19 @@ def build(dest: Path = DEFAULT_DEST, force: bool = False, quiet: bool = True) ->
         raise BuildError(f"mypyc build failed (exit {run.returncode}):\n{tail}")
     stamp.write_text(digest)
     return dest
+
+
+def import_from(dest: Path, packages: Sequence[str] = PACKAGES) -> None:
+    """Import ``packages`` from the build in ``dest`` from now on: put it first on the import path and
+    forget the modules of them already imported (this one among them), for a script that built first."""
+    sys.path.insert(0, str(dest))
+    for name in [m for m in sys.modules if m.split(".", 1)[0] in packages]:
+        del sys.modules[name]
+
+
+def build(dest: Path = DEFAULT_DEST, force: bool = False, quiet: bool = True) -> Path:
+    """Build (or reuse) the compiled rules core in ``dest``; return ``dest`` (the path to import from)."""
+    return build_packages(PACKAGES, MODULES, dest, sources_digest(), force, quiet)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,6 +1,6 @@
 """Monte Carlo tree search over determinizations (single-observer information-set MCTS).
 
-Each iteration re-deals what the searching seat cannot see (``ai_hidden.determinize``), walks one
+Each iteration re-deals what the searching seat cannot see (``hidden.determinize``), walks one
 tree of action sequences shared by all determinizations (a child is only eligible where its action is
 legal in this deal; UCB counts how often it was eligible, as in ISMCTS), adds one node, plays on with
 a playout policy, and backs up each seat's reward; every node scores the reward of the seat that made
@@ -18,11 +18,12 @@ import random
 import time
 from dataclasses import dataclass
 
-from . import apply, legal_moves
-from .actions import Action, Move
-from .ai_eval import Outlook, estimated_rewards, final_rewards
-from .ai_hidden import determinize
-from .state import GameState
+from rules import apply, legal_moves
+from rules.actions import Action, Move
+from rules.state import GameState
+
+from .eval import Outlook, estimated_rewards, final_rewards
+from .hidden import determinize
 
 
 @dataclass(frozen=True, slots=True)
