@@ -9,9 +9,14 @@ import argparse
 import asyncio
 import contextlib
 import logging
+import signal
 import sys
+from typing import TYPE_CHECKING
 
 from .config import Config, apply_proxies, load_env
+
+if TYPE_CHECKING:
+    from .client import PetersburgBot
 
 
 class _Redact(logging.Filter):
@@ -51,11 +56,31 @@ async def _run(config: Config, sync: bool) -> int:
         return 3
     try:
         bot = make_bot(config, sync_commands=sync, store=store)
-        async with bot:
-            await bot.start(config.token)
+        stop_on_sigterm(bot)
+        workers = asyncio.create_task(bot.start_workers())
+        try:
+            async with bot:
+                await bot.start(config.token)
+        finally:
+            workers.cancel()
     finally:
         await store.close()
     return 0
+
+
+def stop_on_sigterm(bot: PetersburgBot) -> None:
+    """SIGTERM (``kill``, systemd, docker stop) closes the bot like Ctrl-C: the gateway, the worker processes
+    and the database are closed, and the process ends with exit code 0 (issue 17, item 2)."""
+    loop = asyncio.get_running_loop()
+    closing: list[asyncio.Task[None]] = []
+
+    def stop() -> None:
+        if not closing:
+            logging.getLogger(__name__).info("SIGTERM: stopping")
+            closing.append(loop.create_task(bot.close()))
+
+    with contextlib.suppress(NotImplementedError, RuntimeError):  # no signal handlers (Windows)
+        loop.add_signal_handler(signal.SIGTERM, stop)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -9,6 +9,7 @@ anyway, the database keeps it correct: a reminder is claimed once, a time-out co
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from typing import Any, Protocol, cast
@@ -19,7 +20,7 @@ from discord.ext import commands, tasks
 from . import images, thinking
 from .config import Config
 from .service import GameService
-from .store import Store
+from .store import DatabaseLost, Store
 from .timers import Timing
 from .translator import Translator
 
@@ -85,6 +86,8 @@ class PetersburgBot(commands.Bot):
             return
         try:
             await handler.run_due_timers()
+        except DatabaseLost:  # logged once by the store; nothing can be kept until a restart
+            return
         except Exception as e:  # the loop must keep running
             log.exception("processing due timers failed")
             self.record_bug(e)
@@ -109,11 +112,22 @@ class PetersburgBot(commands.Bot):
         return synced
 
     def record_bug(self, error: BaseException) -> None:
+        if isinstance(error, DatabaseLost):  # not a bug: the store has logged why, once (issue 17, item 3)
+            return
         self.bugs.append(error)
 
     def record_timing(self, started: float) -> None:
         if self.keep_timings:
             self.timings.append(time.perf_counter() - started)
+
+    async def start_workers(self) -> None:
+        """Start the worker processes now rather than at the first picture or computer move (``python -m bot``
+        does, so the first board is not late and the processes are there from the start)."""
+        pools = [thinking.THINK]
+        if self.config.render_images and images.available():
+            pools.append(images.RENDER)
+        await asyncio.gather(*(p.executor() for p in pools))
+        log.info("worker processes started: %s", ", ".join(f"{p.name} {p.size()}" for p in pools))
 
     async def close(self) -> None:
         self.timer_loop.cancel()

@@ -5,15 +5,26 @@ workers all start at once, from a thread of their own, on first use: starting pr
 children with a zero time-out, which must see the real clock (a test harness may replace
 ``time.monotonic`` in the bot's context), and the start (about a second) must not block the event loop.
 Inputs and results are plain data (JSON dicts, bytes, tuples), so they pickle cheaply.
+
+Workers end when the bot ends, however it ends (issue 17, item 2): each worker watches the bot's process
+(``watch_bot``: a thread waiting on a pidfd of the bot, or polling where there is none) and leaves at once when
+it is gone; the forkserver's children also die with the forkserver (``PR_SET_PDEATHSIG``). A worker's queues
+hold both ends of their pipes, so without this a worker of a killed bot would wait for work forever.
 """
 
 from __future__ import annotations
 
 import asyncio
+import ctypes
+import functools
 import logging
 import multiprocessing
 import os
+import select
+import signal
+import sys
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -38,7 +49,8 @@ class WorkerPool:
         methods = multiprocessing.get_all_start_methods()
         ctx = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
         n = max(1, self.size())
-        started = ProcessPoolExecutor(max_workers=n, mp_context=ctx, initializer=self.initializer)
+        started = ProcessPoolExecutor(max_workers=n, mp_context=ctx, initializer=_worker_start,
+                                      initargs=(os.getpid(), self.initializer))
         for f in [started.submit(os.getpid) for _ in range(n)]:  # every worker now, none later
             f.result()
         return started
@@ -53,15 +65,25 @@ class WorkerPool:
                 done: asyncio.Future[ProcessPoolExecutor] = loop.create_future()
 
                 def start() -> None:
+                    started: ProcessPoolExecutor | None = None
                     try:
                         started = self._start()
                     except BaseException as e:  # reported to the waiting coroutine
-                        loop.call_soon_threadsafe(done.set_exception, e)
+                        report: Callable[[], object] = functools.partial(_settle, done, error=e)
                     else:
-                        loop.call_soon_threadsafe(done.set_result, started)
+                        report = functools.partial(_settle, done, result=started)
+                    try:
+                        loop.call_soon_threadsafe(report)
+                    except RuntimeError:  # the event loop has ended meanwhile (the bot stopped): nobody waits
+                        if started is not None:
+                            started.shutdown(wait=False, cancel_futures=True)
 
                 threading.Thread(target=start, name=f"{self.name}-pool-start", daemon=True).start()
-                self._executor = await done
+                try:
+                    self._executor = await asyncio.shield(done)
+                except asyncio.CancelledError:  # nobody will use this pool: stop it once it has started
+                    done.add_done_callback(_shutdown_started)
+                    raise
             return self._executor
 
     async def run(self, fn: Callable[..., T], *args: Any) -> T:
@@ -80,6 +102,83 @@ class WorkerPool:
             self._executor.shutdown(wait=False, cancel_futures=True)
             self._executor = None
         self._lock = None
+
+
+def _settle(done: asyncio.Future[ProcessPoolExecutor], result: ProcessPoolExecutor | None = None,
+            error: BaseException | None = None) -> None:
+    """Hand the started pool (or why it did not start) to the waiting coroutine; a pool nobody waits for
+    any more is stopped."""
+    if done.cancelled():
+        if result is not None:
+            result.shutdown(wait=False, cancel_futures=True)
+    elif error is not None:
+        done.set_exception(error)
+    else:
+        done.set_result(result)  # type: ignore[arg-type]
+
+
+def _shutdown_started(done: asyncio.Future[ProcessPoolExecutor]) -> None:
+    if not done.cancelled() and done.exception() is None:
+        done.result().shutdown(wait=False, cancel_futures=True)
+
+
+def _worker_start(bot_pid: int, then: Callable[[], None] | None) -> None:
+    """In a new worker: watch the bot, then prepare the worker."""
+    watch_bot(bot_pid)
+    if then is not None:
+        then()
+
+
+PR_SET_PDEATHSIG = 1
+
+
+def die_with_parent() -> None:
+    """Linux: this process is killed when its parent ends. Only for a process whose parent is single-threaded
+    (the forkserver): the signal follows the parent *thread* that forked it."""
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    except (OSError, AttributeError):
+        return
+
+
+def watch_bot(bot_pid: int, poll_s: float = 1.0) -> None:
+    """Leave this process (``os._exit``) as soon as process ``bot_pid`` ends; returns at once (a daemon thread
+    waits). A pidfd sees the end at once and cannot mistake a new process with the same pid for the bot."""
+    if os.getppid() != bot_pid:  # forked by the forkserver: die with it, too
+        die_with_parent()
+    pidfd: int | None = None
+    try:
+        pidfd = os.pidfd_open(bot_pid)
+    except ProcessLookupError:
+        os._exit(0)
+    except (AttributeError, OSError):  # no pidfds (not Linux, or an old kernel): poll
+        pidfd = None
+
+    def wait() -> None:
+        if pidfd is not None:
+            poller = select.poll()
+            poller.register(pidfd, select.POLLIN)
+            while not poller.poll():
+                pass
+        else:
+            while _alive(bot_pid):
+                time.sleep(poll_s)
+        os._exit(0)
+
+    threading.Thread(target=wait, name="watch-bot", daemon=True).start()
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def cores() -> int:

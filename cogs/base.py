@@ -18,7 +18,7 @@ from discord.ext import commands
 from bot import images
 from bot.lobby import max_players, parts_of
 from bot.service import GameService, UserError
-from bot.store import LOBBY, Game, Store
+from bot.store import LOBBY, DatabaseLost, Game, Store
 from bot.texts import hand_text
 from rules import GameState, RuleError, view
 from rules.i18n import error_text, t
@@ -116,7 +116,7 @@ class CogBase(commands.Cog):
         """Run ``work``; user mistakes become a private message, bugs are logged (never shown)."""
         try:
             await work()
-        except (UserError, RuleError) as e:
+        except (UserError, RuleError, DatabaseLost) as e:  # DatabaseLost: issue 17, item 3
             await self.safe_private(interaction, error_text(e.code, lang, **e.params))
         except Exception as e:
             log.exception("error handling %s by user %s", interaction.data, interaction.user.id)

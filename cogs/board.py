@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot import images
-from bot.store import ABORTED, ACTIVE, FINISHED, Game
+from bot.store import ABORTED, ACTIVE, FINISHED, DatabaseLost, Game
 from bot.texts import final_text
 from rules import GameState, view
 from rules.i18n import t
@@ -37,6 +37,7 @@ from .dms import transient
 from .presence import Presence
 from .public import PublicBoard, embed_of, names_of, notice_text, public_board, turn_text
 from .runner import PerGame
+from .seen import SeenVersions
 
 if TYPE_CHECKING:
     from bot.client import PetersburgBot
@@ -75,6 +76,7 @@ class BoardPoster(PerGame):
         self._own: set[int] = set()  # turn messages (not counted as pushing the board up)
         self.after_shown: Callable[[int], None] | None = None  # e.g. a computer player's turn comes next
         self._owner = new_owner()  # this process's name in the games' board claims (bot.store: claim_board)
+        self.seen = SeenVersions()  # what players may have seen, for typed commands (cogs.seen)
 
     @property
     def store(self) -> Any:
@@ -112,6 +114,8 @@ class BoardPoster(PerGame):
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, RETRY_MAX)
                 continue
+            except DatabaseLost:  # logged once by the store (issue 17, item 3)
+                return
             except Exception as e:  # a bug: logged, and the game is tried again later
                 log.exception("bringing game %s up to date failed", game_id)
                 self.bot.record_bug(e)
@@ -192,6 +196,7 @@ class BoardPoster(PerGame):
                 if game.status == FINISHED and not game.final_posted:
                     await self._final(game, channel)
             except Problem as p:
+                self.seen.not_shown(game.id)
                 await self._tell(game, channel, p)
                 raise
         if game.status == ACTIVE and self.after_shown is not None:
@@ -207,6 +212,7 @@ class BoardPoster(PerGame):
             else None
         old = game.board_message_id if game.shown_version >= 0 else None
         board_id: int | None = None
+        self.seen.showing(game.id, game.version)  # visible from the edit on, stored as shown after it
         if old is not None and not repost and await self._near_bottom(channel, old):
             board_id = await self._edit_board(channel, old, pb, png)
         if board_id is None:

@@ -19,7 +19,7 @@ from discord import app_commands
 from bot import thinking
 from bot.lobby import COMPUTER_LEVELS
 from bot.service import UserError
-from bot.store import ACTIVE
+from bot.store import ACTIVE, DatabaseLost
 from bot.texts import describe_action
 from bot.translator import locale_str as _
 from rules import view
@@ -65,6 +65,8 @@ class ComputerPlayers(PerGame):
                 self.again(game_id)  # the kicks so far are served by this round
                 if not await self._move(game_id) and not self.again(game_id):
                     return
+        except DatabaseLost:  # logged once by the store (issue 17, item 3)
+            return
         except Exception as e:  # a bug: logged; the next commit in this game tries again
             log.exception("computer player of game %s failed", game_id)
             self.bot.record_bug(e)

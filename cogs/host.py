@@ -12,7 +12,7 @@ import discord
 from discord import app_commands
 
 from bot.service import UserError
-from bot.store import LOBBY, TimerRow
+from bot.store import LOBBY, DatabaseLost, TimerRow
 from bot.texts import event_lines
 from bot.timers import AUTOPASS
 from bot.translator import locale_str as _
@@ -86,6 +86,8 @@ class HostCommands(CogBase):
                     await self._time_out(timer)
                 else:
                     await self._remind(timer)
+            except DatabaseLost:  # logged once by the store (issue 17, item 3)
+                return
             except Exception as e:
                 log.exception("timer %s of game %s failed", timer.kind, timer.game_id)
                 self.bot.record_bug(e)

@@ -2,7 +2,8 @@
 
 Every way to act carries the game version it was chosen against: the private menu's components in their
 custom ids, autocomplete values as ``v<version> <notation>``; a typed value without one is checked
-against the board the channel shows. The service refuses an action against an older version (a repeated
+against the newest board the player may have seen (the channel's, from its edit on, or their private menu:
+``cogs.seen``). The service refuses an action against an older version (a repeated
 one as ``already_done``). No rules here: choices come from ``rules.legal_moves``, actions are validated by
 ``rules.apply``.
 """
@@ -70,6 +71,7 @@ class PlayCommands(CogBase):
                 done = t("bot.done_next", lang, action=done.removeprefix("✅ ")) + "\n" + hand_text(
                     view(out.state, out.state.decider), lang)  # as the "Your move" menu shows it
                 menu = move_view(game.id, game.version, out.state, lang)
+                self.poster.seen.told(game.id, interaction.user.id, game.version)
             await self.after_commit(interaction, done, menu)
 
         await self.guard(interaction, lang, work)
@@ -95,6 +97,7 @@ class PlayCommands(CogBase):
             await self.private(interaction, t("bot.not_your_move", lang, player=game.seats[st.decider].name))
             return
         text = t("bot.your_move_intro", lang, player=game.seats[seat].name) + "\n" + hand_text(view(st, seat), lang)
+        self.poster.seen.told(game.id, interaction.user.id, game.version)
         await self.private(interaction, text, view=move_view(game.id, game.version, st, lang))
 
     async def on_choice(self, interaction: Interaction, game_id: int, version: int, value: str) -> None:
@@ -183,6 +186,8 @@ class PlayCommands(CogBase):
             await self.safe_private(interaction, error_text("no_game", lang))
             return
         version, text = versioned(text)
+        if version is None:  # typed: against the newest board the player may have seen (cogs.seen)
+            version = self.poster.seen.typed_version(game, interaction.user.id)
         if kind and not text.casefold().startswith(kind + " ") and text.casefold() != kind:
             text = f"{kind} {text}"
         await self.act(interaction, game.id, text, version, lang)

@@ -30,6 +30,7 @@ from .rows import (
     OPEN_STATUSES,
     ActionRow,
     ChannelBusy,
+    DatabaseLost,
     FinishedGame,
     Game,
     IntegrityError,
@@ -47,8 +48,9 @@ from .writes import StoreWrites
 
 __all__ = [
     "ABORTED", "ACTIVE", "FINISHED", "LOBBY", "MIGRATIONS", "OPEN_STATUSES", "ActionRow", "Backend", "ChannelBusy",
-    "FinishedGame", "Game", "IntegrityError", "Migration", "NotFound", "Notice", "Result", "Seat", "Standing",
-    "Store", "StoreError", "TimerRow", "Tx", "Unusable", "VersionConflict", "parse_database", "shard_clause",
+    "DatabaseLost", "FinishedGame", "Game", "IntegrityError", "Migration", "NotFound", "Notice", "Result", "Seat",
+    "Standing", "Store", "StoreError", "TimerRow", "Tx", "Unusable", "VersionConflict", "parse_database",
+    "shard_clause",
 ]
 
 

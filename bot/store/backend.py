@@ -43,6 +43,13 @@ class Backend(Protocol):
         """A write transaction: committed when the block ends, rolled back when it raises."""
         ...
 
+    async def write(self, sql: str, params: Sequence[Any] = ()) -> int:
+        """One statement of bookkeeping that is redone if it is lost, written without waiting for the disk
+        (issue 17, item 11): on SQLite in autocommit mode on a connection with ``synchronous=NORMAL``, outside
+        the queue of write transactions; on PostgreSQL with ``synchronous_commit`` off. Returns the number of
+        rows it changed."""
+        ...
+
     def snapshot(self) -> AbstractAsyncContextManager[Tx]:
         """A read-only transaction that sees one consistent state (for copying a live database)."""
         ...

@@ -139,6 +139,11 @@ class StoreBase:
         finally:
             self._next_due_known = False
 
+    async def write(self, sql: str, params: Sequence[Any] = ()) -> int:
+        """One bookkeeping statement, written without waiting for the disk (``Backend.write``); the number of
+        rows it changed."""
+        return await self._backend.write(sql, params)
+
     def snapshot(self) -> AbstractAsyncContextManager[Tx]:
         """``async with store.snapshot() as tx:`` reads that all see one moment (``tx.fetch``)."""
         return self._backend.snapshot()

@@ -103,6 +103,11 @@ class PostgresBackend:
         async with self.pool.acquire() as conn, conn.transaction():
             yield PostgresTx(conn)
 
+    async def write(self, sql: str, params: Sequence[Any] = ()) -> int:
+        async with self.pool.acquire() as conn, conn.transaction():
+            await conn.execute("SET LOCAL synchronous_commit TO OFF")
+            return await PostgresTx(conn).execute(sql, params)
+
     @asynccontextmanager
     async def snapshot(self) -> AsyncIterator[PostgresTx]:
         async with self.pool.acquire() as conn, conn.transaction(isolation="repeatable_read", readonly=True):

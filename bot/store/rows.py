@@ -151,6 +151,14 @@ class Unusable(StoreError):
     """The database cannot be used (unreadable, damaged, read-only): the bot must not start."""
 
 
+class DatabaseLost(Unusable):
+    """The database file was deleted or replaced under the running bot (issue 17, item 3): nothing written now
+    would be kept, so no write is committed any more. ``code``/``params``: the private answer to a player."""
+
+    code = "database_lost"
+    params: dict[str, str] = {}
+
+
 class IntegrityError(StoreError):
     """A constraint refused a write (either backend's integrity error)."""
 

@@ -212,16 +212,14 @@ class StoreWrites(StoreBase):
     async def mark_shown(self, game_id: int, version: int, board_message_id: int | None) -> None:
         """The channel shows the board of ``version`` in ``board_message_id`` (no version change); a problem of
         the board is over (one of the turn message, ``turn:…``, stays until a turn message is posted)."""
-        async with self.transaction() as tx:
-            await tx.execute("UPDATE games SET shown_version = CASE WHEN shown_version > ? THEN shown_version "
-                             "ELSE ? END, board_message_id = ?, board_problem = CASE WHEN board_problem LIKE "
-                             "'turn:%' THEN board_problem END WHERE id = ?",
-                             (version, version, board_message_id, game_id))
+        await self.write("UPDATE games SET shown_version = CASE WHEN shown_version > ? THEN shown_version "
+                         "ELSE ? END, board_message_id = ?, board_problem = CASE WHEN board_problem LIKE "
+                         "'turn:%' THEN board_problem END WHERE id = ?",
+                         (version, version, board_message_id, game_id))
 
     async def set_turn_message(self, game_id: int, message_id: int | None, user_id: int | None) -> None:
-        async with self.transaction() as tx:
-            await tx.execute("UPDATE games SET turn_message_id = ?, turn_user_id = ? WHERE id = ?",
-                      (message_id, user_id, game_id))
+        await self.write("UPDATE games SET turn_message_id = ?, turn_user_id = ? WHERE id = ?",
+                         (message_id, user_id, game_id))
 
     async def set_final_posted(self, game_id: int) -> None:
         async with self.transaction() as tx:
@@ -235,16 +233,14 @@ class StoreWrites(StoreBase):
         """Take the right to update the game's channel for ``seconds`` (several processes: one poster at a
         time per game); True when ``owner`` holds it (again) now."""
         now = self.clock()
-        async with self.transaction() as tx:
-            count = await tx.execute(
-                "UPDATE games SET board_owner = ?, board_lease = ? WHERE id = ? AND (board_owner IS NULL "
-                "OR board_owner = ? OR board_lease < ?)", (owner, now + seconds, game_id, owner, now))
+        count = await self.write(
+            "UPDATE games SET board_owner = ?, board_lease = ? WHERE id = ? AND (board_owner IS NULL "
+            "OR board_owner = ? OR board_lease < ?)", (owner, now + seconds, game_id, owner, now))
         return count == 1
 
     async def release_board(self, game_id: int, owner: str) -> None:
-        async with self.transaction() as tx:
-            await tx.execute("UPDATE games SET board_owner = NULL, board_lease = NULL WHERE id = ? AND "
-                             "board_owner = ?", (game_id, owner))
+        await self.write("UPDATE games SET board_owner = NULL, board_lease = NULL WHERE id = ? AND "
+                         "board_owner = ?", (game_id, owner))
 
     # --- direct messages ------------------------------------------------------------------------
     async def set_dm_unreachable(self, user_id: int, unreachable: bool) -> None:

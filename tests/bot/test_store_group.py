@@ -1,0 +1,78 @@
+"""Issue 17, item 11: SQLite's group commit. Write transactions queued at the same time share one COMMIT; each
+runs in its own savepoint (one that raises is undone alone), each returns only once the group is committed,
+and when the group's COMMIT is refused, none of them reports success. Bookkeeping (``Store.write``) is written
+outside that queue and is visible once it returns."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from pathlib import Path
+
+import pytest
+
+from bot.store import DatabaseLost, Store
+
+
+async def _store(tmp_path: Path) -> Store:
+    store = await Store.open(tmp_path / "g.sqlite3")
+    async with store.transaction() as tx:
+        await tx.execute("CREATE TABLE t (k INTEGER PRIMARY KEY, v TEXT)")
+    return store
+
+
+async def _insert(store: Store, k: int, *, fail: bool = False, started: asyncio.Event | None = None) -> int:
+    async with store.transaction() as tx:
+        await tx.execute("INSERT INTO t VALUES (?, ?)", (k, f"v{k}"))
+        if started is not None:
+            started.set()
+            await asyncio.sleep(0.05)  # the others queue meanwhile: they join this group
+        if fail:
+            raise ValueError(k)
+    return k
+
+
+async def _rows(store: Store) -> list[int]:
+    return [r[0] for r in await store.fetch_all("SELECT k FROM t ORDER BY k")]
+
+
+async def test_a_group_commits_all_but_the_one_that_raised(tmp_path: Path) -> None:
+    store = await _store(tmp_path)
+    commits: list[str] = []
+    await store._backend.conn.set_trace_callback(  # type: ignore[attr-defined]
+        lambda sql: commits.append(sql) if sql.strip().upper() == "COMMIT" else None)
+    first = asyncio.Event()
+    tasks = [asyncio.create_task(_insert(store, 0, started=first))]
+    await first.wait()
+    tasks += [asyncio.create_task(_insert(store, k, fail=k == 3)) for k in range(1, 6)]
+    results = await asyncio.gather(*tasks, return_exceptions=True)
+    assert [r if not isinstance(r, ValueError) else "failed" for r in results] == [0, 1, 2, "failed", 4, 5]
+    assert await _rows(store) == [0, 1, 2, 4, 5]  # each one that returned is committed, the failed one is not
+    assert len(commits) < 5, commits  # fewer commits than transactions: they were grouped
+    await store.close()
+
+
+async def test_no_transaction_of_a_refused_group_reports_success(tmp_path: Path) -> None:
+    store = await _store(tmp_path)
+    first = asyncio.Event()
+    tasks = [asyncio.create_task(_insert(store, 0, started=first))]
+    await first.wait()
+    tasks += [asyncio.create_task(_insert(store, k)) for k in range(1, 4)]
+    os.unlink(tmp_path / "g.sqlite3")  # the group's COMMIT is refused (issue 17, item 3)
+    results = await asyncio.gather(*tasks, return_exceptions=True)
+    assert all(isinstance(r, DatabaseLost) for r in results), results
+    with pytest.raises(DatabaseLost):
+        await _insert(store, 9)
+    await store.close()
+
+
+async def test_bookkeeping_is_visible_when_written(tmp_path: Path) -> None:
+    store = await _store(tmp_path)
+    first = asyncio.Event()
+    slow = asyncio.create_task(_insert(store, 0, started=first))
+    await first.wait()  # a group is open and holds the write lock
+    assert await store.write("INSERT INTO t VALUES (?, ?)", (7, "bookkeeping")) == 1
+    assert 7 in await _rows(store)
+    await slow
+    assert await _rows(store) == [0, 7]
+    await store.close()
