@@ -140,7 +140,10 @@ def event_moves(st: GameState, seat: int, out: list[Move]) -> None:
             out.append(Move(Action(EVENT, ev), 0))
         elif ev == "ghost" and stack:
             seen = set()
+            upper_full = len(st.upper) >= st.ruleset.display_size  # 10 spaces a row with the Market (AMB-23)
             for row, c in row_cards(st):
+                if row == LOWER and upper_full:  # M4-12: the new card must find a space in the upper row
+                    continue
                 a = Action(EVENT, ev, row, st.cards[c].id, good=goods[c] if st.ruleset.roundels else "")
                 if a not in seen:
                     seen.add(a)

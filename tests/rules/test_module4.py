@@ -160,6 +160,17 @@ def test_M4_08_ghost_discards_a_display_card_and_lays_a_new_one_in_the_upper_row
     assert not any(t.startswith("event ghost") for t in events_offered(st))
 
 
+def test_M4_08_M4_12_no_ghost_on_a_lower_row_card_while_the_upper_row_is_full() -> None:
+    """AMB-23: the Ghost's new card goes to the upper row, 10 spaces with the Market; with the upper
+    row full it may discard an upper-row card (its space takes the new card), not a lower-row one."""
+    full = ("Library", "Library", "Library", "Theater", "Theater", "Hospital", "Hospital", "Hospital", "Pub", "Pub")
+    st = mod_game((4,), phase="buildings", upper=full, lower=("Bank",))
+    offered = {t for t in events_offered(st) if t.startswith("event ghost")}
+    assert "event ghost Library" in offered and not any(t.endswith("(lower)") for t in offered)
+    play(st, "event ghost Library")
+    assert len(st.upper) == 10
+
+
 def test_M4_09_new_luck_as_many_cards_as_players_if_the_upper_row_has_room() -> None:
     st = mod_game((4,), players=3, phase="buildings", upper=("Library",) * 3, lower=("Market",) * 3)
     play(st, "event new luck")
