@@ -294,7 +294,9 @@ class Driver:
                                   table.channel_id, command_data(actor, table.channel_id, name, {}, (option, text)))
             if not await self._acked(record, t0, autocomplete=True):
                 continue
-            choices = [c for c in record.autocomplete_choices or [] if str(c["value"]).startswith(text)]
+            # values are "v<version> <notation>": the notation starts with the kind asked for
+            choices = [c for c in record.autocomplete_choices or []
+                       if str(c["value"]).split(" ", 1)[-1].startswith(text)]
             if choices:
                 self.fig.via["command"] += 1
                 return dispatch(self.env, actor, InteractionType.APPLICATION_COMMAND, table.channel_id,
