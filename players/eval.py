@@ -36,7 +36,7 @@ class Outlook:
 
     __slots__ = (
         "st", "rounds", "money", "scorings", "table", "market", "_reds", "_colours", "purple", "module5", "module6",
-        "_aims", "_symbols",
+        "_aims", "_symbols", "_needs",
     )
 
     def __init__(self, st: GameState) -> None:
@@ -61,6 +61,7 @@ class Outlook:
         self._colours: dict[tuple[int, str], int] = {}  # (seat, colour): cards of that colour
         self._aims: dict[int, list[int]] = {}  # per seat: its assignments (Module 5)
         self._symbols: dict[tuple[int, str], int] = {}  # (seat, symbol): green cards with that symbol
+        self._needs: dict[int, tuple[dict[str, int], float]] = {}  # per seat: its next real obstacle's lacks
 
     def symbol_count(self, seat: int, symbol: str) -> int:
         found = self._symbols.get((seat, symbol))
@@ -69,6 +70,12 @@ class Outlook:
             found = self._symbols[seat, symbol] = sum(
                 1 for c in self.st.tableaux[seat] if cards[c].colour == GREEN and symbol in cards[c].symbols
             )
+        return found
+
+    def needs(self, seat: int) -> tuple[dict[str, int], float]:
+        found = self._needs.get(seat)
+        if found is None:
+            found = self._needs[seat] = parts.obstacle_needs(self, seat)
         return found
 
     def owns(self, seat: int, card_id: str) -> bool:
@@ -146,6 +153,8 @@ class Outlook:
         value = self.income(seat, t) + self.aristocrat_gain(seat, t, displaced)
         if self.module5:
             value += parts.assignment_progress(self, seat, t)
+        if self.module6:
+            value += parts.obstacle_gain(self, seat, t)
         if displaced is not None:
             value -= self.income(seat, displaced)
         return value

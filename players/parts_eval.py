@@ -31,6 +31,7 @@ GOLDEN_DONKEY = 5  # BQ-15: 5 rubles from the bank
 SPONSOR_SELF, SPONSOR_OTHERS = 6, 2  # M4-07
 HOLD = 0.6  # share of a purple card's effect counted while it waits in the hand
 AIM = 0.5  # share of an assignment's progress counted (the one chosen at the end may be another)
+URGENT = 4.0  # a blocked seat's VP gains are lost until it meets the condition
 BLOCKED = 0.3  # share of a blocked seat's future gains counted as lost (M6-09: VP past F - 1 are lost)
 
 # Module 4's events (M4-03 ... M4-08) taken before the action: what each brings besides the action.
@@ -197,6 +198,42 @@ def event(o: Outlook, a: Action) -> float:
     if a.card == "warehouse":
         return 0.3 * o.rounds
     return 0.0
+
+
+# --- Module 6: the obstacles on the VP track ----------------------------------------------------------
+def obstacle_needs(o: Outlook, seat: int) -> tuple[dict[str, int], float]:
+    """What the seat still lacks for the next real obstacle it has not passed (M6-12 ... M6-16; not
+    the market's), and how urgent it is: blocked now, close (12 VP or less), or further."""
+    st = o.st
+    done = m6.m6(st)["passed"][seat]
+    for f, ob in m6.placed(st):
+        if f in done or not m6.is_real(ob):
+            continue
+        if ob == "real_market":
+            return {}, 0.0
+        needs = {p["what"]: p["need"] - p["have"] for p in m6.progress(st, seat, ob, f) if p["have"] < p["need"]}
+        if not needs:
+            return {}, 0.0
+        gap = f - 1 - st.vp[seat]
+        return needs, (URGENT if gap <= 0 else 2.0 if gap <= 12 else 1.0)
+    return {}, 0.0
+
+
+def obstacle_gain(o: Outlook, seat: int, t: CardType) -> float:
+    """What card ``t`` adds toward the seat's next real obstacle's condition."""
+    needs, urgency = o.needs(seat)
+    if not needs:
+        return 0.0
+    colour = t.colour
+    units = 0
+    if colour == GREEN and "distinct_green" in needs and not o.owns(seat, t.id):
+        units += 1
+    if colour in needs:
+        units += 1
+    if t.trading and ("trading" in needs or f"{colour}_trading" in needs):
+        units += 1
+    short = sum(needs.values())
+    return urgency * units * (1.5 if short <= units else 1.0)
 
 
 # --- Module 5: the seat's own assignments ------------------------------------------------------------

@@ -15,6 +15,7 @@ from rules import Action, GameState, Ruleset, apply, legal_moves, new_game
 from rules.expansions.assignments import dealt, value
 
 from .banquet_helpers import bq_game
+from .helpers import position
 from .society_helpers import end_phase, ibg, module2, society_game
 
 RULESETS = (
@@ -172,3 +173,25 @@ def test_normal_and_strong_finish_every_ruleset(kw: dict) -> None:
             apply(st, choose(st, level=level, rng=k, iterations=4))
             k += 1
         assert st.winners
+
+
+def test_M6_09_blocked_seat_buys_toward_the_obstacle() -> None:
+    """Blocked before a real obstacle (Buildings at 20: 2 blue cards), every VP gained is lost: a blue
+    card is worth more by what meeting the condition saves (a worker's worth is unchanged), and the
+    normal player buys the blue card it would otherwise not care for."""
+    st = position(edition=2, players=2, tableau=["Market"], upper=["Warehouse"], rubles=12,
+                  phase=1, expansions=("market",), modules=(6,))
+    m = st.ext["module6"]
+    m["obstacles"] = {"10": "bonus_card", "20": "real_buildings", "35": "real_workers", "50": "bonus_trading",
+                      "70": "bonus_aristocrats"}
+    m["passed"] = [[10], [10]]
+    by_id = st.ruleset.catalogue.by_id
+    free = Outlook(st)
+    before = {c: free.card_value(0, by_id[c], None) for c in ("warehouse", "gold_miner")}
+    st.vp[0] = 19
+    out = Outlook(st)
+    assert out.needs(0) == ({"blue": 1}, 4.0)
+    assert out.card_value(0, by_id["warehouse"], None) - before["warehouse"] >= 4.0
+    assert out.card_value(0, by_id["gold_miner"], None) == before["gold_miner"]
+    picks = normal_choices(st)
+    assert picks == {Action("buy", "warehouse", 0)}, picks
