@@ -179,7 +179,7 @@ def test_M6_09_blocked_seat_buys_toward_the_obstacle() -> None:
     """Blocked before a real obstacle (Buildings at 20: 2 blue cards), every VP gained is lost: a blue
     card is worth more by what meeting the condition saves (a worker's worth is unchanged), and the
     normal player buys the blue card it would otherwise not care for."""
-    st = position(edition=2, players=2, tableau=["Market"], upper=["Warehouse"], rubles=12,
+    st = position(edition=2, players=2, tableau=["Market"], upper=["Warehouse"], rubles=12,  # type: ignore[call-arg]
                   phase=1, expansions=("market",), modules=(6,))
     m = st.ext["module6"]
     m["obstacles"] = {"10": "bonus_card", "20": "real_buildings", "35": "real_workers", "50": "bonus_trading",
