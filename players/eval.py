@@ -19,7 +19,6 @@ from rules.cards import GREEN, RED, CardType
 from rules.expansions.assignments import KEY as MODULE5
 from rules.expansions.banquet import KEY as BANQUET
 from rules.expansions.module6 import KEY as MODULE6
-from rules.expansions.module6 import blocked
 from rules.expansions.society import beyond_ten
 from rules.state import GameState
 
@@ -232,7 +231,7 @@ class Outlook:
             value += self.market.worth(seat, self.money if self.rounds > 1.0 else 0.1)
         if self.module5:
             value += parts.best_assignment(self, seat)
-        if self.module6 and blocked(st, seat):
+        if self.module6 and parts.is_blocked(self, seat):
             value -= parts.BLOCKED * max(0.0, value - st.vp[seat])
         return value
 

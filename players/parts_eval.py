@@ -2,9 +2,10 @@
 Modules 3 to 6 (issues 16 and 19; expansions.md IBG-, BQ-, M2-, M4-, M5-, M6-). Used by
 ``eval.Outlook``: the abilities of the new cards in a tableau (``ability_income``), the purple cards
 held and played from the hand (``hold``, ``purple_play``), the new decisions (``decision``), the
-seat's own assignments (``assignment_progress``, ``best_assignment``) and a blocked seat on the VP
-track (``blocked_share``). Each reads only what the deciding seat may see: card data, public tableaux,
-the discard pile, its own hand, money and assignments (``rules.view``).
+seat's own assignments (``assignment_progress``, ``best_assignment``) and the obstacles on the VP
+track (``obstacle_needs``, ``obstacle_gain``, ``is_blocked``). Each reads only what the deciding seat
+may see: card data, public tableaux, the discard pile, its own hand, money and assignments
+(``rules.view``).
 
 Values are expected VP over the rest of the game, with rubles at ``Outlook.money`` VP each, as in
 ``eval`` and ``market_eval``.
@@ -12,7 +13,8 @@ Values are expected VP over the rest of the game, with rubles at ``Outlook.money
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from functools import cache
+from typing import TYPE_CHECKING, Any
 
 from rules.actions import BUY, TAKE, Action, Move
 from rules.cards import BLUE, GREEN, RED, CardType
@@ -31,6 +33,7 @@ GOLDEN_DONKEY = 5  # BQ-15: 5 rubles from the bank
 SPONSOR_SELF, SPONSOR_OTHERS = 6, 2  # M4-07
 HOLD = 0.6  # share of a purple card's effect counted while it waits in the hand
 AIM = 0.5  # share of an assignment's progress counted (the one chosen at the end may be another)
+MARKET = -1.0  # the urgency given for the market's obstacle: not valued here (its positions are)
 URGENT = 4.0  # a blocked seat's VP gains are lost until it meets the condition
 BLOCKED = 0.3  # share of a blocked seat's future gains counted as lost (M6-09: VP past F - 1 are lost)
 
@@ -202,16 +205,33 @@ def event(o: Outlook, a: Action) -> float:
 
 # --- Module 6: the obstacles on the VP track ----------------------------------------------------------
 def obstacle_needs(o: Outlook, seat: int) -> tuple[dict[str, int], float]:
-    """What the seat still lacks for the next real obstacle it has not passed (M6-12 ... M6-16; not
-    the market's), and how urgent it is: blocked now, close (12 VP or less), or further."""
+    """What the seat still lacks for the next real obstacle it has not passed (M6-12 ... M6-16, as
+    ``module6.progress`` counts them; not the market's), and how urgent it is: blocked now, close (12 VP
+    or less), or further. Counted here from the tableau (``progress`` would rank the marketplace too)."""
     st = o.st
     done = m6.m6(st)["passed"][seat]
     for f, ob in m6.placed(st):
         if f in done or not m6.is_real(ob):
             continue
         if ob == "real_market":
-            return {}, 0.0
-        needs = {p["what"]: p["need"] - p["have"] for p in m6.progress(st, seat, ob, f) if p["have"] < p["need"]}
+            return {}, MARKET
+        need = _need(ob, f)
+        cards = st.cards
+        tableau = [cards[c] for c in st.tableaux[seat]]
+        if ob == "real_workers":
+            have = {"distinct_green": len({t.id for t in tableau if t.colour == GREEN})}
+            want = {"distinct_green": need}
+        elif ob in ("real_buildings", "real_aristocrats"):
+            colour = BLUE if ob == "real_buildings" else RED
+            have = {colour: sum(1 for t in tableau if t.colour == colour)}
+            want = {colour: need}
+        elif isinstance(need, str):  # real_trading at 50: one of each colour (M6-16)
+            want = {f"{c}_trading": 1 for c in (GREEN, RED, BLUE)}
+            have = {k: sum(1 for t in tableau if t.trading and f"{t.colour}_trading" == k) for k in want}
+        else:
+            have = {"trading": sum(1 for t in tableau if t.trading)}
+            want = {"trading": need}
+        needs = {k: n - have[k] for k, n in want.items() if have[k] < n}
         if not needs:
             return {}, 0.0
         gap = f - 1 - st.vp[seat]
@@ -219,10 +239,23 @@ def obstacle_needs(o: Outlook, seat: int) -> tuple[dict[str, int], float]:
     return {}, 0.0
 
 
+def is_blocked(o: Outlook, seat: int) -> bool:
+    """``module6.blocked``, from the figures above where they tell (the market's obstacle: asked)."""
+    needs, urgency = o.needs(seat)
+    if urgency == MARKET:
+        return m6.blocked(o.st, seat)
+    return urgency == URGENT
+
+
+@cache
+def _need(obstacle: str, field: int) -> Any:
+    return m6.obstacle_info()[obstacle]["need"][str(field)]
+
+
 def obstacle_gain(o: Outlook, seat: int, t: CardType) -> float:
     """What card ``t`` adds toward the seat's next real obstacle's condition."""
     needs, urgency = o.needs(seat)
-    if not needs:
+    if not needs or urgency <= 0.0:
         return 0.0
     colour = t.colour
     units = 0
