@@ -5,6 +5,9 @@ Not a test; run it from the repository root::
     .venv/bin/python benchmarks/bench_ai.py [--positions 12] [--iterations 200] [--compiled] [--market]
 
 ``--market``: positions from games with the Market (2 to 5 players) instead of base games (2 to 4).
+``--parts``: positions from games with the expansions and modules (the arena's rulesets: 1st edition
+In bester Gesellschaft with and without Module 1, 2nd edition Module 2, the Market with Modules 1 and 2,
+the Market with Modules 3 to 6; 2 to 4 players).
 
 ``--compiled`` runs the mypyc build of the rules and the players' search (``players/compile.py``).
 Figures are CPU time of this process, best of ``--repeat`` runs; on a shared machine they still swing
@@ -34,14 +37,25 @@ from players.fastcore import core_name  # noqa: E402
 from players.search import search  # noqa: E402
 from rules import GameState, Ruleset, apply, legal_moves, new_game  # noqa: E402
 
+PARTS = (
+    dict(edition=1, expansions=("new_society",)),
+    dict(edition=1, expansions=("new_society",), modules=(1,)),
+    dict(edition=2, modules=(2,)),
+    dict(edition=2, expansions=("market",), modules=(1, 2)),
+    dict(edition=2, expansions=("market",), modules=(3, 4, 5, 6)),
+)
 
-def positions(count: int, seed: int, market: bool = False) -> list[GameState]:
+
+def positions(count: int, seed: int, market: bool = False, parts: bool = False) -> list[GameState]:
     """Positions with a real choice, from games of seeded random moves (2-4 players, both editions;
     with the Market: 2-5 players, 2nd edition)."""
     rng = random.Random(seed)
     out: list[GameState] = []
     while len(out) < count:
-        if market:
+        if parts:
+            players = 2 + len(out) % 3
+            ruleset = Ruleset(players=players, **PARTS[len(out) % len(PARTS)])  # type: ignore[arg-type]
+        elif market:
             players = 2 + len(out) % 4
             ruleset = Ruleset(edition=2, players=players, expansions=("market",))
         else:
@@ -65,11 +79,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--compiled", action="store_true", help="use the mypyc build of the rules core")
     ap.add_argument("--market", action="store_true", help="positions from games with the Market, 2-5 players")
+    ap.add_argument("--parts", action="store_true", help="positions from games with the expansions and modules")
     args = ap.parse_args(argv)
-    sts = positions(args.positions, args.seed, args.market)
+    sts = positions(args.positions, args.seed, args.market, args.parts)
     print(
         f"Python {sys.version.split()[0]}, rules core {core_name()}, {args.positions} positions"
-        f"{' with the Market' if args.market else ''}, {args.iterations} iterations each"
+        f"{' with the Market' if args.market else ''}{' with the expansions and modules' if args.parts else ''}, "
+        f"{args.iterations} iterations each"
     )
     for level in ("strong", "mcts", "mcts-random"):
         best = float("inf")

@@ -57,6 +57,22 @@ def lineup(levels: list[str], players: int, game: int) -> list[str]:
     return filled[-turn:] + filled[:-turn] if turn else filled
 
 
+def editions_for(players: int, expansions: tuple[str, ...], modules: tuple[int, ...]) -> tuple[int, ...]:
+    """The editions a ruleset with these parts exists in (both for the base game; ValueError if none)."""
+    found = []
+    errors = []
+    for ed in (1, 2):
+        try:
+            Ruleset(edition=ed, players=players, expansions=expansions, modules=modules)
+        except ValueError as e:
+            errors.append(f"edition {ed}: {e}")
+            continue
+        found.append(ed)
+    if not found:
+        raise ValueError("; ".join(errors))
+    return tuple(found)
+
+
 def play(
     levels: list[str],
     players: int = 4,
@@ -67,22 +83,27 @@ def play(
     iterations: int | None = None,
     out: TextIO | None = None,
     market: bool = False,
+    expansions: tuple[str, ...] = (),
+    modules: tuple[int, ...] = (),
 ) -> ArenaResult:
-    """Play the tournament; ``edition`` 0 alternates the editions deal by deal (``market``: the
-    Market, 2nd edition only)."""
+    """Play the tournament; ``edition`` 0 alternates the editions deal by deal where the parts allow
+    both (``market``: the Market, 2nd edition only; ``expansions``: further keys, e.g. "new_society";
+    ``modules``: 1-6, X-02)."""
     for lv in levels:
         if lv not in LEVELS:
             raise ValueError(f"unknown level {lv!r} (use {', '.join(LEVELS)})")
     if not 1 <= len(levels) <= players:
         raise ValueError(f"give 1 to {players} levels for {players} players")
-    expansions = ("market",) if market else ()
-    Ruleset(edition=edition or 2, players=players, expansions=expansions)  # ValueError: not a ruleset
+    expansions = (("market",) if market else ()) + tuple(expansions)
+    only = edition or editions_for(players, expansions, modules)[0]
+    eds = (edition,) if edition else editions_for(players, expansions, modules)
+    Ruleset(edition=only, players=players, expansions=expansions, modules=modules)  # ValueError: not a ruleset
     result = ArenaResult(games, {lv: Tally() for lv in levels})
     for g in range(games):
         deal = seed + g // players
-        ed = edition or (2 if market else 1 + deal % 2)
+        ed = eds[deal % len(eds)]
         seating = lineup(levels, players, g)
-        ruleset = Ruleset(edition=ed, players=players, expansions=expansions)
+        ruleset = Ruleset(edition=ed, players=players, expansions=expansions, modules=modules)
         st = new_game(ruleset, [f"{lv} {i + 1}" for i, lv in enumerate(seating)], deal)
         rngs = [random.Random(f"{seed}/{g}/{i}") for i in range(players)]
         while not st.finished:

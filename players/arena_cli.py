@@ -7,22 +7,58 @@ import sys
 from typing import Any
 
 from .ai import LEVELS
-from .arena import play, report
+from .arena import editions_for, play, report
 from .fastcore import core_name, rerun_compiled
 
 
 def add_arena_parser(sub: Any) -> None:
     a = sub.add_parser("arena", help="a seeded tournament of computer levels; prints win rates")
     a.add_argument("levels", nargs="+", choices=LEVELS, metavar="LEVEL", help=f"levels: {', '.join(LEVELS)}")
-    a.add_argument("--players", type=int, default=4, choices=(2, 3, 4, 5), help="5 needs --market")
+    a.add_argument("--players", type=int, default=4, choices=(2, 3, 4, 5), help="5: --market or --society")
     a.add_argument("--market", action="store_true", help="play with the Market (2nd edition)")
+    a.add_argument("--society", action="store_true", help="In bester Gesellschaft (1st edition)")
+    a.add_argument("--sp-plus", action="store_true", help="SP+: the society's replacement cards only (1st edition)")
+    a.add_argument("--modules", type=modules_arg, default=(), help="modules 1-6, comma separated, e.g. 1,2")
     a.add_argument("--games", type=int, default=40)
     a.add_argument("--budget", type=float, default=0.2, help="seconds per move for the search levels")
     a.add_argument("--iterations", type=int, default=None, help="iterations per move instead of a time budget")
     a.add_argument("--seed", type=int, default=0)
-    a.add_argument("--edition", type=int, default=0, choices=(0, 1, 2), help="0: alternate deal by deal")
+    a.add_argument(
+        "--edition", type=int, default=0, choices=(0, 1, 2), help="0: alternate deal by deal where the parts allow both"
+    )
     a.add_argument("--pure", action="store_true", help="run the pure Python core even where a build is current")
     a.add_argument("--quiet", action="store_true", help="print only the table")
+
+
+def modules_arg(text: str) -> tuple[int, ...]:
+    try:
+        return tuple(sorted({int(x) for x in text.split(",") if x.strip()}))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"modules are numbers 1-6, comma separated, not {text!r}") from None
+
+
+def parts(args: argparse.Namespace) -> tuple[str, ...]:
+    """The expansion keys besides the Market the options name."""
+    return (("new_society",) if args.society else ()) + (("new_society_replacements_only",) if args.sp_plus else ())
+
+
+def describe(args: argparse.Namespace) -> str:
+    """The ruleset part of the header line."""
+    market = ("market",) if args.market else ()
+    try:
+        eds = (args.edition,) if args.edition else editions_for(args.players, market + parts(args), args.modules)
+    except ValueError:
+        eds = ()
+    words = [f"edition {eds[0]}" if len(eds) == 1 else "editions alternating"]
+    if args.market:
+        words.append("the Market")
+    if args.society:
+        words.append("In bester Gesellschaft")
+    if args.sp_plus:
+        words.append("SP+")
+    if args.modules:
+        words.append(f"modules {','.join(map(str, args.modules))}")
+    return ", ".join(words)
 
 
 def run_arena(args: argparse.Namespace, argv: list[str]) -> int:
@@ -33,7 +69,7 @@ def run_arena(args: argparse.Namespace, argv: list[str]) -> int:
     budget = None if args.iterations is not None else args.budget
     what = f"{args.iterations} iterations" if budget is None else f"{budget} s"
     print(
-        f"arena: {' '.join(args.levels)}, {args.players} players{', the Market' if args.market else ''}, "
+        f"arena: {' '.join(args.levels)}, {args.players} players, {describe(args)}, "
         f"{args.games} games, seed {args.seed}, "
         f"search {what} per move, rules core {core_name()}",
         flush=True,
@@ -48,6 +84,8 @@ def run_arena(args: argparse.Namespace, argv: list[str]) -> int:
             budget_s=budget,
             iterations=args.iterations,
             market=args.market,
+            expansions=parts(args),
+            modules=args.modules,
             out=None if args.quiet else sys.stdout,
         )
     except ValueError as e:

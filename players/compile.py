@@ -21,7 +21,9 @@ ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_DEST = ROOT / "build" / "mypyc"
 PACKAGES = ("rules", "players")
 # besides rules.compile.MODULES:
-MODULES = ("players/eval.py", "players/hidden.py", "players/search.py", "players/mcts.py")
+MODULES = (
+    "players/eval.py", "players/parts_eval.py", "players/hidden.py", "players/search.py", "players/mcts.py"
+)
 STAMP = ".sources-digest"  # as rules.compile.STAMP
 
 

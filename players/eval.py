@@ -2,7 +2,8 @@
 game (for the greedy players and the search's playouts) and what a position is worth (to cut playouts
 short). Move values read card data, public facts and the deciding seat's own hand and money; the
 position estimate reads every seat's (it is only used on the search's determinizations). No edition
-switches; what an expansion adds is valued by its own module (the Market: ``market_eval``).
+switches; what an expansion adds is valued by its own module (the Market: ``market_eval``; In bester
+Gesellschaft and Modules 1 to 6: ``parts_eval``).
 
 The estimates follow the rulebooks' own advice (seed 000 "Tipps und taktische Bemerkungen"): workers
 early, expensive buildings are cheaper per point, keep some money for the trading phase, and a card
@@ -14,10 +15,16 @@ from __future__ import annotations
 import math
 
 from rules.actions import BUY, OBSERVE, PLAY, PUB, TAKE, Move
-from rules.cards import RED, CardType
+from rules.cards import GREEN, RED, CardType
+from rules.expansions.assignments import KEY as MODULE5
+from rules.expansions.banquet import KEY as BANQUET
+from rules.expansions.module6 import KEY as MODULE6
+from rules.expansions.society import beyond_ten
 from rules.state import GameState
 
+from . import parts_eval as parts
 from .market_eval import MarketOutlook, market_outlook, roundels
+from .parts_eval import PURPLE
 
 HAND_PENALTY = 5  # rules-notes 14: each card left in hand at the end
 CARDS_PER_ROUND = 6  # about how many cards of each stack a round uses
@@ -26,7 +33,10 @@ CARDS_PER_ROUND = 6  # about how many cards of each stack a round uses
 class Outlook:
     """Per-position figures every move estimate needs, computed once per decision."""
 
-    __slots__ = ("st", "rounds", "money", "scorings", "table", "market", "_reds", "_colours")
+    __slots__ = (
+        "st", "rounds", "money", "scorings", "table", "market", "_reds", "_colours", "purple", "module5", "module6",
+        "_aims", "_symbols", "_needs",
+    )
 
     def __init__(self, st: GameState) -> None:
         self.st = st
@@ -39,10 +49,60 @@ class Outlook:
         self.scorings = {
             p.scores: later + (1.0 if st.phase <= i else 0.0) for i, p in enumerate(st.ruleset.phases) if p.scores
         }
-        self.table = st.ruleset.catalogue.aristocrat_table
-        self.market: MarketOutlook | None = market_outlook(st, self.scorings) if st.ext else None
+        hooks = st.ruleset.hooks
+        self.table = parts.extended_table(st.ruleset.catalogue.aristocrat_table, beyond_ten in hooks.final)
+        ext = st.ext
+        self.market: MarketOutlook | None = market_outlook(st, self.scorings) if ext else None
+        self.purple = BANQUET in ext  # purple hand cards (Module 1, the Banquet)
+        self.module5 = MODULE5 in ext  # the seats' assignments
+        self.module6 = MODULE6 in ext  # the obstacles on the VP track
         self._reds: dict[int, set[str]] = {}  # per seat: the names of its red cards
         self._colours: dict[tuple[int, str], int] = {}  # (seat, colour): cards of that colour
+        self._aims: dict[int, list[int]] = {}  # per seat: its assignments (Module 5)
+        self._symbols: dict[tuple[int, str], int] = {}  # (seat, symbol): green cards with that symbol
+        self._needs: dict[int, tuple[dict[str, int], float]] = {}  # per seat: its next real obstacle's lacks
+
+    def symbol_count(self, seat: int, symbol: str) -> int:
+        found = self._symbols.get((seat, symbol))
+        if found is None:
+            cards = self.st.cards
+            found = self._symbols[seat, symbol] = sum(
+                1 for c in self.st.tableaux[seat] if cards[c].colour == GREEN and symbol in cards[c].symbols
+            )
+        return found
+
+    def needs(self, seat: int) -> tuple[dict[str, int], float]:
+        found = self._needs.get(seat)
+        if found is None:
+            found = self._needs[seat] = parts.obstacle_needs(self, seat)
+        return found
+
+    def owns(self, seat: int, card_id: str) -> bool:
+        cards = self.st.cards
+        return any(cards[c].id == card_id for c in self.st.tableaux[seat])
+
+    def top_vp(self, seat: int, colour: str) -> int:
+        cards = self.st.cards
+        return max((cards[c].vp for c in self.st.tableaux[seat] if cards[c].colour == colour), default=0)
+
+    def aims(self, seat: int) -> list[int]:
+        """The seat's assignments (Module 5; only the deciding seat's own are asked for in ``score``)."""
+        found = self._aims.get(seat)
+        if found is None:
+            found = self._aims[seat] = parts.m5.dealt(self.st, seat) if self.module5 else []
+        return found
+
+    def penalty_relief(self, seat: int, t: CardType | None) -> float:
+        """What getting rid of hand card ``t`` (None: the seat's worst) saves: the -5 at the end, less
+        what it could still bring if played."""
+        if t is None:
+            cards = self.st.cards
+            hand = [cards[c] for c in self.st.hands[seat] if cards[c].colour != PURPLE]
+            if not hand:
+                return 0.0
+            return max(self.penalty_relief(seat, h) for h in hand)
+        redeem = 0.5 * min(2 * HAND_PENALTY, max(0.0, self.income(seat, t))) if self.rounds > 1.0 else 0.0
+        return HAND_PENALTY - redeem
 
     def reds(self, seat: int) -> set[str]:
         found = self._reds.get(seat)
@@ -63,9 +123,11 @@ class Outlook:
         k = self.scorings.get(t.colour, 0.0)
         w = self.money
         value = k * (t.vp + t.rubles * w)
-        if t.bonus_per is not None:
-            per = self.colour_count(seat, t.bonus_per)
-            value += k * per * (t.bonus_vp + t.bonus_rubles * w)
+        per_colour = t.bonus_per
+        if t.ability is not None or t.discounts or per_colour is not None:
+            value += parts.ability_income(self, seat, t, k, w)
+            if per_colour is not None and not per_colour.startswith("symbol:"):
+                value += k * self.colour_count(seat, per_colour) * (t.bonus_vp + t.bonus_rubles * w)
         if t.discount is not None:
             value += 1.5 * self.rounds
         if t.ability == "pub":
@@ -88,6 +150,10 @@ class Outlook:
 
     def card_value(self, seat: int, t: CardType, displaced: CardType | None) -> float:
         value = self.income(seat, t) + self.aristocrat_gain(seat, t, displaced)
+        if self.module5:
+            value += parts.assignment_progress(self, seat, t)
+        if self.module6:
+            value += parts.obstacle_gain(self, seat, t)
         if displaced is not None:
             value -= self.income(seat, displaced)
         return value
@@ -103,6 +169,8 @@ class Outlook:
         m = self.market
         if kind in (BUY, PLAY):
             t = by_id[a.card]
+            if t.colour == PURPLE:
+                return parts.purple_play(self, seat, a, t)
             displaced = by_id[a.target] if a.target else None
             value = self.card_value(seat, t, displaced) - move.price * w
             if m is not None:
@@ -117,6 +185,8 @@ class Outlook:
             if self.rounds <= 1.0:
                 return -HAND_PENALTY
             t = by_id[a.card]
+            if t.colour == PURPLE:
+                return parts.hold(self, seat, t)
             best = self.card_value(seat, t, None) if not t.trading else self.income(seat, t) * 0.6
             if m is not None and not t.trading:
                 best += m.card_gain(seat, t, roundels(st, a, t, None)[0], w)
@@ -127,6 +197,10 @@ class Outlook:
             return 0.5
         if m is not None:
             found = m.decision(seat, a, move.price, w)
+            if found is not None:
+                return found
+        if kind != "pass":
+            found = parts.decision(self, seat, move)
             if found is not None:
                 return found
         return 0.0  # pass, discard (the Market's release)
@@ -148,9 +222,17 @@ class Outlook:
         value += table[min(len(names), len(table) - 1)]
         redeem = 0.5 if self.rounds > 1.0 else 0.0
         for c in st.hands[seat]:
-            value += -HAND_PENALTY + redeem * min(2 * HAND_PENALTY, max(0.0, self.income(seat, cards[c])))
+            t = cards[c]
+            if t.colour == PURPLE:
+                value += parts.hold(self, seat, t)
+                continue
+            value += -HAND_PENALTY + redeem * min(2 * HAND_PENALTY, max(0.0, self.income(seat, t)))
         if self.market is not None:
             value += self.market.worth(seat, self.money if self.rounds > 1.0 else 0.1)
+        if self.module5:
+            value += parts.best_assignment(self, seat)
+        if self.module6 and parts.is_blocked(self, seat):
+            value -= parts.BLOCKED * max(0.0, value - st.vp[seat])
         return value
 
 

@@ -54,9 +54,10 @@ def determinize(st: GameState, seat: int, rng: random.Random) -> GameState:
     pools: dict[str, list[int]] = {}
     for k in deck_keys:
         pools.setdefault(k, []).extend(d.decks[k])
+    copy_decks = st.ruleset.catalogue.copy_decks  # a copy's own stack where copies differ (Away With It!)
     for s in hands:
         for c in d.hands[s]:
-            pools.setdefault(cards[c].deck, []).append(c)
+            pools.setdefault(copy_decks[c] if copy_decks else cards[c].deck, []).append(c)
     for k in sorted(pools):
         pools[k].sort()
         rng.shuffle(pools[k])

@@ -33,6 +33,28 @@ def test_arena_prints_a_table(capsys) -> None:  # type: ignore[no-untyped-def]
     assert all(r[1] == "3" for r in rows.values())  # each level sat once in each of the 3 games
 
 
+@pytest.mark.parametrize(
+    ("options", "header"),
+    [
+        (["--players", "5", "--society", "--modules", "1"], "5 players, edition 1, In bester Gesellschaft, modules 1,"),
+        (["--players", "2", "--market", "--modules", "6,3"], "2 players, edition 2, the Market, modules 3,6,"),
+        (["--players", "2", "--sp-plus"], "2 players, edition 1, SP+,"),
+    ],
+)
+def test_arena_plays_any_ruleset(capsys, options: list[str], header: str) -> None:  # type: ignore[no-untyped-def]
+    """Issue 16 step 3, issue 19: the parts are options, named in the header line; each game is of them."""
+    assert main(["arena", "--games", "1", "--pure", *options, "normal", "random"]) == 0
+    out = capsys.readouterr().out
+    assert header in out.splitlines()[0], out
+    assert "game 1/1 (edition" in out
+
+
+def test_arena_names_why_a_ruleset_is_refused(capsys) -> None:  # type: ignore[no-untyped-def]
+    assert main(["arena", "--games", "1", "--pure", "--players", "5", "--modules", "2", "normal"]) == 2
+    err = capsys.readouterr().err
+    assert "edition 1:" in err and "edition 2:" in err
+
+
 def test_arena_counts_every_game_once_and_shares_ties() -> None:
     result = play(["strong", "normal"], players=4, games=2, seed=3, iterations=4)
     assert result.tallies["strong"].seats == 2 and result.tallies["normal"].seats == 6

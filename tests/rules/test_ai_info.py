@@ -39,11 +39,16 @@ def disturb(st: GameState, seat: int, rng: random.Random) -> GameState:
     # Every unseen card (stacks and hidden hands) goes back into the pool of its kind and is dealt
     # again at random, sizes kept: stacks reshuffled, hand cards swapped with stack cards and
     # between players.
+    copy_decks = d.ruleset.catalogue.copy_decks  # a copy's own stack (Module 1's Away With It!)
+
+    def stack(c: int) -> str:
+        return copy_decks[c] if copy_decks else d.cards[c].deck
+
     pools: dict[str, list[int]] = {}
     for cards in [*d.decks.values(), *(d.hands[s] for s in hidden_hands)]:
         for c in cards:
-            pools.setdefault(d.cards[c].deck, []).append(c)
-    kinds = [d.cards[c].deck for s in hidden_hands for c in d.hands[s]]
+            pools.setdefault(stack(c), []).append(c)
+    kinds = [stack(c) for s in hidden_hands for c in d.hands[s]]
     rng.shuffle(kinds)
     for pool in pools.values():
         rng.shuffle(pool)
@@ -67,8 +72,8 @@ def disturb(st: GameState, seat: int, rng: random.Random) -> GameState:
 
 
 def rid(r: Ruleset) -> str:
-    market = "-market" if r.expansions else ""
-    return f"ed{r.edition}-{r.players}p-money{r.open_money:d}-hands{r.open_hands:d}{market}"
+    parts = "".join(f"-{e}" for e in r.expansions) + "".join(f"-m{m}" for m in r.modules)
+    return f"ed{r.edition}-{r.players}p-money{r.open_money:d}-hands{r.open_hands:d}{parts}"
 
 
 RULESETS = [
@@ -78,6 +83,9 @@ RULESETS = [
     Ruleset(edition=1, players=3, open_hands=True),
     Ruleset(edition=2, players=3, open_money=False, expansions=("market",)),
     Ruleset(edition=2, players=5, expansions=("market",)),
+    # purple hand cards (Module 1), the new cards and decisions (issues 16, 19: players/parts_eval.py)
+    Ruleset(edition=1, players=3, expansions=("new_society",), modules=(1,)),
+    Ruleset(edition=2, players=4, expansions=("market",), modules=(1, 2, 4, 6), open_money=False),
 ]
 
 
