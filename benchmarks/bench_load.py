@@ -452,7 +452,7 @@ class WarningCounter(logging.Handler):
 
 
 async def run(args: argparse.Namespace, db: Path) -> Figures:
-    config = Config(token="x", database_path=str(db), render_images=True,
+    config = Config(token="x", database_path=str(db), render_images=True, live_minutes=int(os.environ.get("LIVE_MINUTES", "5")),
                     timer_poll_seconds=3600.0)  # no reminder poll during the run (it would move SimCord's clock)
     bot = PetersburgBot(config, sync_commands=True)
     async with simcord.run(bot) as env:

@@ -357,10 +357,13 @@ class BoardPoster(PerGame):
         window = 60.0 * self.bot.config.live_minutes
         if window <= 0:
             return None
-        seen = [x for x in (self.presence.last_seen(game.channel_id, uid),
-                            await self.store.last_action_at(game.id, uid)) if x is not None]
-        until = max(seen) + window if seen else None
-        return until if until is not None and until > self.store.clock() else None
+        now = self.store.clock()
+        seen = self.presence.last_seen(game.channel_id, uid)
+        if seen is not None and seen + window > now:  # seen here lately: no need to read the action log
+            return seen + window
+        acted = await self.store.last_action_at(game.id, uid)  # another process, or before a restart
+        until = max(x for x in (seen, acted, now - window) if x is not None) + window
+        return until if until > now else None
 
     def stop(self) -> None:
         """The bot closes: no more looks again."""
