@@ -452,7 +452,8 @@ class WarningCounter(logging.Handler):
 
 
 async def run(args: argparse.Namespace, db: Path) -> Figures:
-    config = Config(token="x", database_path=str(db), render_images=True, live_minutes=int(os.environ.get("LIVE_MINUTES", "5")),
+    live = int(os.environ.get("LIVE_MINUTES", "5"))  # 0: every player pinged at once (no live window)
+    config = Config(token="x", database_path=str(db), render_images=True, live_minutes=live,
                     timer_poll_seconds=3600.0)  # no reminder poll during the run (it would move SimCord's clock)
     bot = PetersburgBot(config, sync_commands=True)
     async with simcord.run(bot) as env:
