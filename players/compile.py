@@ -12,7 +12,6 @@ repository root::
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import sys
 from pathlib import Path
@@ -61,20 +60,9 @@ def build(dest: Path = DEFAULT_DEST, force: bool = False, quiet: bool = True) ->
 
 
 def main(argv: list[str] | None = None) -> int:
-    from rules.compile import BuildError
+    from rules.compile import cli
 
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--dest", type=Path, default=DEFAULT_DEST)
-    ap.add_argument("--force", action="store_true", help="rebuild even if the sources are unchanged")
-    args = ap.parse_args(argv)
-    try:
-        dest = build(args.dest, force=args.force, quiet=False)
-    except BuildError as e:
-        print(e, file=sys.stderr)
-        return 1
-    print(f"compiled rules core and players in {dest}: PYTHONPATH={dest} imports them")
-    return 0
-
+    return cli(argv, __doc__, DEFAULT_DEST, build, "rules core and players")
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -24,7 +24,7 @@ import shutil
 import subprocess
 import sys
 import sysconfig
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -140,18 +140,24 @@ def build(dest: Path = DEFAULT_DEST, force: bool = False, quiet: bool = True) ->
     return build_packages(PACKAGES, MODULES, dest, sources_digest(), force, quiet)
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--dest", type=Path, default=DEFAULT_DEST)
+def cli(argv: list[str] | None, doc: str | None, default: Path, make: Callable[[Path, bool, bool], Path],
+        made: str) -> int:
+    """The command line of a package's build (``--dest``, ``--force``); ``made`` names what was built."""
+    ap = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--dest", type=Path, default=default)
     ap.add_argument("--force", action="store_true", help="rebuild even if the sources are unchanged")
     args = ap.parse_args(argv)
     try:
-        dest = build(args.dest, force=args.force, quiet=False)
+        dest = make(args.dest, args.force, False)
     except BuildError as e:
         print(e, file=sys.stderr)
         return 1
-    print(f"compiled rules core in {dest}: PYTHONPATH={dest} imports it")
+    print(f"compiled {made} in {dest}: PYTHONPATH={dest} imports it")
     return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    return cli(argv, __doc__, DEFAULT_DEST, build, "rules core")
 
 
 if __name__ == "__main__":

@@ -124,7 +124,7 @@ RoundEnd = Callable[["GameState", list[Event]], None]
 # after the display is filled, before the first turn (P5-08, BQ-21); may leave a pending decision
 PhaseStart = Callable[["GameState", list[Event]], None]
 Settles = Callable[["GameState", int], bool]  # the seat has this decision to settle now
-Final = Callable[["GameState", int, dict[str, Any]], None]  # seat, its final-scoring entry
+Final = Callable[["GameState", int, dict[str, Any], list[Event]], None]  # seat, its final-scoring entry
 FinalStep = Callable[["GameState", list[dict[str, Any]], list[Event]], None]  # every seat's entry, events
 ViewFields = Callable[["GameState", "int | None", dict[str, Any]], None]
 HandExempt = Callable[["GameState", int], bool]  # card: True = no hand penalty at the end (BQ-05)
@@ -141,9 +141,9 @@ Discount = Callable[["GameState", int], tuple[tuple[str, int], ...]]
 Redeal = Callable[["GameState", int, random.Random], None]  # re-deal in place what the seat cannot see
 Parser = Callable[[str, str, Catalogue], "Action"]  # whole text, what follows the kind word
 # seat, VP offered, source, events -> the VP that count now (M6-19: every VP gain passes here)
-VpFilter = Callable[["GameState", int, int, str, "list[Event] | None"], int]
+VpFilter = Callable[["GameState", int, int, str, "list[Event]"], int]
 # seat, VP credited, source, events: reactions once the marker has moved (M6-03: a bonus on the way)
-VpGained = Callable[["GameState", int, int, str, "list[Event] | None"], None]
+VpGained = Callable[["GameState", int, int, str, "list[Event]"], None]
 # Before the game waits for its next decision: open a decision a part queued meanwhile (True: opened)
 Interrupt = Callable[["GameState", list[Event]], bool]
 HandLimit = Callable[["GameState", int], int]  # seat -> hand slots added beyond the tableau's (M4-10)

@@ -12,10 +12,11 @@ HAND_PENALTY = 5  # rules-notes 14
 CONVERSION = "rubles"  # the source of the final scoring's VP for rubles: rubles not converted stay (X-06)
 
 
-def gain_vp(st: GameState, seat: int, vp: int, source: str, events: list[Event] | None = None) -> int:
+def gain_vp(st: GameState, seat: int, vp: int, source: str, events: list[Event]) -> int:
     """Every VP gain passes here (M6-19): the active parts' filters (``Hooks.vp_filters``) may hold
     some back, the rest moves the marker, then the parts react (``Hooks.vp_gained``); ``events``
-    receives what they tell. Returns the VP credited."""
+    receives what they tell (required, so that no gain passes an obstacle untold). Returns the VP
+    credited."""
     hooks = st.ruleset.hooks
     for keep in hooks.vp_filters:
         vp = keep(st, seat, vp, source, events)
@@ -156,7 +157,7 @@ def final_scoring(st: GameState, events: list[Event]) -> None:
         entry["rubles_vp"] = money_vp
         entry["hand_penalty"] = -penalty
         for add in extra:
-            add(st, seat, entry)
+            add(st, seat, entry, events)
         entry["vp"] = st.vp[seat]
         entry["rubles_left"] = st.rubles[seat]
     best = max((st.vp[s], st.rubles[s]) for s in range(st.n))

@@ -20,7 +20,7 @@ from ..actions import BUY, Action, Move
 from ..checks import check_placement, find
 from ..errors import RuleError
 from ..flow import _deal, discard, place
-from ..hooks import Checked, Event, Expansion, Hooks, Shape, TurnAction
+from ..hooks import Checked, Event, Expansion, Hooks, TurnAction
 from ..moves import offers
 from ..prices import seat_context
 from ..state import LOWER, ROW_NAMES, UPPER, GameState, Pending
@@ -283,9 +283,6 @@ class Events(Expansion):
     key = KEY
     editions = (2,)
     requires = ("market",)
-
-    def configure(self, shape: Shape) -> None:
-        pass
 
     def hooks(self) -> Hooks:
         from .module4_decisions import OrderDecision, TwinDecision, notation

@@ -18,7 +18,7 @@ from functools import cache
 from typing import Any
 
 from ..cards import DATA_DIR, GREEN, RED
-from ..hooks import Event, Expansion, Hooks, Shape
+from ..hooks import Event, Expansion, Hooks
 from ..scoring import CONVERSION, gain_vp
 from ..state import GameState, Pending
 from .market import positions
@@ -173,7 +173,7 @@ def blocked(st: GameState, seat: int) -> bool:
 
 
 # --- the VP track ----------------------------------------------------------------------------------
-def keep_vp(st: GameState, seat: int, vp: int, source: str, events: list[Event] | None) -> int:
+def keep_vp(st: GameState, seat: int, vp: int, source: str, events: list[Event]) -> int:
     """M6-03, M6-09 ... M6-11, M6-17 (AMB-25): the part of a VP gain that moves the marker. A real
     obstacle at F is checked when the marker would reach F - 1: met, it is passed (its bonus follows);
     not met, the marker stops at F - 1 and the rest is lost. A bonus obstacle reached or passed pays
@@ -197,15 +197,14 @@ def keep_vp(st: GameState, seat: int, vp: int, source: str, events: list[Event] 
             m["lost"][seat] += lost
             stats = st.stats[seat]
             stats["vp_lost"] = stats.get("vp_lost", 0) + lost
-            if events is not None:
-                events.append({"type": "obstacle_blocked", "seat": seat, "field": f, "obstacle": ob, "vp": lost})
+            events.append({"type": "obstacle_blocked", "seat": seat, "field": f, "obstacle": ob, "vp": lost})
             break
         done.append(f)
         m["to_pay"].append([seat, f])
     return target - v
 
 
-def pay_bonuses(st: GameState, seat: int, vp: int, source: str, events: list[Event] | None) -> None:
+def pay_bonuses(st: GameState, seat: int, vp: int, source: str, events: list[Event]) -> None:
     """M6-10, M6-19: the bonuses of the obstacles this gain passed, in track order; bonus rubles at
     once, bonus VP as a gain of their own (which may pass the next obstacle: a chain)."""
     m = m6(st)
@@ -263,7 +262,7 @@ def best_option(st: GameState, seat: int, options: list[tuple[str, str, int]]) -
     return max(options, key=lambda o: (o[0] == "vp", o[2]))
 
 
-def pay_bonus(st: GameState, seat: int, field: int, events: list[Event] | None) -> None:
+def pay_bonus(st: GameState, seat: int, field: int, events: list[Event]) -> None:
     m = m6(st)
     ob = m["obstacles"][str(field)]
     rubles, vp, options = bonus_parts(st, seat, ob)
@@ -279,14 +278,14 @@ def pay_bonus(st: GameState, seat: int, field: int, events: list[Event] | None) 
         take_option(st, seat, field, choice, events)
 
 
-def take_option(st: GameState, seat: int, field: int, option: tuple[str, str, int], events: list[Event] | None) -> None:
+def take_option(st: GameState, seat: int, field: int, option: tuple[str, str, int], events: list[Event]) -> None:
     side, cid, amount = option
     rubles, vp = (amount, 0) if side == "rubles" else (0, amount)
     credit(st, seat, field, rubles, vp, events, "bonus_chosen", cid)
 
 
 def credit(
-    st: GameState, seat: int, field: int, rubles: int, vp: int, events: list[Event] | None, kind: str, card: str = ""
+    st: GameState, seat: int, field: int, rubles: int, vp: int, events: list[Event], kind: str, card: str = ""
 ) -> None:
     """Pay part of an obstacle's bonus: the event first, then the rubles, then the VP as a gain."""
     m = m6(st)
@@ -299,11 +298,10 @@ def credit(
     stats = st.stats[seat]
     stats["obstacle_rubles"] = stats.get("obstacle_rubles", 0) + rubles
     stats["obstacle_vp"] = stats.get("obstacle_vp", 0) + vp
-    if events is not None:
-        ev: Event = {"type": kind, "seat": seat, "field": field, "obstacle": ob, "rubles": rubles, "vp": vp}
-        if card:
-            ev["card"] = card
-        events.append(ev)
+    ev: Event = {"type": kind, "seat": seat, "field": field, "obstacle": ob, "rubles": rubles, "vp": vp}
+    if card:
+        ev["card"] = card
+    events.append(ev)
     st.rubles[seat] += rubles
     if vp:
         gain_vp(st, seat, vp, "obstacles", events)
@@ -347,7 +345,7 @@ def final_mode(st: GameState, events: list[Event]) -> None:
             take_option(st, seat, field, best_option(st, seat, options), events)
 
 
-def final_entry(st: GameState, seat: int, entry: dict[str, Any]) -> None:
+def final_entry(st: GameState, seat: int, entry: dict[str, Any], events: list[Event]) -> None:
     """X-06: the final-scoring table notes the VP an obstacle held back over the game."""
     entry["vp_lost"] = m6(st)["lost"][seat]
 
@@ -359,9 +357,6 @@ class Obstacles(Expansion):
     key = KEY
     editions = (2,)
     requires = ("market",)
-
-    def configure(self, shape: Shape) -> None:
-        pass
 
     def hooks(self) -> Hooks:
         from .module6_decisions import BonusDecision, notation

@@ -53,14 +53,14 @@ def sack_phase_start(st: GameState, events: list[Event]) -> None:
 
 
 # --- final scoring ---------------------------------------------------------------------------------
-def beyond_ten(st: GameState, seat: int, entry: dict[str, Any]) -> None:
+def beyond_ten(st: GameState, seat: int, entry: dict[str, Any], events: list[Event]) -> None:
     """IBG-04 (X-06 step 1): each distinct aristocrat beyond the tenth is worth 10 VP more (11 -> 65,
     12 -> 75), red trading cards and the Sycophant counted once by name (IBG-19)."""
     cards = st.cards
     distinct = len({cards[c].id for c in st.tableaux[seat] if cards[c].colour == "red"})
     if distinct > 10:
         extra = BEYOND_TEN_VP * (distinct - 10)
-        gain_vp(st, seat, extra, "aristocrat_bonus")
+        gain_vp(st, seat, extra, "aristocrat_bonus", events)
         entry["aristocrats"] += extra
 
 

@@ -85,7 +85,7 @@ class Toy(Expansion):
         def round_end(st: GameState, events: list[Event]) -> None:
             st.ext["toy"]["rounds"] += 1
 
-        def final(st: GameState, seat: int, entry: dict[str, Any]) -> None:
+        def final(st: GameState, seat: int, entry: dict[str, Any], events: list[Event]) -> None:
             entry["prayers"] = st.ext["toy"]["prayers"]
 
         def fields(st: GameState, seat: int | None, out: dict[str, Any]) -> None:
