@@ -68,7 +68,7 @@ from simcord.backend import serializers  # noqa: E402
 from simcord.backend.models import Interaction as SimInteraction  # noqa: E402
 from simcord.enums import AppCommandType, ComponentType, InteractionType  # noqa: E402
 
-from bot.client import PetersburgBot  # noqa: E402
+from bot.client import PetersburgBot, tune_gc  # noqa: E402
 from bot.config import Config  # noqa: E402
 from bot.store import Store  # noqa: E402
 from rules import GameState, legal_moves  # noqa: E402
@@ -456,6 +456,8 @@ async def run(args: argparse.Namespace, db: Path) -> Figures:
     config = Config(token="x", database_path=str(db), render_images=True, live_minutes=live,
                     timer_poll_seconds=3600.0)  # no reminder poll during the run (it would move SimCord's clock)
     bot = PetersburgBot(config, sync_commands=True)
+    if not args.gc_defaults:
+        tune_gc()  # as ``python -m bot`` does before it starts the bot
     async with simcord.run(bot) as env:
         guild = env.create_guild()
         probe = Probe(env)
@@ -541,9 +543,12 @@ async def main() -> int:
     ap.add_argument("--think", type=float, default=0.5, help="mean pause before each action (s)")
     ap.add_argument("--via", choices=("commands", "buttons", "mixed"), default="commands")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--gc-defaults", action="store_true",
+                    help="keep Python's garbage collector settings (python -m bot tunes them: bot.client.tune_gc)")
     args = ap.parse_args()
     print(f"{time.strftime('%Y-%m-%d %H:%M:%S UTC', time.gmtime())}; load average "
-          f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}; {os.cpu_count()} CPUs")
+          f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}; {os.cpu_count()} CPUs; garbage collector "
+          f"{'defaults' if args.gc_defaults else 'tuned as python -m bot does'}")
     with tempfile.TemporaryDirectory() as tmp:
         fig = await run(args, Path(tmp) / "load.sqlite3")
     print(f"targets (issue 10): ack p99 <= 500 ms: {'met' if fig.ack and pct(fig.ack, 99) <= 0.5 else 'NOT met'}; "

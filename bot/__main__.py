@@ -46,7 +46,7 @@ def setup_logging(level: str, token: str) -> None:
 
 async def _run(config: Config, sync: bool) -> int:
     """Open (and check) the database, then run the bot; 3 when the database cannot be used."""
-    from .client import make_bot, wall_clock
+    from .client import make_bot, tune_gc, wall_clock
     from .store import Store, Unusable
 
     try:
@@ -57,6 +57,7 @@ async def _run(config: Config, sync: bool) -> int:
     try:
         bot = make_bot(config, sync_commands=sync, store=store)
         stop_on_sigterm(bot)
+        tune_gc()
         workers = asyncio.create_task(bot.start_workers())
         try:
             async with bot:

@@ -73,8 +73,10 @@ class BoardPoster(PerGame):
         self._boards: dict[int, int] = {}  # channel -> board message id (as this process knows it)
         self.presence = Presence(lambda: self.store.clock())
         self._wakes: dict[int, asyncio.Task[None]] = {}  # game -> a look again once a live player's window ends
+        self._wake_when: dict[int, float] = {}  # game -> when that look is due
+        self._sleeping_until: dict[int, float] = {}  # game -> when its task's current sleep ends
         self._own: set[int] = set()  # turn messages (not counted as pushing the board up)
-        self.after_shown: Callable[[int], None] | None = None  # e.g. a computer player's turn comes next
+        self.after_shown: Callable[[Game], None] | None = None  # e.g. a computer player's turn comes next
         self._owner = new_owner()  # this process's name in the games' board claims (bot.store: claim_board)
         self.seen = SeenVersions()  # what players may have seen, for typed commands (cogs.seen)
 
@@ -200,7 +202,7 @@ class BoardPoster(PerGame):
                 await self._tell(game, channel, p)
                 raise
         if game.status == ACTIVE and self.after_shown is not None:
-            self.after_shown(game.id)
+            self.after_shown(game)
 
     async def _board(self, game: Game, channel: discord.PartialMessageable, *, repost: bool = False) -> None:
         """Show the board of the game's version (edit in place or post anew), then the turn message."""
@@ -370,16 +372,35 @@ class BoardPoster(PerGame):
         for task in self._wakes.values():
             task.cancel()
         self._wakes.clear()
+        self._wake_when.clear()
+        self._sleeping_until.clear()
 
     def _wake_at(self, game_id: int, when: float) -> None:
-        """Look at the game again at ``when`` (a live player's window ends: ping them if they have not moved)."""
-        old = self._wakes.pop(game_id, None)
-        if old is not None:
-            old.cancel()
+        """Look at the game again at ``when`` (a live player's window ends: ping them if they have not moved).
+
+        One sleeping task per game at most: a later ``when`` (the usual case, a move of a live player) only
+        moves the target, and the task sleeps on when it wakes early; only an earlier one replaces the task.
+        Cancelling and creating a task at every move left a cancelled timer behind at every move."""
+        self._wake_when[game_id] = when
+        task = self._wakes.get(game_id)
+        if task is not None and not task.done() and self._sleeping_until.get(game_id, when) <= when:
+            return
+        if task is not None:
+            task.cancel()
 
         async def wake() -> None:
-            await asyncio.sleep(max(0.0, when - self.store.clock()) + 1.0)
+            while True:
+                target = self._wake_when.get(game_id)
+                if target is None:
+                    return
+                delay = target - self.store.clock()
+                if delay < 0:
+                    break
+                self._sleeping_until[game_id] = target
+                await asyncio.sleep(delay + 1.0)
             self._wakes.pop(game_id, None)
+            self._wake_when.pop(game_id, None)
+            self._sleeping_until.pop(game_id, None)
             self.kick(game_id)
 
         self._wakes[game_id] = asyncio.create_task(wake())

@@ -19,7 +19,7 @@ from discord import app_commands
 from bot import thinking
 from bot.lobby import COMPUTER_LEVELS
 from bot.service import UserError
-from bot.store import ACTIVE, DatabaseLost
+from bot.store import ACTIVE, DatabaseLost, Game
 from bot.texts import describe_action
 from bot.translator import locale_str as _
 from rules import view
@@ -58,6 +58,12 @@ class ComputerPlayers(PerGame):
         for game in await self.bot.store.list_games(status=ACTIVE, limit=10_000):
             if game.state is not None and any(s.computer for s in game.seats):
                 self.kick(game.id)
+
+    def shown(self, game: Game) -> None:
+        """A board of ``game`` was shown: its computers' turn may have come (a game without computer players is
+        not read again for that: issue 17, item 11)."""
+        if any(s.computer for s in game.seats):
+            self.kick(game.id)
 
     async def run(self, game_id: int) -> None:
         try:

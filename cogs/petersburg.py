@@ -47,7 +47,7 @@ class Petersburg(PlayCommands, HostCommands, InfoCommands, ComputerCommands, com
         self.poster = BoardPoster(bot)
         self.dms = DirectMessages(bot)
         self.computers = ComputerPlayers(bot, self)
-        self.poster.after_shown = self.computers.kick  # a computer's turn starts once the board shows it
+        self.poster.after_shown = self.computers.shown  # a computer's turn starts once the board shows it
         super().__init__()
 
     async def cog_load(self) -> None:

@@ -23,9 +23,21 @@ class Tx(Protocol):
         """Run one statement; returns the number of rows it changed (-1 when that means nothing)."""
         ...
 
-    async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None: ...
+    async def run(self, sql: str, params: Sequence[Any] = (), *, conflict: str | None = None) -> None:
+        """Run one statement whose count is not needed; SQLite sends it with the transaction's next trip to
+        its connection's thread (``sqlite.SQLiteTx``), so a failure may raise there, still in the transaction.
+        ``conflict``: the statement must change exactly one row, else ``VersionConflict(conflict)``."""
+        ...
+
+    async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        """Run one statement per row (SQLite: with the next trip, like ``run``)."""
+        ...
 
     async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Row]: ...
+
+    async def fetch_many(self, queries: Sequence[tuple[str, Sequence[Any]]]) -> list[list[Row]]:
+        """The rows of each query, in order (SQLite: in one trip to its connection's thread)."""
+        ...
 
     async def lock(self, key: int) -> None:
         """Serialize with other transactions taking the same key until this one ends (PostgreSQL: an
@@ -45,9 +57,13 @@ class Backend(Protocol):
 
     async def write(self, sql: str, params: Sequence[Any] = ()) -> int:
         """One statement of bookkeeping that is redone if it is lost, written without waiting for the disk
-        (issue 17, item 11): on SQLite in autocommit mode on a connection with ``synchronous=NORMAL``, outside
-        the queue of write transactions; on PostgreSQL with ``synchronous_commit`` off. Returns the number of
-        rows it changed."""
+        (issue 17, item 11): on SQLite in the open group of write transactions (one wait for the disk for the
+        group), on PostgreSQL with ``synchronous_commit`` off. Returns the number of rows it changed."""
+        ...
+
+    async def note(self, sql: str, params: Sequence[Any] = ()) -> None:
+        """Like ``write`` when the count is not needed (SQLite: it rides along with the next statement sent to the
+        write connection, costing no trip of its own)."""
         ...
 
     def snapshot(self) -> AbstractAsyncContextManager[Tx]:

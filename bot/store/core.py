@@ -13,7 +13,7 @@ import aiosqlite
 
 from ..schema import MIGRATIONS, Migration, run_script
 from .backend import Backend, Row, Tx, fetch_one
-from .rows import GAME_COLS, Game, Seat, Unusable, VersionConflict, game_from_row
+from .rows import GAME_COLS, Game, Seat, Unusable, game_from_row
 from .sqlite import SQLiteBackend
 
 log = logging.getLogger(__name__)
@@ -144,6 +144,10 @@ class StoreBase:
         rows it changed."""
         return await self._backend.write(sql, params)
 
+    async def note(self, sql: str, params: Sequence[Any] = ()) -> None:
+        """``write`` without the count (``Backend.note``: on SQLite it costs no trip of its own)."""
+        await self._backend.note(sql, params)
+
     def snapshot(self) -> AbstractAsyncContextManager[Tx]:
         """``async with store.snapshot() as tx:`` reads that all see one moment (``tx.fetch``)."""
         return self._backend.snapshot()
@@ -168,21 +172,24 @@ class StoreBase:
     async def _bump(tx: Tx, game_id: int, expected_version: int, now: float, **fields: Any) -> int:
         """UPDATE the game with an optimistic version check; returns the new version. The UPDATE takes the
         game's row lock, so a racing transaction (another connection or process) waits, then finds the
-        version moved on: VersionConflict, on either backend."""
+        version moved on: VersionConflict (raised by the statement's trip on SQLite, at once on PostgreSQL)."""
         sets = "".join(f", {k} = ?" for k in fields)
-        count = await tx.execute(
-            f"UPDATE games SET version = version + 1, updated_at = ?{sets} WHERE id = ? AND version = ?",
-            (now, *fields.values(), game_id, expected_version))
-        if count != 1:
-            raise VersionConflict(f"game {game_id} is no longer at version {expected_version}")
+        await tx.run(f"UPDATE games SET version = version + 1, updated_at = ?{sets} WHERE id = ? AND version = ?",
+                     (now, *fields.values(), game_id, expected_version),
+                     conflict=f"game {game_id} is no longer at version {expected_version}")
         return expected_version + 1
 
     async def get_game(self, game_id: int) -> Game | None:
         """The game with its seats, or None."""
+        return await self._game_where("id = ?", (game_id,))
+
+    async def _game_where(self, where: str, params: Sequence[Any]) -> Game | None:
+        """The one game ``where`` selects (None: none), with its seats: one trip to the database (issue 17,
+        item 11: a game is read several times per move)."""
         async with self._backend.reader() as tx:
-            row = await fetch_one(tx, f"SELECT {GAME_COLS} FROM games WHERE id = ?", (game_id,))
-            if row is None:
-                return None
-            seats = [Seat(*r) for r in await tx.fetch(
-                "SELECT seat, user_id, name, computer FROM seats WHERE game_id = ? ORDER BY seat", (game_id,))]
-        return game_from_row(row, seats)
+            games, seats = await tx.fetch_many([
+                (f"SELECT {GAME_COLS} FROM games WHERE {where}", params),
+                (f"SELECT seat, user_id, name, computer FROM seats "
+                 f"WHERE game_id IN (SELECT id FROM games WHERE {where}) "
+                 "ORDER BY seat", params)])
+        return game_from_row(games[0], [Seat(*r) for r in seats]) if games else None

@@ -19,7 +19,7 @@ from urllib.parse import urlsplit, urlunsplit
 import asyncpg
 
 from .backend import Row
-from .rows import IntegrityError, Unusable
+from .rows import IntegrityError, Unusable, VersionConflict
 
 
 @lru_cache(maxsize=512)
@@ -61,6 +61,11 @@ class PostgresTx:
         except asyncpg.IntegrityConstraintViolationError as e:
             raise IntegrityError(str(e)) from None
 
+    async def run(self, sql: str, params: Sequence[Any] = (), *, conflict: str | None = None) -> None:
+        count = await self.execute(sql, params)
+        if conflict is not None and count != 1:
+            raise VersionConflict(conflict)
+
     async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
         if not rows:
             return
@@ -68,6 +73,9 @@ class PostgresTx:
             await self.conn.executemany(to_pg(sql), rows)
         except asyncpg.IntegrityConstraintViolationError as e:
             raise IntegrityError(str(e)) from None
+
+    async def fetch_many(self, queries: Sequence[tuple[str, Sequence[Any]]]) -> list[list[Row]]:
+        return [await self.fetch(sql, params) for sql, params in queries]
 
     async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
         try:
@@ -107,6 +115,9 @@ class PostgresBackend:
         async with self.pool.acquire() as conn, conn.transaction():
             await conn.execute("SET LOCAL synchronous_commit TO OFF")
             return await PostgresTx(conn).execute(sql, params)
+
+    async def note(self, sql: str, params: Sequence[Any] = ()) -> None:
+        await self.write(sql, params)
 
     @asynccontextmanager
     async def snapshot(self) -> AsyncIterator[PostgresTx]:

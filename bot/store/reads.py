@@ -15,9 +15,7 @@ class StoreReads(StoreBase):
 
     async def open_game_in_channel(self, channel_id: int) -> Game | None:
         """The game in the lobby or in play in this channel or thread, if any."""
-        row = await self._one("SELECT id FROM games WHERE channel_id = ? AND status IN ('lobby', 'active')",
-                              (channel_id,))
-        return await self.get_game(row[0]) if row else None
+        return await self._game_where("channel_id = ? AND status IN ('lobby', 'active')", (channel_id,))
 
     async def list_games(self, *, status: str | Sequence[str] | None = None, guild_id: int | None = None,
                          limit: int = 100) -> list[Game]:

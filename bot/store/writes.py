@@ -16,7 +16,7 @@ _HANDS = "INSERT INTO hands VALUES (?, ?, ?) ON CONFLICT (game_id, seat) DO UPDA
 
 async def _write_timers(tx: Tx, game_id: int, version: int, timers: Sequence[Timer]) -> None:
     """Replace the game's timers by those of the turn at ``version``."""
-    await tx.execute("DELETE FROM reminders WHERE game_id = ?", (game_id,))
+    await tx.run("DELETE FROM reminders WHERE game_id = ?", (game_id,))
     await tx.executemany("INSERT INTO reminders (game_id, kind, version, seat, due_at, sent) VALUES (?, ?, ?, ?, ?, ?)",
                          [(game_id, tm.kind, version, tm.seat, tm.due_at, tm.sent) for tm in timers])
 
@@ -85,7 +85,7 @@ class StoreWrites(StoreBase):
         now = self.clock()
         async with self.transaction() as tx:
             version = await self._bump(tx, game_id, expected_version, now, state=dumps(state), status=status)
-            await tx.execute(
+            await tx.run(
                 "INSERT INTO actions (game_id, idx, seat, user_id, notation, events, created_at, auto, version) "
                 "VALUES (?, (SELECT COUNT(*) FROM actions WHERE game_id = ?), ?, ?, ?, ?, ?, ?, ?)",
                 (game_id, game_id, seat, user_id, notation, dumps(events), now, auto, expected_version))
@@ -212,13 +212,13 @@ class StoreWrites(StoreBase):
     async def mark_shown(self, game_id: int, version: int, board_message_id: int | None) -> None:
         """The channel shows the board of ``version`` in ``board_message_id`` (no version change); a problem of
         the board is over (one of the turn message, ``turn:…``, stays until a turn message is posted)."""
-        await self.write("UPDATE games SET shown_version = CASE WHEN shown_version > ? THEN shown_version "
+        await self.note("UPDATE games SET shown_version = CASE WHEN shown_version > ? THEN shown_version "
                          "ELSE ? END, board_message_id = ?, board_problem = CASE WHEN board_problem LIKE "
                          "'turn:%' THEN board_problem END WHERE id = ?",
                          (version, version, board_message_id, game_id))
 
     async def set_turn_message(self, game_id: int, message_id: int | None, user_id: int | None) -> None:
-        await self.write("UPDATE games SET turn_message_id = ?, turn_user_id = ? WHERE id = ?",
+        await self.note("UPDATE games SET turn_message_id = ?, turn_user_id = ? WHERE id = ?",
                          (message_id, user_id, game_id))
 
     async def set_final_posted(self, game_id: int) -> None:
@@ -239,7 +239,7 @@ class StoreWrites(StoreBase):
         return count == 1
 
     async def release_board(self, game_id: int, owner: str) -> None:
-        await self.write("UPDATE games SET board_owner = NULL, board_lease = NULL WHERE id = ? AND "
+        await self.note("UPDATE games SET board_owner = NULL, board_lease = NULL WHERE id = ? AND "
                          "board_owner = ?", (game_id, owner))
 
     # --- direct messages ------------------------------------------------------------------------

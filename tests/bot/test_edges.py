@@ -265,6 +265,27 @@ async def test_17_10_a_live_game_pings_nobody_per_turn(env: simcord.Env) -> None
     assert bot_of(env).bugs == []
 
 
+async def test_17_11_a_live_game_keeps_one_look_again(env: simcord.Env) -> None:
+    """The look again at the end of a live player's window is one sleeping task per game, moved later by each
+    move: cancelling it and making a new one at every move left a cancelled timer behind each time (SimCord
+    keeps every timer of the bot in a list it searches at each callback: the live window halved bench_load's
+    throughput)."""
+    channel, players = await new_table(env)
+    poster = bot_of(env).get_cog("Petersburg").poster  # type: ignore[union-attr]
+    game = await game_in(env, channel)
+    tasks = set()
+    for _ in range(12):
+        await env.advance_time(8)
+        await act_by_buttons(env, channel, players)
+        task = poster._wakes.get(game.id)
+        if task is not None:
+            tasks.add(task)
+    assert len(tasks) == 1, len(tasks)
+    await env.advance_time(AWAY)  # the window passes: the player to decide is pinged, once
+    waiting = decider_of(board_message(channel), players)
+    assert _turn_messages(channel) == [f"<@{waiting.id}>, it is your turn."]
+
+
 async def test_17_10_a_player_who_is_away_is_pinged(env: simcord.Env) -> None:
     """Live play pings nobody; a player who has not been seen for longer than the live window is pinged when
     the turn reaches them, and a live player who does not act within that window is pinged then."""
