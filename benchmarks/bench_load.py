@@ -9,7 +9,7 @@ edition alternating, each created, joined and started with slash commands throug
 
 Load (measured): one asyncio task per game; all run at once. Each repeatedly waits a random think time
 (uniform between 0 and twice ``--think`` seconds), reads the game (a second ``Store`` on the same file, so
-that the driver's reads do not queue on the bot's connection), and has the player to move act:
+that the driver's reads do not go through the bot's connection), and has the player to move act:
 ``commands`` (the default, and the path that survives the board rewrite): an autocomplete request for the
 chosen kind of move, then ``/petersburg buy card:<first suggestion>`` (``take``, ``pub amount:``,
 ``observatory decision:discard...``, ``pass``); ``buttons``: the board's select menu or button for that move
@@ -515,8 +515,8 @@ async def run(args: argparse.Namespace, db: Path) -> Figures:
               f"(bot and driver share this process); threads at most {sampler.max_threads}, "
               f"child processes at most {sampler.max_children}")
         busy = fig.driver_busy + DRIVER_BUSY[0]
-        print(f"  driver's own work on the loop (choosing moves, building payloads; its reads run in another "
-              f"thread): {busy:.1f} s = {100 * busy / wall:.1f} % of the wall time")
+        print(f"  driver's own work on the loop (choosing moves, building payloads; not its reads): {busy:.1f} s = "
+              f"{100 * busy / wall:.1f} % of the wall time")
         print(f"  SimCord virtual clock moved {(env.now() - virtual0).total_seconds():.1f} s during the load; "
               f"bot bugs recorded: {len(bot.bugs)}")
         for text, count in warnings.counts.most_common(5):
