@@ -46,6 +46,8 @@ SEARCHES = {
     "strong-nobias": replace(STRONG, bias=0.0),
     "strong-bias2": replace(STRONG, bias=2.0),
     "strong-deep": replace(STRONG, playout_depth=48),
+    "strong-om": replace(STRONG, model_others=True),
+    "strong-om2": replace(STRONG, model_others=True, model_min_players=2),
 }
 LEVELS = ("random", "easy", "normal", *SEARCHES, "mcts")
 DEFAULT_BUDGET_S = 2.0

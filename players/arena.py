@@ -13,6 +13,8 @@ from __future__ import annotations
 import math
 import random
 import time
+from concurrent.futures import ProcessPoolExecutor
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from typing import TextIO
 
@@ -85,10 +87,11 @@ def play(
     market: bool = False,
     expansions: tuple[str, ...] = (),
     modules: tuple[int, ...] = (),
+    jobs: int = 1,
 ) -> ArenaResult:
     """Play the tournament; ``edition`` 0 alternates the editions deal by deal where the parts allow
     both (``market``: the Market, 2nd edition only; ``expansions``: further keys, e.g. "new_society";
-    ``modules``: 1-6, X-02)."""
+    ``modules``: 1-6, X-02; ``jobs``: games played at once in worker processes, reported in order)."""
     for lv in levels:
         if lv not in LEVELS:
             raise ValueError(f"unknown level {lv!r} (use {', '.join(LEVELS)})")
@@ -99,33 +102,88 @@ def play(
     eds = (edition,) if edition else editions_for(players, expansions, modules)
     Ruleset(edition=only, players=players, expansions=expansions, modules=modules)  # ValueError: not a ruleset
     result = ArenaResult(games, {lv: Tally() for lv in levels})
-    for g in range(games):
-        deal = seed + g // players
-        ed = eds[deal % len(eds)]
-        seating = lineup(levels, players, g)
-        ruleset = Ruleset(edition=ed, players=players, expansions=expansions, modules=modules)
-        st = new_game(ruleset, [f"{lv} {i + 1}" for i, lv in enumerate(seating)], deal)
-        rngs = [random.Random(f"{seed}/{g}/{i}") for i in range(players)]
-        while not st.finished:
-            s = st.decider
-            t0 = time.perf_counter()
-            decision = decide(st, s, seating[s], rngs[s], budget_s=budget_s, iterations=iterations)
-            tally = result.tallies[seating[s]]
-            tally.seconds += time.perf_counter() - t0
-            tally.moves += 1
-            tally.iterations += decision.iterations
-            tally.searched += decision.iterations > 0
-            apply(st, decision.action)
-        for s, lv in enumerate(seating):
-            tally = result.tallies[lv]
-            tally.seats += 1
-            tally.vp += st.vp[s]
-            if s in st.winners:
-                tally.wins += 1 / len(st.winners)
-        if out is not None:
-            won = ", ".join(seating[s] for s in st.winners)
-            print(f"game {g + 1}/{games} (edition {ed}, deal {deal}): {st.vp} won by {won}", file=out, flush=True)
+    specs = [
+        GameSpec(
+            g,
+            seed,
+            eds[(seed + g // players) % len(eds)],
+            lineup(levels, players, g),
+            expansions,
+            modules,
+            budget_s,
+            iterations,
+        )
+        for g in range(games)
+    ]
+    with ProcessPoolExecutor(jobs) if jobs > 1 else nullcontext() as pool:
+        played = pool.map(play_game, specs) if pool is not None else map(play_game, specs)
+        for spec, (vp, winners, spent) in zip(specs, played, strict=True):
+            for lv, (moves, seconds, its, searched) in spent.items():
+                tally = result.tallies[lv]
+                tally.moves += moves
+                tally.seconds += seconds
+                tally.iterations += its
+                tally.searched += searched
+            for s, lv in enumerate(spec.seating):
+                tally = result.tallies[lv]
+                tally.seats += 1
+                tally.vp += vp[s]
+                if s in winners:
+                    tally.wins += 1 / len(winners)
+            if out is not None:
+                won = ", ".join(spec.seating[s] for s in winners)
+                print(
+                    f"game {spec.game + 1}/{games} (edition {spec.edition}, deal {spec.deal}): {vp} won by {won}",
+                    file=out,
+                    flush=True,
+                )
     return result
+
+
+@dataclass(frozen=True, slots=True)
+class GameSpec:
+    """One game of a tournament: plain data, so that a worker process can play it (``--jobs``)."""
+
+    game: int
+    seed: int
+    edition: int
+    seating: list[str]
+    expansions: tuple[str, ...]
+    modules: tuple[int, ...]
+    budget_s: float | None
+    iterations: int | None
+
+    @property
+    def deal(self) -> int:
+        return self.seed + self.game // len(self.seating)
+
+
+# per level: moves, seconds, search iterations, moves that searched
+Spent = dict[str, tuple[int, float, int, int]]
+
+
+def play_game(spec: GameSpec) -> tuple[list[int], list[int], Spent]:
+    """Play one game; its final VP, its winners and what each level spent."""
+    players = len(spec.seating)
+    ruleset = Ruleset(edition=spec.edition, players=players, expansions=spec.expansions, modules=spec.modules)
+    st = new_game(ruleset, [f"{lv} {i + 1}" for i, lv in enumerate(spec.seating)], spec.deal)
+    rngs = [random.Random(f"{spec.seed}/{spec.game}/{i}") for i in range(players)]
+    spent: dict[str, list[float]] = {lv: [0, 0.0, 0, 0] for lv in spec.seating}
+    while not st.finished:
+        s = st.decider
+        t0 = time.perf_counter()
+        decision = decide(st, s, spec.seating[s], rngs[s], budget_s=spec.budget_s, iterations=spec.iterations)
+        row = spent[spec.seating[s]]
+        row[0] += 1
+        row[1] += time.perf_counter() - t0
+        row[2] += decision.iterations
+        row[3] += decision.iterations > 0
+        apply(st, decision.action)
+    return (
+        list(st.vp),
+        sorted(st.winners),
+        {lv: (int(r[0]), r[1], int(r[2]), int(r[3])) for lv, r in spent.items()},
+    )
 
 
 def report(result: ArenaResult) -> str:

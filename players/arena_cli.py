@@ -23,6 +23,7 @@ def add_arena_parser(sub: Any) -> None:
     a.add_argument("--budget", type=float, default=0.2, help="seconds per move for the search levels")
     a.add_argument("--iterations", type=int, default=None, help="iterations per move instead of a time budget")
     a.add_argument("--seed", type=int, default=0)
+    a.add_argument("--jobs", type=int, default=1, help="games played at once in worker processes (one per core)")
     a.add_argument(
         "--edition", type=int, default=0, choices=(0, 1, 2), help="0: alternate deal by deal where the parts allow both"
     )
@@ -86,6 +87,7 @@ def run_arena(args: argparse.Namespace, argv: list[str]) -> int:
             market=args.market,
             expansions=parts(args),
             modules=args.modules,
+            jobs=args.jobs,
             out=None if args.quiet else sys.stdout,
         )
     except ValueError as e:

@@ -41,6 +41,15 @@ class SearchConfig:
     # the heuristic's best move and exp(-d / temperature) for one valued d VP lower (two players: none)
     bias: float = 0.5
     temperature: float = 2.5
+    # more than two players: the other seats' moves inside the tree are those of the heuristic policy
+    # (with ``others_epsilon`` random moves) instead of nodes of their own, so every node is the searching
+    # seat's own decision (a single-agent tree over a modelled table; two players: max-n as before)
+    model_others: bool = False
+    model_min_players: int = 3  # the table size from which the others are modelled
+    others_epsilon: float = 0.1
+    # with a time budget: stop once no other root move can catch up with the most visited one in the
+    # time left (the answer cannot change; obvious moves cost less time). Iteration budgets run in full.
+    stop_early: bool = True
 
 
 STRONG = SearchConfig()
@@ -150,6 +159,18 @@ def _select(node: Node, st: GameState, cfg: SearchConfig, rng: random.Random) ->
     return actions[best_i], -1.0
 
 
+def _settled(root: Node, remaining: float) -> bool:
+    """No root move can overtake the most visited one in ``remaining`` more iterations."""
+    first = second = 0
+    for child in root.children.values():
+        v = child.visits
+        if v > first:
+            first, second = v, first
+        elif v > second:
+            second = v
+    return first - second > remaining
+
+
 def search(
     st: GameState,
     seat: int,
@@ -168,18 +189,27 @@ def search(
     moves = legal_moves(st)
     if len(moves) == 1:
         return SearchResult(moves[0].action, 0, {})
-    deadline = None if budget_s is None else time.perf_counter() + budget_s
+    start = time.perf_counter()
+    deadline = None if budget_s is None else start + budget_s
     done = 0
+    model = cfg.model_others and st.n >= cfg.model_min_players
     while True:
         if iterations is not None and done >= iterations:
             break
-        if deadline is not None and time.perf_counter() >= deadline and done > 0:
-            break
+        if deadline is not None and done > 0:
+            now = time.perf_counter()
+            if now >= deadline:
+                break
+            if cfg.stop_early and done % 16 == 0 and _settled(root, done * (deadline - now) / (now - start)):
+                break
         d = determinize(st, seat, rng)
         node = root
         path = [root]
         while not d.finished:
             mover = d.decider
+            if model and mover != seat:
+                apply(d, heuristic_move(d, legal_moves(d), rng, cfg.others_epsilon))
+                continue
             action, bias = _select(node, d, cfg, rng)
             apply(d, action)
             if bias >= 0.0:
