@@ -33,7 +33,7 @@ from rules.state import GameState
 
 from . import mcts
 from .eval import Outlook
-from .search import RANDOM_PLAYOUTS, STRONG, search
+from .search import RANDOM_PLAYOUTS, STRONG, SearchConfig, search
 
 # The search levels; the variants after "mcts-random" are experiments for the arena (docs/ai.md).
 SEARCHES = {
@@ -46,10 +46,37 @@ SEARCHES = {
     "strong-nobias": replace(STRONG, bias=0.0),
     "strong-bias2": replace(STRONG, bias=2.0),
     "strong-deep": replace(STRONG, playout_depth=48),
-    "strong-om": replace(STRONG, model_others=True),
-    "strong-om2": replace(STRONG, model_others=True, model_min_players=2),
+    "strong-maxn": replace(STRONG, model_others=False),
 }
 LEVELS = ("random", "easy", "normal", *SEARCHES, "mcts")
+TRUE = ("1", "true", "yes", "on")
+
+
+def search_config(level: str) -> SearchConfig | None:
+    """The search configuration of a level of ``SEARCHES``, None for the levels that do not search. For
+    measuring in the arena a level may change fields of its configuration: ``strong:playout_depth=12`` or
+    ``strong:model_others=false,explore=0.5`` (ValueError for an unknown level or field)."""
+    name, _, options = level.partition(":")
+    if name not in LEVELS:
+        raise ValueError(f"level must be one of {', '.join(LEVELS)} (a search level may add :field=value,...)")
+    cfg = SEARCHES.get(name)
+    if not options:
+        return cfg
+    if cfg is None:
+        raise ValueError(f"the level {name} does not search: it takes no options")
+    changes: dict[str, Any] = {}
+    for option in options.split(","):
+        key, _, text = option.partition("=")
+        if key not in SearchConfig.__dataclass_fields__:
+            raise ValueError(f"{key!r} is not a field of SearchConfig")
+        kind = type(getattr(cfg, key))
+        try:
+            changes[key] = text.lower() in TRUE if kind is bool else kind(text)
+        except ValueError:
+            raise ValueError(f"{key}={text!r}: not a {kind.__name__}") from None
+    return replace(cfg, **changes)
+
+
 DEFAULT_BUDGET_S = 2.0
 EASY_TEMPERATURE = 2.5  # VP: moves within a few VP of the best are about as likely
 
@@ -89,8 +116,7 @@ def decide(
     action count) makes every choice reproducible.
     """
     st = state if isinstance(state, GameState) else GameState.from_json(state)
-    if level not in LEVELS:
-        raise ValueError(f"level must be one of {', '.join(LEVELS)}")
+    cfg = search_config(level)
     if st.finished:
         raise ValueError("the game is over")
     if seat is None:
@@ -116,5 +142,6 @@ def decide(
     if level == "mcts":
         found = mcts.search(st, seat, rng, iterations=iterations, budget_s=budget_s)
     else:
-        found = search(st, seat, rng, SEARCHES[level], iterations=iterations, budget_s=budget_s)
+        assert cfg is not None
+        found = search(st, seat, rng, cfg, iterations=iterations, budget_s=budget_s)
     return Decision(found.action, found.iterations, found.win_chance)

@@ -21,7 +21,7 @@ from typing import TextIO
 from rules import apply, new_game
 from rules.ruleset import Ruleset
 
-from .ai import LEVELS, decide
+from .ai import decide, search_config
 
 
 @dataclass(slots=True)
@@ -93,8 +93,7 @@ def play(
     both (``market``: the Market, 2nd edition only; ``expansions``: further keys, e.g. "new_society";
     ``modules``: 1-6, X-02; ``jobs``: games played at once in worker processes, reported in order)."""
     for lv in levels:
-        if lv not in LEVELS:
-            raise ValueError(f"unknown level {lv!r} (use {', '.join(LEVELS)})")
+        search_config(lv)  # ValueError: not a level
     if not 1 <= len(levels) <= players:
         raise ValueError(f"give 1 to {players} levels for {players} players")
     expansions = (("market",) if market else ()) + tuple(expansions)

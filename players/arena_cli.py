@@ -6,14 +6,20 @@ import argparse
 import sys
 from typing import Any
 
-from .ai import LEVELS
+from .ai import LEVELS, search_config
 from .arena import editions_for, play, report
 from .fastcore import core_name, rerun_compiled
 
 
 def add_arena_parser(sub: Any) -> None:
     a = sub.add_parser("arena", help="a seeded tournament of computer levels; prints win rates")
-    a.add_argument("levels", nargs="+", choices=LEVELS, metavar="LEVEL", help=f"levels: {', '.join(LEVELS)}")
+    a.add_argument(
+        "levels",
+        nargs="+",
+        type=level_arg,
+        metavar="LEVEL",
+        help=f"levels: {', '.join(LEVELS)}; a search level may change its configuration: strong:playout_depth=12",
+    )
     a.add_argument("--players", type=int, default=4, choices=(2, 3, 4, 5), help="5: --market or --society")
     a.add_argument("--market", action="store_true", help="play with the Market (2nd edition)")
     a.add_argument("--society", action="store_true", help="In bester Gesellschaft (1st edition)")
@@ -29,6 +35,14 @@ def add_arena_parser(sub: Any) -> None:
     )
     a.add_argument("--pure", action="store_true", help="run the pure Python core even where a build is current")
     a.add_argument("--quiet", action="store_true", help="print only the table")
+
+
+def level_arg(text: str) -> str:
+    try:
+        search_config(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+    return text
 
 
 def modules_arg(text: str) -> tuple[int, ...]:

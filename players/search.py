@@ -4,11 +4,16 @@ Each iteration re-deals what the searching seat cannot see (``hidden.determinize
 tree of action sequences shared by all determinizations (a child is only eligible where its action is
 legal in this deal; UCB counts how often it was eligible, as in ISMCTS), adds one node, plays on with
 a playout policy, and backs up each seat's reward; every node scores the reward of the seat that made
-its move (max-n for 2 to 4 players). All moves come from ``legal_moves``; nothing here knows a card.
+its move. All moves come from ``legal_moves``; nothing here knows a card.
 
-Two configurations are used (see ``SearchConfig``): the strong player expands moves in the heuristic's
-order with progressive widening, plays heuristic playouts and cuts them short with the position
-estimate; ``mcts-random`` is the plain baseline: uniform expansion, random playouts to the end.
+The strong player (``STRONG``) models the other seats: inside the tree their moves are the heuristic
+policy's (a few random), so the tree holds only its own decisions, keyed by its own actions, and every
+iteration deepens them (issue 18: at two to five players this beat the max-n tree, in which most
+nodes were other seats' moves and starved of visits). It expands its moves in the heuristic's order
+with progressive widening, plays heuristic playouts and cuts them short with the position estimate,
+and under a time budget stops once its answer cannot change. ``strong-maxn`` keeps a node for every
+seat's move (max-n); ``mcts-random`` is the plain search: uniform expansion, random playouts to the
+end.
 """
 
 from __future__ import annotations
@@ -41,11 +46,11 @@ class SearchConfig:
     # the heuristic's best move and exp(-d / temperature) for one valued d VP lower (two players: none)
     bias: float = 0.5
     temperature: float = 2.5
-    # more than two players: the other seats' moves inside the tree are those of the heuristic policy
-    # (with ``others_epsilon`` random moves) instead of nodes of their own, so every node is the searching
-    # seat's own decision (a single-agent tree over a modelled table; two players: max-n as before)
-    model_others: bool = False
-    model_min_players: int = 3  # the table size from which the others are modelled
+    # the other seats' moves inside the tree are those of the heuristic policy (with ``others_epsilon``
+    # random moves) instead of nodes of their own, so every node is the searching seat's own decision (a
+    # single-agent tree over a modelled table, issue 18; off, or below ``model_min_players``: max-n)
+    model_others: bool = True
+    model_min_players: int = 2  # the table size from which the others are modelled
     others_epsilon: float = 0.1
     # with a time budget: stop once no other root move can catch up with the most visited one in the
     # time left (the answer cannot change; obvious moves cost less time). Iteration budgets run in full.
@@ -53,7 +58,7 @@ class SearchConfig:
 
 
 STRONG = SearchConfig()
-RANDOM_PLAYOUTS = SearchConfig(guided=False, playout_depth=-1, margin=0.0, bias=0.0)
+RANDOM_PLAYOUTS = SearchConfig(guided=False, playout_depth=-1, margin=0.0, bias=0.0, model_others=False)
 
 
 class Node:
@@ -79,6 +84,7 @@ class SearchResult:
     iterations: int
     visits: dict[Action, int]
     win_chance: float | None = None  # the chosen move's mean reward for the seat (None: forced move)
+    root: Node | None = None  # the search tree (None: forced move)
 
 
 def _ranked(st: GameState, moves: list[Move], temperature: float) -> tuple[list[Move], list[float]]:
@@ -229,4 +235,4 @@ def search(
     visits = {a: n.visits for a, n in root.children.items() if a in legal}
     best = max(visits, key=lambda a: (visits[a], root.children[a].reward))
     chosen = root.children[best]
-    return SearchResult(best, done, visits, chosen.reward / chosen.visits)
+    return SearchResult(best, done, visits, chosen.reward / chosen.visits, root)

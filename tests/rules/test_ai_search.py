@@ -1,0 +1,107 @@
+"""The strong search's parts added for issue 18: the other seats modelled inside the tree at more than
+two players, the early stop of a time budget once the answer is settled, configurations named in the
+arena (``strong:field=value``) and tournaments played in worker processes."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from players.ai import SEARCHES, decide, search_config
+from players.arena import play
+from players.search import STRONG, Node, _settled, search
+from rules import GameState, Ruleset, apply, legal_moves, new_game
+
+
+def position(ruleset: Ruleset, seed: int, moves: int = 12) -> GameState:
+    """A position after a few random moves where the seat to move has a choice."""
+    rng = random.Random(seed)
+    st = new_game(ruleset, [f"p{i}" for i in range(ruleset.players)], seed=seed)
+    for _ in range(moves):
+        apply(st, rng.choice(legal_moves(st)).action)
+    while len(legal_moves(st)) < 2:
+        apply(st, legal_moves(st)[0].action)
+    return st
+
+
+def movers(node: Node) -> set[int]:
+    found = set()
+    for child in node.children.values():
+        found.add(child.mover)
+        found |= movers(child)
+    return found
+
+
+@pytest.mark.parametrize(
+    "ruleset",
+    [
+        Ruleset(edition=2, players=2),
+        Ruleset(edition=1, players=3),
+        Ruleset(edition=2, players=4),
+        Ruleset(edition=2, players=5, expansions=("market",)),
+    ],
+    ids=["2p", "3p", "4p", "5p-market"],
+)
+def test_strong_tree_holds_only_the_seats_own_decisions(ruleset: Ruleset) -> None:
+    """Issue 18: the others' moves are played by the heuristic policy inside the tree, so all of the
+    iterations go to the searching seat's own decisions (deeper on its own moves)."""
+    st = position(ruleset, 5)
+    found = search(st, st.decider, random.Random(2), STRONG, iterations=150)
+    assert found.root is not None
+    assert movers(found.root) == {st.decider}
+    depth, node = 0, found.root
+    while node.children:
+        node = max(node.children.values(), key=lambda n: n.visits)
+        depth += 1
+    assert depth >= 3  # three of its own decisions deep after 150 iterations
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_maxn_variant_keeps_every_seats_nodes(players: int) -> None:
+    """The former search (``strong-maxn``): a node for every seat's move, each scored for its mover."""
+    st = position(Ruleset(edition=2, players=players), 5)
+    found = search(st, st.decider, random.Random(2), SEARCHES["strong-maxn"], iterations=150)
+    assert found.root is not None and len(movers(found.root)) > 1
+
+
+def settled_root(*visits: int) -> Node:
+    root = Node(-1)
+    for i, v in enumerate(visits):
+        child = root.children[("buy", str(i))] = Node(0)  # type: ignore[index]
+        child.visits = v
+    return root
+
+
+def test_settled_when_no_other_move_can_catch_up() -> None:
+    assert _settled(settled_root(50, 10, 3), 39.5)
+    assert not _settled(settled_root(50, 10, 3), 40)
+    assert not _settled(settled_root(20, 20), 0)  # a tie is never settled
+    assert _settled(settled_root(5), 4)
+
+
+def test_a_time_budget_gives_a_legal_answer_and_a_fixed_budget_runs_in_full() -> None:
+    st = position(Ruleset(edition=2, players=3), 8)
+    assert decide(st, level="strong", rng=1, iterations=40).iterations == 40
+    d = decide(st, level="strong", rng=1, budget_s=0.05)
+    assert d.action in {m.action for m in legal_moves(st)} and d.iterations >= 1
+
+
+def test_search_config_names_variants_for_the_arena() -> None:
+    assert search_config("strong") is STRONG
+    assert search_config("normal") is None
+    cfg = search_config("strong:playout_depth=12,model_others=false,explore=0.5")
+    assert cfg is not None and (cfg.playout_depth, cfg.model_others, cfg.explore) == (12, False, 0.5)
+    for bad in ("grandmaster", "strong:nonsense=1", "strong:playout_depth=deep", "normal:explore=1"):
+        with pytest.raises(ValueError):
+            search_config(bad)
+    st = position(Ruleset(edition=1, players=2), 3)
+    assert decide(st, level="strong:playout_depth=4", rng=1, iterations=10).iterations == 10
+
+
+def test_arena_in_worker_processes_plays_the_same_games() -> None:
+    one = play(["strong", "normal"], players=3, games=3, seed=1, iterations=5)
+    two = play(["strong", "normal"], players=3, games=3, seed=1, iterations=5, jobs=2)
+    for lv in ("strong", "normal"):
+        a, b = one.tallies[lv], two.tallies[lv]
+        assert (a.seats, a.wins, a.vp, a.moves, a.iterations) == (b.seats, b.wins, b.vp, b.moves, b.iterations)
