@@ -1,5 +1,6 @@
 """Speed of the computer players' search: iterations per second of CPU time on seeded positions,
-for the strong search, the plain MCTS baseline (``mcts``) and the strong search with random playouts.
+for the strong search, the same with the max-n tree (``strong-maxn``, before issue 18's opponent model), the plain
+MCTS baseline (``mcts``) and the strong search with random playouts.
 Not a test; run it from the repository root::
 
     .venv/bin/python benchmarks/bench_ai.py [--positions 12] [--iterations 200] [--compiled] [--market]
@@ -87,7 +88,7 @@ def main(argv: list[str] | None = None) -> int:
         f"{' with the Market' if args.market else ''}{' with the expansions and modules' if args.parts else ''}, "
         f"{args.iterations} iterations each"
     )
-    for level in ("strong", "mcts", "mcts-random"):
+    for level in ("strong", "strong-maxn", "mcts", "mcts-random"):
         best = float("inf")
         for _ in range(args.repeat):
             t0 = time.process_time()

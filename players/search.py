@@ -71,8 +71,10 @@ class Node:
         self.reward = 0.0
         self.avail = 0
         self.children: dict[Action, Node] = {}
-        # The legal moves last seen here and their heuristic order: the order depends only on the moves
-        # and on public facts the node's action sequence fixes, so equal moves keep it (most deals).
+        # The legal moves last seen here and their heuristic order, kept while a deal gives the same moves.
+        # In the max-n tree the order depends only on the moves and on public facts the node's action
+        # sequence fixes; with the others modelled their moves vary between iterations, so the order kept
+        # is that of one of them (it only orders the widening and the progressive bias).
         self.moves: list[Move] | None = None
         self.ranked: list[Move] = []
         self.weights: list[float] = []  # per ranked move: exp(-(best value - its value) / temperature)
