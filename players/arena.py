@@ -34,6 +34,10 @@ class Tally:
     iterations: int = 0  # search iterations, over the moves that searched
     searched: int = 0  # moves that searched (more than one legal move)
 
+    def add(self, other: Tally) -> None:
+        for name in self.__dataclass_fields__:
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+
 
 @dataclass(slots=True)
 class ArenaResult:
@@ -116,19 +120,9 @@ def play(
     ]
     with ProcessPoolExecutor(jobs) if jobs > 1 else nullcontext() as pool:
         played = pool.map(play_game, specs) if pool is not None else map(play_game, specs)
-        for spec, (vp, winners, spent) in zip(specs, played, strict=True):
-            for lv, (moves, seconds, its, searched) in spent.items():
-                tally = result.tallies[lv]
-                tally.moves += moves
-                tally.seconds += seconds
-                tally.iterations += its
-                tally.searched += searched
-            for s, lv in enumerate(spec.seating):
-                tally = result.tallies[lv]
-                tally.seats += 1
-                tally.vp += vp[s]
-                if s in winners:
-                    tally.wins += 1 / len(winners)
+        for spec, (vp, winners, tallies) in zip(specs, played, strict=True):
+            for lv, tally in tallies.items():
+                result.tallies[lv].add(tally)
             if out is not None:
                 won = ", ".join(spec.seating[s] for s in winners)
                 print(
@@ -157,32 +151,30 @@ class GameSpec:
         return self.seed + self.game // len(self.seating)
 
 
-# per level: moves, seconds, search iterations, moves that searched
-Spent = dict[str, tuple[int, float, int, int]]
-
-
-def play_game(spec: GameSpec) -> tuple[list[int], list[int], Spent]:
-    """Play one game; its final VP, its winners and what each level spent."""
+def play_game(spec: GameSpec) -> tuple[list[int], list[int], dict[str, Tally]]:
+    """Play one game; its final VP, its winners and each level's tally of it."""
     players = len(spec.seating)
     ruleset = Ruleset(edition=spec.edition, players=players, expansions=spec.expansions, modules=spec.modules)
     st = new_game(ruleset, [f"{lv} {i + 1}" for i, lv in enumerate(spec.seating)], spec.deal)
     rngs = [random.Random(f"{spec.seed}/{spec.game}/{i}") for i in range(players)]
-    spent: dict[str, list[float]] = {lv: [0, 0.0, 0, 0] for lv in spec.seating}
+    tallies = {lv: Tally() for lv in spec.seating}
     while not st.finished:
         s = st.decider
         t0 = time.perf_counter()
         decision = decide(st, s, spec.seating[s], rngs[s], budget_s=spec.budget_s, iterations=spec.iterations)
-        row = spent[spec.seating[s]]
-        row[0] += 1
-        row[1] += time.perf_counter() - t0
-        row[2] += decision.iterations
-        row[3] += decision.iterations > 0
+        tally = tallies[spec.seating[s]]
+        tally.seconds += time.perf_counter() - t0
+        tally.moves += 1
+        tally.iterations += decision.iterations
+        tally.searched += decision.iterations > 0
         apply(st, decision.action)
-    return (
-        list(st.vp),
-        sorted(st.winners),
-        {lv: (int(r[0]), r[1], int(r[2]), int(r[3])) for lv, r in spent.items()},
-    )
+    for s, lv in enumerate(spec.seating):
+        tally = tallies[lv]
+        tally.seats += 1
+        tally.vp += st.vp[s]
+        if s in st.winners:
+            tally.wins += 1 / len(st.winners)
+    return list(st.vp), sorted(st.winners), tallies
 
 
 def report(result: ArenaResult) -> str:

@@ -48,9 +48,8 @@ class SearchConfig:
     temperature: float = 2.5
     # the other seats' moves inside the tree are those of the heuristic policy (with ``others_epsilon``
     # random moves) instead of nodes of their own, so every node is the searching seat's own decision (a
-    # single-agent tree over a modelled table, issue 18; off, or below ``model_min_players``: max-n)
+    # single-agent tree over a modelled table, issue 18; off: max-n)
     model_others: bool = True
-    model_min_players: int = 2  # the table size from which the others are modelled
     others_epsilon: float = 0.1
     # with a time budget: stop once no other root move can catch up with the most visited one in the
     # time left (the answer cannot change; obvious moves cost less time). Iteration budgets run in full.
@@ -200,7 +199,6 @@ def search(
     start = time.perf_counter()
     deadline = None if budget_s is None else start + budget_s
     done = 0
-    model = cfg.model_others and st.n >= cfg.model_min_players
     while True:
         if iterations is not None and done >= iterations:
             break
@@ -215,7 +213,7 @@ def search(
         path = [root]
         while not d.finished:
             mover = d.decider
-            if model and mover != seat:
+            if cfg.model_others and mover != seat:
                 apply(d, heuristic_move(d, legal_moves(d), rng, cfg.others_epsilon))
                 continue
             action, bias = _select(node, d, cfg, rng)
