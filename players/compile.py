@@ -21,7 +21,12 @@ DEFAULT_DEST = ROOT / "build" / "mypyc"
 PACKAGES = ("rules", "players")
 # besides rules.compile.MODULES:
 MODULES = (
-    "players/eval.py", "players/parts_eval.py", "players/hidden.py", "players/search.py", "players/mcts.py"
+    "players/eval.py",
+    "players/parts_eval.py",
+    "players/market_eval.py",
+    "players/hidden.py",
+    "players/search.py",
+    "players/mcts.py",
 )
 STAMP = ".sources-digest"  # as rules.compile.STAMP
 

@@ -35,6 +35,7 @@ MODULES = tuple(  # the playout path of the rules (the computer players add thei
     for m in (
         "engine", "state", "cards", "actions", "ruleset", "errors",
         "hooks", "prices", "moves", "checks", "flow", "scoring", "base",
+        "expansions/market", "expansions/market_decisions",
     )
 )  # fmt: skip
 STAMP = ".sources-digest"

@@ -242,7 +242,7 @@ class Market(Expansion):
     between workers and buildings, the Sack), MK-09 (the market phase), MK-12 (display of 10)."""
 
     key = KEY
-    editions = (2,)
+    editions: tuple[int, ...] = (2,)
 
     def configure(self, shape: Shape) -> None:
         shape.extras.append(KEY)
