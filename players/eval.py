@@ -221,12 +221,15 @@ class Outlook:
         table = self.table
         value += table[min(len(names), len(table) - 1)]
         redeem = 0.5 if self.rounds > 1.0 else 0.0
+        w = self.money
         for c in st.hands[seat]:
             t = cards[c]
             if t.colour == PURPLE:
                 value += parts.hold(self, seat, t)
                 continue
-            value += -HAND_PENALTY + redeem * min(2 * HAND_PENALTY, max(0.0, self.income(seat, t)))
+            # half a chance to play it while rounds remain: the penalty saved and its income, less its price
+            gain = HAND_PENALTY + self.income(seat, t) - t.cost * w
+            value += -HAND_PENALTY + redeem * min(2 * HAND_PENALTY, max(0.0, gain))
         if self.market is not None:
             value += self.market.worth(seat, self.money if self.rounds > 1.0 else 0.1)
         if self.module5:
