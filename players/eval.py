@@ -207,7 +207,7 @@ class Outlook:
 
     def worth(self, seat: int) -> float:
         """Expected final VP of ``seat``: VP so far, what its cards and money should still bring, its
-        aristocrat bonus, and its hand cards (partly redeemable while rounds remain)."""
+        aristocrat bonus, and the penalty of the cards in its hand."""
         st = self.st
         cards = st.cards
         tableau = st.tableaux[seat]
@@ -220,16 +220,11 @@ class Outlook:
                 names.add(t.id)
         table = self.table
         value += table[min(len(names), len(table) - 1)]
-        redeem = 0.5 if self.rounds > 1.0 else 0.0
-        w = self.money
         for c in st.hands[seat]:
             t = cards[c]
-            if t.colour == PURPLE:
-                value += parts.hold(self, seat, t)
-                continue
-            # half a chance to play it while rounds remain: the penalty saved and its income, less its price
-            gain = HAND_PENALTY + self.income(seat, t) - t.cost * w
-            value += -HAND_PENALTY + redeem * min(2 * HAND_PENALTY, max(0.0, gain))
+            # A card still in hand counts its penalty; what playing it brings is the playouts' to find. (Any
+            # credit for a later play made the search hoard cards: 2.1 left in hand at the end, issue 18.)
+            value += parts.hold(self, seat, t) if t.colour == PURPLE else -HAND_PENALTY
         if self.market is not None:
             value += self.market.worth(seat, self.money if self.rounds > 1.0 else 0.1)
         if self.module5:

@@ -10,6 +10,7 @@ import pytest
 
 from players.ai import SEARCHES, decide, search_config
 from players.arena import play
+from players.eval import HAND_PENALTY, Outlook
 from players.search import STRONG, Node, _settled, search
 from rules import GameState, Ruleset, apply, legal_moves, new_game
 
@@ -105,3 +106,25 @@ def test_arena_in_worker_processes_plays_the_same_games() -> None:
     for lv in ("strong", "normal"):
         a, b = one.tallies[lv], two.tallies[lv]
         assert (a.seats, a.wins, a.vp, a.moves, a.iterations) == (b.seats, b.wins, b.vp, b.moves, b.iterations)
+
+
+@pytest.mark.parametrize(
+    "ruleset",
+    [Ruleset(edition=2, players=5, expansions=("market",)), Ruleset(edition=1, players=2)],
+    ids=["ed2-5p-market", "ed1-2p"],
+)
+def test_a_card_in_hand_counts_its_penalty_in_the_estimate(ruleset: Ruleset) -> None:
+    """rules-notes 14 (a card left in hand costs 5 VP at the end): the search's position estimate counts
+    a card held in hand at its penalty while rounds remain, whatever it would bring if played; playing
+    it is for the playouts to find. Before, a held card was credited half its income (up to the whole
+    penalty) and strong hoarded cards: 2.1 left in its hand at the end of five-player Market games,
+    against 0.5 for the greedy players (issue 18)."""
+    st = position(ruleset, 7, moves=4)
+    assert st.round == 1 and st.upper
+    for card in list(st.upper):
+        before = Outlook(st).worth(0)
+        st.upper.remove(card)
+        st.hands[0].append(card)
+        assert Outlook(st).worth(0) == pytest.approx(before - HAND_PENALTY), st.cards[card].id
+        st.hands[0].remove(card)
+        st.upper.append(card)
