@@ -1,5 +1,6 @@
 """A tournament of computer levels: seeded games with seat rotation, win rates with 95 % Wilson
-intervals, mean VP and time per move. A script that prints figures (``python -m players arena``).
+intervals, mean VP, cards left in hand and time per move. A script that prints figures
+(``python -m players arena``).
 
 Seating: the levels fill the seats in the order given, the last one repeated to fill the table
 (``strong normal`` at 4 players is one strong against three normal); game ``g`` deals the stacks
@@ -33,6 +34,7 @@ class Tally:
     seconds: float = 0.0
     iterations: int = 0  # search iterations, over the moves that searched
     searched: int = 0  # moves that searched (more than one legal move)
+    held: int = 0  # cards left in hand at the end (-5 VP each, rules-notes 14)
 
     def add(self, other: Tally) -> None:
         for name in self.__dataclass_fields__:
@@ -172,23 +174,30 @@ def play_game(spec: GameSpec) -> tuple[list[int], list[int], dict[str, Tally]]:
         tally = tallies[lv]
         tally.seats += 1
         tally.vp += st.vp[s]
+        tally.held += len(st.hands[s])
         if s in st.winners:
             tally.wins += 1 / len(st.winners)
     return list(st.vp), sorted(st.winners), tallies
 
 
 def report(result: ArenaResult) -> str:
-    """The table of win rates, intervals, mean VP and time per move."""
-    lines = [f"{'level':<12} {'seats':>5} {'win rate':>8} {'95% CI':>15} {'mean VP':>8} {'s/move':>8} {'iter/move':>9}"]
+    """The table of win rates, intervals, mean VP, cards left in hand and time per move."""
+    lines = [
+        f"{'level':<12} {'seats':>5} {'win rate':>8} {'95% CI':>15} {'mean VP':>8} {'in hand':>7} {'s/move':>8}"
+        f" {'iter/move':>9}"
+    ]
     for lv, t in result.tallies.items():
         lo, hi = wilson(t.wins, t.seats)
         rate = t.wins / t.seats if t.seats else 0.0
         vp = t.vp / t.seats if t.seats else 0.0
+        held = t.held / t.seats if t.seats else 0.0
         per_move = t.seconds / t.moves if t.moves else 0.0
         its = f"{t.iterations / t.searched:.0f}" if t.searched else "-"
         lines.append(
-            f"{lv:<12} {t.seats:>5} {rate:>8.1%} {f'{lo:.1%} - {hi:.1%}':>15} {vp:>8.1f} {per_move:>8.3f} {its:>9}"
+            f"{lv:<12} {t.seats:>5} {rate:>8.1%} {f'{lo:.1%} - {hi:.1%}':>15} {vp:>8.1f} {held:>7.2f} {per_move:>8.3f}"
+            f" {its:>9}"
         )
     lines.append("Shared wins count as fractional wins; a level on several seats is counted per seat.")
+    lines.append("in hand: cards left in hand at the end, per seat-game (-5 VP each).")
     lines.append("s/move: wall clock per decision (forced moves included); iter/move: per searched decision.")
     return "\n".join(lines)

@@ -14,7 +14,7 @@ import pytest
 
 from players.__main__ import main
 from players.ai import decide
-from players.arena import lineup, play, wilson
+from players.arena import ArenaResult, GameSpec, lineup, play, play_game, report, wilson
 from players.compile import ROOT, STAMP, build, sources_digest
 from players.fastcore import CHILD_FLAG, compiled_build, rerun_compiled, running_compiled
 from rules import GameRecord, Ruleset, apply, legal_moves, new_game, replay
@@ -193,3 +193,19 @@ def test_think_runs_on_the_compiled_core_when_built() -> None:
     answers = think(requests=[json.dumps({"state": st.to_json(), "seed": 1, "iterations": 5})])
     assert answers[0]["core"] == "compiled (mypyc)"
     assert answers[0]["action"] == list(decide(st, None, "strong", 1, None, 5).action)
+
+
+def test_arena_counts_the_cards_left_in_hand() -> None:
+    """Each level's cards left in hand at the end (-5 VP each, rules-notes 14) are counted and shown:
+    the figure that showed strong hoarding cards (issue 18)."""
+    spec = GameSpec(0, 11, 2, ["random", "easy", "random"], (), (), None, 1)
+    _, _, tallies = play_game(spec)
+    st = new_game(Ruleset(edition=2, players=3), ["random 1", "easy 2", "random 3"], spec.deal)
+    rngs = [random.Random(f"11/0/{i}") for i in range(3)]
+    while not st.finished:
+        apply(st, decide(st, st.decider, spec.seating[st.decider], rngs[st.decider], iterations=1).action)
+    assert tallies["random"].held == len(st.hands[0]) + len(st.hands[2]) > 0
+    assert tallies["easy"].held == len(st.hands[1])
+    result = ArenaResult(1, tallies)
+    row = next(line.split() for line in report(result).splitlines() if line.startswith("random"))
+    assert row[-3] == f"{tallies['random'].held / 2:.2f}"
