@@ -188,9 +188,8 @@ def report(result: ArenaResult) -> str:
     ]
     for lv, t in result.tallies.items():
         lo, hi = wilson(t.wins, t.seats)
-        rate = t.wins / t.seats if t.seats else 0.0
-        vp = t.vp / t.seats if t.seats else 0.0
-        held = t.held / t.seats if t.seats else 0.0
+        seats = t.seats or 1  # per seat-game (no seats: all 0)
+        rate, vp, held = t.wins / seats, t.vp / seats, t.held / seats
         per_move = t.seconds / t.moves if t.moves else 0.0
         its = f"{t.iterations / t.searched:.0f}" if t.searched else "-"
         lines.append(
