@@ -43,12 +43,16 @@ def core() -> str:
     return core_name()
 
 
-def think(state: dict[str, Any], seat: int, level: str, seed: int, budget_s: float) -> Action:
-    """The computer player's move for ``seat`` (the deciding seat) at ``level``."""
+def think(
+    state: dict[str, Any], seat: int, level: str, seed: int, budget_s: float, game_id: int | None = None
+) -> Action:
+    """The computer player's move for ``seat`` (the deciding seat) at ``level``. With ``game_id`` the strong
+    search goes on from its tree of the seat's previous decision in that game when this worker kept it
+    (``players.trees``: one thinking worker, so it usually has; else it starts a new tree)."""
     from players.ai import choose
     from rules import Action
 
-    action = choose(state, seat, level, seed, budget_s=budget_s)
+    action = choose(state, seat, level, seed, budget_s=budget_s, tree_key=game_id)
     return Action(*action)
 
 

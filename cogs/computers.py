@@ -90,7 +90,7 @@ class ComputerPlayers(PerGame):
         await asyncio.sleep(self.bot.config.computer_pause)
         cfg = self.bot.config
         action = await THINK.run(thinking.think, game.state, st.decider, level, _seed(game.id, game.version),
-                                 cfg.computer_seconds)
+                                 cfg.computer_seconds, game.id)
         out = await service.computer_act(game.id, st.decider, game.version, action)
         if out is None:
             return True  # the game moved on meanwhile: look again

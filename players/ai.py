@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Hashable
 from dataclasses import replace
 from typing import Any, NamedTuple
 
@@ -34,6 +35,7 @@ from rules.state import GameState
 from . import mcts
 from .eval import Outlook
 from .search import RANDOM_PLAYOUTS, STRONG, SearchConfig, search
+from .trees import TREES
 
 # The search levels; the variants after "mcts-random" are experiments for the arena (docs/ai.md).
 SEARCHES = {
@@ -96,9 +98,10 @@ def choose(
     rng: random.Random | int | None = None,
     budget_s: float | None = None,
     iterations: int | None = None,
+    tree_key: Hashable | None = None,
 ) -> Action:
     """The computer player's action for ``seat`` (default: the deciding seat); see ``decide``."""
-    return decide(state, seat, level, rng, budget_s, iterations).action
+    return decide(state, seat, level, rng, budget_s, iterations, tree_key).action
 
 
 def decide(
@@ -108,12 +111,14 @@ def decide(
     rng: random.Random | int | None = None,
     budget_s: float | None = None,
     iterations: int | None = None,
+    tree_key: Hashable | None = None,
 ) -> Decision:
     """The computer player's decision for ``seat`` (default: the deciding seat), which must be deciding.
 
     ``budget_s`` (wall clock, default 2 s) or ``iterations`` (exact, for reproducible tests) bound the
     search levels; the others answer at once. ``rng`` (a generator or a seed; default: the state's
-    action count) makes every choice reproducible.
+    action count) makes every choice reproducible. ``tree_key`` names the game: the strong search then
+    goes on from the tree of the seat's previous decision in it (``trees``; None: a new tree each time).
     """
     st = state if isinstance(state, GameState) else GameState.from_json(state)
     cfg = search_config(level)
@@ -143,5 +148,9 @@ def decide(
         found = mcts.search(st, seat, rng, iterations=iterations, budget_s=budget_s)
     else:
         assert cfg is not None
-        found = search(st, seat, rng, cfg, iterations=iterations, budget_s=budget_s)
+        reuse = tree_key is not None and cfg.reuse and cfg.model_others
+        tree = TREES.take(tree_key, seat, st.action_count) if reuse else None
+        found = search(st, seat, rng, cfg, iterations=iterations, budget_s=budget_s, tree=tree)
+        if reuse:
+            TREES.keep(tree_key, seat, st.action_count, found.root, found.action)
     return Decision(found.action, found.iterations, found.win_chance)

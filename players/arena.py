@@ -23,6 +23,7 @@ from rules import apply, new_game
 from rules.ruleset import Ruleset
 
 from .ai import decide, search_config
+from .trees import TREES
 
 
 @dataclass(slots=True)
@@ -160,16 +161,20 @@ def play_game(spec: GameSpec) -> tuple[list[int], list[int], dict[str, Tally]]:
     st = new_game(ruleset, [f"{lv} {i + 1}" for i, lv in enumerate(spec.seating)], spec.deal)
     rngs = [random.Random(f"{spec.seed}/{spec.game}/{i}") for i in range(players)]
     tallies = {lv: Tally() for lv in spec.seating}
+    key = ("arena", spec.seed, spec.game)  # the strong search's trees are kept per game (players.trees)
     while not st.finished:
         s = st.decider
         t0 = time.perf_counter()
-        decision = decide(st, s, spec.seating[s], rngs[s], budget_s=spec.budget_s, iterations=spec.iterations)
+        decision = decide(
+            st, s, spec.seating[s], rngs[s], budget_s=spec.budget_s, iterations=spec.iterations, tree_key=key
+        )
         tally = tallies[spec.seating[s]]
         tally.seconds += time.perf_counter() - t0
         tally.moves += 1
         tally.iterations += decision.iterations
         tally.searched += decision.iterations > 0
         apply(st, decision.action)
+    TREES.forget(key)
     for s, lv in enumerate(spec.seating):
         tally = tallies[lv]
         tally.seats += 1

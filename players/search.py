@@ -42,6 +42,8 @@ class SearchConfig:
     # more than two players: share of the reward given by the lead over the best other seat
     # (eval.margin_rewards), the rest by the win chance; two players: the win chance alone
     margin: float = 0.5
+    # two players: the same share of the lead in the reward (0: the win chance alone)
+    duel_margin: float = 0.0
     # more than two players: progressive bias, a child's UCB value gets bias * w / (visits + 1), w = 1 for
     # the heuristic's best move and exp(-d / temperature) for one valued d VP lower (two players: none)
     bias: float = 0.5
@@ -54,10 +56,13 @@ class SearchConfig:
     # with a time budget: stop once no other root move can catch up with the most visited one in the
     # time left (the answer cannot change; obvious moves cost less time). Iteration budgets run in full.
     stop_early: bool = True
+    # a caller that names the game (``decide``'s ``tree_key``) starts the seat's next decision from the
+    # subtree under the move it played (``trees``; issue 18)
+    reuse: bool = True
 
 
 STRONG = SearchConfig()
-RANDOM_PLAYOUTS = SearchConfig(guided=False, playout_depth=-1, margin=0.0, bias=0.0, model_others=False)
+RANDOM_PLAYOUTS = SearchConfig(guided=False, playout_depth=-1, margin=0.0, bias=0.0, model_others=False, reuse=False)
 
 
 class Node:
@@ -85,7 +90,7 @@ class SearchResult:
     iterations: int
     visits: dict[Action, int]
     win_chance: float | None = None  # the chosen move's mean reward for the seat (None: forced move)
-    root: Node | None = None  # the search tree (None: forced move)
+    root: Node | None = None  # the search tree (a forced move: the tree given, if any)
 
 
 def _ranked(st: GameState, moves: list[Move], temperature: float) -> tuple[list[Move], list[float]]:
@@ -118,7 +123,7 @@ def _playout(st: GameState, cfg: SearchConfig, rng: random.Random) -> list[float
         action = heuristic_move(st, moves, rng, cfg.epsilon) if cfg.guided else moves[rng.randrange(len(moves))].action
         apply(st, action)
         steps += 1
-    return estimated_rewards(st, cfg.spread, cfg.margin if st.n > 2 else 0.0)
+    return estimated_rewards(st, cfg.spread, cfg.margin if st.n > 2 else cfg.duel_margin)
 
 
 def _select(node: Node, st: GameState, cfg: SearchConfig, rng: random.Random) -> tuple[Action, float]:
@@ -185,17 +190,19 @@ def search(
     cfg: SearchConfig = STRONG,
     iterations: int | None = None,
     budget_s: float | None = None,
+    tree: Node | None = None,
 ) -> SearchResult:
     """Search from ``st`` for ``seat`` (the deciding seat) until ``iterations`` or ``budget_s`` seconds
-    (wall clock) run out; the most visited move is the answer."""
+    (wall clock) run out; the most visited move is the answer. ``tree``: a tree of this decision to go on
+    with (kept from the seat's previous decision, ``trees``); its visits count with the new ones."""
     if iterations is None and budget_s is None:
         raise ValueError("give iterations or budget_s")
     if iterations is not None and iterations < 1:
         raise ValueError("iterations must be at least 1")
-    root = Node(-1)
+    root = Node(-1) if tree is None else tree
     moves = legal_moves(st)
     if len(moves) == 1:
-        return SearchResult(moves[0].action, 0, {})
+        return SearchResult(moves[0].action, 0, {}, None, tree)
     start = time.perf_counter()
     deadline = None if budget_s is None else start + budget_s
     done = 0
