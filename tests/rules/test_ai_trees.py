@@ -60,7 +60,7 @@ def test_the_next_decision_goes_on_from_the_subtree_of_the_move_played() -> None
     iterations on top of the visits it had."""
     st = new_game(Ruleset(edition=2, players=2), ["a", "b"], 7)
     rng = random.Random(3)
-    carried = []
+    carried: list[int] = []
     kept: tuple[Node, int] | None = None
     while len(carried) < 8:
         if st.decider == 1:
