@@ -44,7 +44,7 @@ SEARCHES = {
     "strong-leaf": replace(STRONG, playout_depth=0),
     "strong-full": replace(STRONG, playout_depth=-1),
     "strong-wide": replace(STRONG, widen=100.0),
-    "strong-win": replace(STRONG, margin=0.0, bias=0.0),
+    "strong-win": replace(STRONG, margin=0.0, duel_margin=0.0, bias=0.0),
     "strong-nobias": replace(STRONG, bias=0.0),
     "strong-bias2": replace(STRONG, bias=2.0),
     "strong-deep": replace(STRONG, playout_depth=48),

@@ -40,10 +40,11 @@ class SearchConfig:
     widen: float = 1.5  # progressive widening: children allowed = 1 + widen * sqrt(visits)
     spread: float = 6.0  # VP scale of the softmax turning estimated final VP into win chances
     # more than two players: share of the reward given by the lead over the best other seat
-    # (eval.margin_rewards), the rest by the win chance; two players: the win chance alone
+    # (eval.margin_rewards), the rest by the win chance (two players: ``duel_margin``)
     margin: float = 0.5
-    # two players: the same share of the lead in the reward (0: the win chance alone)
-    duel_margin: float = 0.0
+    # two players: the same for the lead over the other seat (0: the win chance alone). Measured (issue 18,
+    # fourth session): the win chance alone barely tells moves apart once a game looks won or lost
+    duel_margin: float = 0.5
     # more than two players: progressive bias, a child's UCB value gets bias * w / (visits + 1), w = 1 for
     # the heuristic's best move and exp(-d / temperature) for one valued d VP lower (two players: none)
     bias: float = 0.5
