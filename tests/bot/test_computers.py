@@ -231,3 +231,20 @@ def test_thinking_worker_runs_the_compiled_players_when_built() -> None:
     assert out["before"] is False
     assert out["core"] == "compiled (mypyc)"
     assert not out["search"].endswith(".py"), out["search"]
+
+
+def test_thinking_keeps_the_strong_search_tree_per_game() -> None:
+    """The thinking worker names the game (issue 18, tree reuse): after a strong move it keeps the subtree
+    under that move for the seat's next decision in the same game, and only there."""
+    from bot import thinking
+    from players.trees import TREES
+    from rules import Ruleset, new_game
+
+    st = new_game(Ruleset(players=2), ["a", "b"], seed=3)
+    assert len(legal_moves(st)) > 1
+    thinking.think(st.to_json(), st.decider, "strong", 1, 0.05, 4242)
+    try:
+        assert (4242, st.decider) in TREES.kept
+        assert TREES.take(4243, st.decider, st.action_count + 2) is None  # another game
+    finally:
+        TREES.forget(4242)
