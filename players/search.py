@@ -172,10 +172,13 @@ def _select(node: Node, st: GameState, cfg: SearchConfig, rng: random.Random) ->
     return actions[best_i], -1.0
 
 
-def _settled(root: Node, remaining: float) -> bool:
-    """No root move can overtake the most visited one in ``remaining`` more iterations."""
+def _settled(root: Node, remaining: float, legal: set[Action] | None = None) -> bool:
+    """No root move can overtake the most visited one in ``remaining`` more iterations. ``legal``: the
+    moves legal here (a kept tree may hold children of moves no longer legal, ``trees``; None: all)."""
     first = second = 0
-    for child in root.children.values():
+    for action, child in root.children.items():
+        if legal is not None and action not in legal:
+            continue
         v = child.visits
         if v > first:
             first, second = v, first
@@ -204,6 +207,7 @@ def search(
     moves = legal_moves(st)
     if len(moves) == 1:
         return SearchResult(moves[0].action, 0, {}, None, tree)
+    legal = {m.action for m in moves}
     start = time.perf_counter()
     deadline = None if budget_s is None else start + budget_s
     done = 0
@@ -214,7 +218,7 @@ def search(
             now = time.perf_counter()
             if now >= deadline:
                 break
-            if cfg.stop_early and done % 16 == 0 and _settled(root, done * (deadline - now) / (now - start)):
+            if cfg.stop_early and done % 16 == 0 and _settled(root, done * (deadline - now) / (now - start), legal):
                 break
         d = determinize(st, seat, rng)
         node = root
@@ -239,7 +243,6 @@ def search(
             n.visits += 1
             n.reward += rewards[n.mover]
         done += 1
-    legal = {m.action for m in moves}
     visits = {a: n.visits for a, n in root.children.items() if a in legal}
     best = max(visits, key=lambda a: (visits[a], root.children[a].reward))
     chosen = root.children[best]

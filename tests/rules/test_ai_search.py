@@ -78,6 +78,15 @@ def test_settled_when_no_other_move_can_catch_up() -> None:
     assert _settled(settled_root(50, 10, 3), 39.5)
     assert not _settled(settled_root(50, 10, 3), 40)
     assert not _settled(settled_root(20, 20), 0)  # a tie is never settled
+
+
+def test_a_move_no_longer_legal_never_settles_the_answer() -> None:
+    """A kept tree (tree reuse, players.trees) may hold a child for a move that is not legal any more (a
+    card the other seat took meanwhile): its visits must not stop the search early."""
+    root = settled_root(50, 10, 3)
+    legal = {("buy", "1"), ("buy", "2")}
+    assert not _settled(root, 39.5, legal)  # type: ignore[arg-type]
+    assert _settled(root, 6.5, legal)  # type: ignore[arg-type]
     assert _settled(settled_root(5), 4)
 
 
