@@ -4,14 +4,16 @@ arena (``strong:field=value``) and tournaments played in worker processes."""
 
 from __future__ import annotations
 
+import math
 import random
+from collections import Counter
 
 import pytest
 
 from players.ai import SEARCHES, decide, search_config
 from players.arena import play
 from players.eval import HAND_PENALTY, Outlook
-from players.search import STRONG, Node, _settled, search
+from players.search import STRONG, Node, _settled, sampled_move, search
 from rules import GameState, Ruleset, apply, legal_moves, new_game
 
 
@@ -137,3 +139,24 @@ def test_a_card_in_hand_counts_its_penalty_in_the_estimate(ruleset: Ruleset) -> 
         assert Outlook(st).worth(0) == pytest.approx(before - HAND_PENALTY), st.cards[card].id
         st.hands[0].remove(card)
         st.upper.append(card)
+
+
+def test_the_others_are_modelled_by_a_softmax_of_the_heuristic() -> None:
+    """Issue 18 (fifth session): inside the tree another seat's move is drawn with probability
+    proportional to exp(value / temperature), fitted to the plain search's moves: the heuristic's best
+    move most often, a close second often, a poor move almost never; a tiny temperature is greedy."""
+    st = position(Ruleset(edition=1, players=4), 11)
+    moves = legal_moves(st)
+    out = Outlook(st)
+    scores = [out.score(m) for m in moves]
+    top = max(scores)
+    weights = [math.exp(s - top) for s in scores]
+    expected = {m.action: w / sum(weights) for m, w in zip(moves, weights, strict=True)}
+    rng = random.Random(4)
+    draws = 4000
+    counts = Counter(sampled_move(st, moves, rng, 1.0) for _ in range(draws))
+    assert set(counts) <= set(expected)
+    for action, p in expected.items():
+        assert abs(counts[action] / draws - p) < 4 * math.sqrt(p * (1 - p) / draws) + 1e-9
+    best = moves[scores.index(top)].action
+    assert {sampled_move(st, moves, rng, 1e-6) for _ in range(50)} == {best}
