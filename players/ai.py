@@ -14,8 +14,8 @@ Levels (docs/ai.md has the design and the measurements):
   ``strong-deep``, ``strong-cut``: variants of strong measured in the arena (estimate at the new node,
   heuristic playouts to the end at every table size, no progressive widening, at more than two players
   the win chance alone as reward and no progressive bias, no progressive bias, a bias of 2 instead of
-  0.5, playouts of 48 moves, at more than two players playouts of 24 moves and the estimate as before
-  the fifth session on issue 18 instead of to the end).
+  0.5, playouts of 48 moves at every table size, playouts of 24 moves at every table size as before the
+  fifth session on issue 18: three and four players now play theirs to the end).
 
 Every input may be plain data, so a worker process can take it: ``state`` is a GameState or its
 ``to_json()`` dict, ``rng`` a seed. The players only use what ``seat`` may see (``hidden``).
@@ -42,14 +42,14 @@ from .trees import TREES
 SEARCHES = {
     "strong": STRONG,
     "mcts-random": RANDOM_PLAYOUTS,
-    "strong-leaf": replace(STRONG, playout_depth=0, duel_depth=0),
-    "strong-full": replace(STRONG, playout_depth=-1, duel_depth=-1),
+    "strong-leaf": replace(STRONG, playout_depth=0, full_max=0),
+    "strong-full": replace(STRONG, playout_depth=-1),
     "strong-wide": replace(STRONG, widen=100.0),
     "strong-win": replace(STRONG, margin=0.0, duel_margin=0.0, bias=0.0),
     "strong-nobias": replace(STRONG, bias=0.0),
     "strong-bias2": replace(STRONG, bias=2.0),
-    "strong-deep": replace(STRONG, playout_depth=48, duel_depth=48),
-    "strong-cut": replace(STRONG, playout_depth=24),
+    "strong-deep": replace(STRONG, playout_depth=48, full_max=0),
+    "strong-cut": replace(STRONG, full_max=0),
     "strong-maxn": replace(STRONG, model_others=False),
 }
 LEVELS = ("random", "easy", "normal", *SEARCHES, "mcts")

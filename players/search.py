@@ -34,12 +34,14 @@ from .hidden import determinize
 @dataclass(frozen=True, slots=True)
 class SearchConfig:
     guided: bool = True  # heuristic order for expansion, progressive widening, heuristic playouts
-    # more than two players: playout moves before the position estimate (-1: play to the end; two players:
-    # ``duel_depth``). Measured (issue 18, fifth session): at four players the estimate explains too little
-    # of who wins (its error, 7-9 VP mid-game, is near the spread of the seats' final VP, 11), full playouts
-    # beat it against the plain search though they cost half the iterations
-    playout_depth: int = -1
-    duel_depth: int = 24  # the same at two players (the estimate's error is small beside the spread there)
+    playout_depth: int = 24  # playout moves before the position estimate (-1: play to the end)
+    # tables of full_min to full_max players play their playouts to the end instead. Measured (issue 18,
+    # fifth session): at four players the estimate explains too little of who wins (its error, 7-9 VP
+    # mid-game, is near the spread of the seats' final VP, 11) and full playouts beat the plain search
+    # though they cost half the iterations; at five with the Market they did worse, at two the estimate
+    # is good beside the spread (16) and the target was met with it
+    full_min: int = 3
+    full_max: int = 4
     epsilon: float = 0.15  # heuristic playouts: chance of a uniformly random move
     explore: float = 0.7  # UCB exploration constant (rewards are win shares in [0, 1])
     widen: float = 1.5  # progressive widening: children allowed = 1 + widen * sqrt(visits)
@@ -73,9 +75,7 @@ class SearchConfig:
 
 
 STRONG = SearchConfig()
-RANDOM_PLAYOUTS = SearchConfig(
-    guided=False, playout_depth=-1, duel_depth=-1, margin=0.0, bias=0.0, model_others=False, reuse=False
-)
+RANDOM_PLAYOUTS = SearchConfig(guided=False, playout_depth=-1, margin=0.0, bias=0.0, model_others=False, reuse=False)
 
 
 class Node:
@@ -147,7 +147,7 @@ def sampled_move(st: GameState, moves: list[Move], rng: random.Random, temperatu
 
 def _playout(st: GameState, cfg: SearchConfig, rng: random.Random) -> list[float]:
     steps = 0
-    depth = cfg.playout_depth if st.n > 2 else cfg.duel_depth
+    depth = -1 if cfg.full_min <= st.n <= cfg.full_max else cfg.playout_depth
     while not st.finished and steps != depth:
         moves = legal_moves(st)
         action = heuristic_move(st, moves, rng, cfg.epsilon) if cfg.guided else moves[rng.randrange(len(moves))].action

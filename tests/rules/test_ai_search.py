@@ -13,7 +13,7 @@ import pytest
 from players.ai import SEARCHES, decide, search_config
 from players.arena import play
 from players.eval import HAND_PENALTY, Outlook
-from players.search import STRONG, Node, _settled, sampled_move, search
+from players.search import STRONG, Node, _playout, _settled, sampled_move, search
 from rules import GameState, Ruleset, apply, legal_moves, new_game
 
 
@@ -160,3 +160,17 @@ def test_the_others_are_modelled_by_a_softmax_of_the_heuristic() -> None:
         assert abs(counts[action] / draws - p) < 4 * math.sqrt(p * (1 - p) / draws) + 1e-9
     best = moves[scores.index(top)].action
     assert {sampled_move(st, moves, rng, 1e-6) for _ in range(50)} == {best}
+
+
+@pytest.mark.parametrize(("players", "to_the_end"), [(2, False), (3, True), (4, True), (5, False)])
+def test_playouts_run_to_the_end_at_three_and_four_players(players: int, to_the_end: bool) -> None:
+    """Issue 18 (fifth session): at three and four players a playout plays the game out (the estimate
+    explains too little of who wins there); at two, and at five with the Market, it stops after 24 moves
+    and the position estimate scores it."""
+    expansions = ("market",) if players == 5 else ()
+    st = position(Ruleset(edition=2, players=players, expansions=expansions), 3)
+    d = st.copy()
+    rewards = _playout(d, STRONG, random.Random(1))
+    assert d.finished is to_the_end
+    assert d.action_count == (d.action_count if to_the_end else st.action_count + STRONG.playout_depth)
+    assert len(rewards) == players and all(0.0 <= r <= 1.0 for r in rewards)
