@@ -142,9 +142,10 @@ def test_a_card_in_hand_counts_its_penalty_in_the_estimate(ruleset: Ruleset) -> 
 
 
 def test_the_others_are_modelled_by_a_softmax_of_the_heuristic() -> None:
-    """Issue 18 (fifth session): inside the tree another seat's move is drawn with probability
-    proportional to exp(value / temperature), fitted to the plain search's moves: the heuristic's best
-    move most often, a close second often, a poor move almost never; a tiny temperature is greedy."""
+    """Issue 18 (fifth session), an option of the others' model (``others_temperature``; off, as it
+    played worse): another seat's move is drawn with probability proportional to exp(value /
+    temperature), the heuristic's best move most often, a poor move almost never; a tiny temperature is
+    greedy."""
     st = position(Ruleset(edition=1, players=4), 11)
     moves = legal_moves(st)
     out = Outlook(st)
