@@ -23,7 +23,6 @@ Every input may be plain data, so a worker process can take it: ``state`` is a G
 
 from __future__ import annotations
 
-import math
 import random
 from collections.abc import Hashable
 from dataclasses import replace
@@ -35,7 +34,7 @@ from rules.state import GameState
 
 from . import mcts
 from .eval import Outlook
-from .search import RANDOM_PLAYOUTS, STRONG, SearchConfig, search
+from .search import RANDOM_PLAYOUTS, STRONG, SearchConfig, sampled_move, search
 from .trees import TREES
 
 # The search levels; the variants after "mcts-random" are experiments for the arena (docs/ai.md).
@@ -135,15 +134,12 @@ def decide(
     moves = legal_moves(st)
     if level == "random":
         return Decision(moves[rng.randrange(len(moves))].action, 0)
-    if level in ("easy", "normal"):
+    if level == "easy":
+        return Decision(sampled_move(st, moves, rng, EASY_TEMPERATURE), 0)
+    if level == "normal":
         out = Outlook(st)
-        scores = [out.score(m) for m in moves]
-        if level == "normal":
-            best = max((s, rng.random(), i) for i, s in enumerate(scores))
-            return Decision(moves[best[2]].action, 0)
-        top = max(scores)
-        weights = [math.exp((s - top) / EASY_TEMPERATURE) for s in scores]
-        return Decision(rng.choices(moves, weights)[0].action, 0)
+        best = max((out.score(m), rng.random(), i) for i, m in enumerate(moves))
+        return Decision(moves[best[2]].action, 0)
     if iterations is None and budget_s is None:
         budget_s = DEFAULT_BUDGET_S
     if level == "mcts":

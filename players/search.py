@@ -130,19 +130,12 @@ def heuristic_move(st: GameState, moves: list[Move], rng: random.Random, epsilon
 
 
 def sampled_move(st: GameState, moves: list[Move], rng: random.Random, temperature: float) -> Action:
-    """A move drawn with probability proportional to exp(its heuristic value / ``temperature``)."""
-    if len(moves) == 1:
-        return moves[0].action
+    """A move drawn with probability proportional to exp(its heuristic value / ``temperature``) (the
+    ``easy`` level; the others' model with ``others_temperature``)."""
     out = Outlook(st)
     scores = [out.score(m) for m in moves]
     top = max(scores)
-    weights = [math.exp((s - top) / temperature) for s in scores]
-    pick = rng.random() * sum(weights)
-    for m, w in zip(moves, weights, strict=True):
-        pick -= w
-        if pick < 0.0:
-            return m.action
-    return moves[-1].action
+    return rng.choices(moves, [math.exp((s - top) / temperature) for s in scores])[0].action
 
 
 def _playout(st: GameState, cfg: SearchConfig, rng: random.Random) -> list[float]:
