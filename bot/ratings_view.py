@@ -71,7 +71,10 @@ async def final_rating_field(store: Store, game: Game, lang: str) -> tuple[str, 
         return t("bot.rating_field", lang), t("bot.rating_not_rated", lang)
     levels = _levels(await standings(store, game.guild_id, everyone=True))
     lines = []
-    for c in changes:
+    per_player: dict[str, Change] = {}
+    for c in changes:  # one line per player (two computers of one level share their rating)
+        per_player.setdefault(c.player, c)
+    for c in per_player.values():
         new, old = shown(*c.after), shown(*c.before)
         where = _where(c.after[0] - 3 * c.after[1], levels, lang) if c.user_id is not None else ""
         lines.append(t("bot.rating_line", lang, player=player_label(c.player, lang), rating=new,

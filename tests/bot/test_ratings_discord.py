@@ -47,10 +47,11 @@ async def test_the_leaderboard_by_rating_people_or_everyone_and_by_wins(env: sim
     for n, table in enumerate([[a, b], [b, c, a]]):
         await _play_through_service(svc, guild.id, guild.create_text_channel(f"g{n}").id,
                                     [(m.id, m.name) for m in table], seed=n + 11)
-    # c beats a computer player seated from the start; a's seat was taken over by a computer: not counted
+    # c beats two computer players seated from the start; a's seat was taken over by a computer: not counted
     gid = await _synthetic(store, [
         {"user": c.id, "vp": 50, "winner": True, "moves": _me(c.id, 5)},
         {"computer": "normal", "vp": 40, "moves": [(None, "computer")] * 5},
+        {"computer": "normal", "vp": 35, "moves": [(None, "computer")] * 5},
         {"computer": "normal", "takeover": True, "vp": 30, "moves": _me(a.id, 1) + [(None, "computer")] * 4}],
         guild=guild.id)
     game = await store.get_game(gid)
@@ -58,7 +59,7 @@ async def test_the_leaderboard_by_rating_people_or_everyone_and_by_wins(env: sim
     field = await final_rating_field(store, game, "en")
     assert field is not None and field[0] == "Ratings"
     assert f"<@{c.id}>: **" in field[1] and "rated above Normal" in field[1] and "🤖 Normal: **" in field[1]
-    assert "s2: not rated" in field[1]
+    assert "s3: not rated" in field[1] and field[1].count("🤖 Normal") == 1
 
     everyone = await standings(store, guild.id, everyone=True)
     people = [r for r in everyone if r.player.startswith(USER)]
