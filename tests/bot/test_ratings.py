@@ -5,6 +5,7 @@ carried by ``copy-db``, and back-filled by the migration."""
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import random
 import subprocess
@@ -273,6 +274,25 @@ async def test_a_rebuild_reproduces_the_stored_ratings(db_url: str, monkeypatch:
                            "--env-file", "/nonexistent"], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     assert "5 games rated, 6 players; 0 stored ratings differed" in proc.stdout
+
+
+async def test_games_finishing_at_once_in_two_processes_rebuild_exactly(db_url: str) -> None:
+    """Two processes (two stores on one database) finish games of one server at the same time: each game is
+    rated from the ratings of those rated before it (one at a time, numbered in that order), so a rebuild
+    finds every stored rating exact."""
+    stores = [await Store.open(db_url) for _ in range(2)]
+    services = [GameService(s) for s in stores]
+    tables = [[1, 2], [2, 3], [3, 1], [1, 2, 3]]
+    ids = await asyncio.gather(*(_play(services[n % 2], 90 + n, members, seed=90 + n)
+                                 for n, members in enumerate(tables)))
+    changes = await _changes(stores[0])
+    assert {c[0] for c in changes} == set(ids)
+    assert sorted({(c[2], c[3]) for c in changes}) == [(GUILD, k) for k in range(1, 5)]
+    ratings = await _ratings(stores[0])
+    assert (await rebuild(stores[1])).differed == 0
+    assert await _ratings(stores[0]) == ratings and await _changes(stores[0]) == changes
+    for s in stores:
+        await s.close()
 
 
 async def test_copy_db_carries_the_ratings(db_url: str, tmp_path: Path) -> None:
