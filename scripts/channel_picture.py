@@ -44,7 +44,7 @@ import simcord  # noqa: E402
 
 BOT_NAME = "Saint Petersburg"
 PEOPLE = ("Anna", "Boris")
-WIDTH, HEIGHT = 1480, 3000  # the height is cropped to the page afterwards
+WIDTH, HEIGHT = 1400, 3000  # the height is cropped to the page afterwards
 
 
 @dataclass
@@ -276,7 +276,8 @@ body{margin:0;background:#1e1f22;color:#dbdee1;font:15px/1.375 "Noto Sans","Noto
 .mention{background:rgba(88,101,242,.3);color:#c9cdfb;border-radius:3px;padding:0 2px;font-weight:500}
 code{font-family:"Noto Sans Mono",monospace;background:#2b2d31;border-radius:3px;padding:0 3px;font-size:13px}
 .embed{background:#2b2d31;border-left:4px solid;border-radius:4px;padding:8px 16px 14px 12px;margin-top:6px;
-       max-width:640px}
+       max-width:700px}
+.channel.wide{flex:0 0 840px}
 .embed .title{color:#f2f3f5;font-weight:700;margin-top:6px}
 .embed .desc{font-size:14px;margin-top:6px}
 .fields{display:flex;flex-wrap:wrap;gap:8px 14px;margin-top:10px}
@@ -301,15 +302,16 @@ code{font-family:"Noto Sans Mono",monospace;background:#2b2d31;border-radius:3px
 def page(scene: Scene, width: int = WIDTH) -> str:
     """The whole page: the channel in round 3 beside the channel at the end of the game."""
 
-    def channel(title: str, messages: list[Shown]) -> str:
+    def channel(title: str, messages: list[Shown], wide: bool = False) -> str:
         body = "".join(message_html(m, scene.names) for m in messages)
-        return (f'<div class="channel"><div class="bar"><span class="hash">#</span>petersburg'
+        return (f'<div class="channel{" wide" if wide else ""}"><div class="bar"><span class="hash">#</span>petersburg'
                 f'<span class="topic">{html.escape(title)}</span></div><div class="messages">{body}</div></div>')
 
+    during = channel("during the game: the live board, and the private menu of the player to move", scene.during,
+                     wide=True)
+    after = channel("at the end of the game: the final scores", scene.after)
     return (f'<!doctype html><html><head><meta charset="utf-8"><style>{_fonts()}{CSS}'
-            f"body{{width:{width}px}}</style></head><body><div class=\"window\">"
-            f'{channel("during the game: the live board, and the private menu of the player to move", scene.during)}'
-            f'{channel("at the end of the game: the final scores", scene.after)}'
+            f"body{{width:{width}px}}</style></head><body><div class=\"window\">{during}{after}"
             "</div></body></html>")
 
 
