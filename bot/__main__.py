@@ -1,5 +1,7 @@
 """``python -m bot [--sync] [--env-file PATH]``: run the bot (token from .env or the environment).
 
+``python -m bot --version``: the version (``bot.__version__``, also the package's version in pyproject.toml).
+
 ``python -m bot copy-db --to postgresql://… [--from sqlite:///path] [--force]``: copy the database
 (``bot.copydb``).
 
@@ -16,6 +18,7 @@ import signal
 import sys
 from typing import TYPE_CHECKING
 
+from . import __version__
 from .config import Config, apply_proxies, load_env
 
 if TYPE_CHECKING:
@@ -101,6 +104,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sync", action="store_true",
                         help="push the slash commands to Discord at startup (to DEV_GUILD_ID if set, else globally)")
     parser.add_argument("--env-file", default=".env", help="settings file to read (default: .env)")
+    parser.add_argument("--version", action="version", version=f"petersburg-discord {__version__}")
     args = parser.parse_args(args_in)
     load_env(args.env_file)
     try:
