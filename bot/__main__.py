@@ -3,7 +3,10 @@
 ``python -m bot --version``: the version (``bot.__version__``, also the package's version in pyproject.toml).
 
 ``python -m bot copy-db --to postgresql://… [--from sqlite:///path] [--force]``: copy the database
-(``bot.copydb``)."""
+(``bot.copydb``).
+
+``python -m bot ratings --rebuild [--database URL]``: derive every rating again from the stored results
+(``bot.ratings_cli``)."""
 
 from __future__ import annotations
 
@@ -93,6 +96,10 @@ def main(argv: list[str] | None = None) -> int:
         from .copydb import main as copy_main
 
         return copy_main(args_in[1:])
+    if args_in[:1] == ["ratings"]:
+        from .ratings_cli import main as ratings_main
+
+        return ratings_main(args_in[1:])
     parser = argparse.ArgumentParser(prog="python -m bot", description="Saint Petersburg on Discord.")
     parser.add_argument("--sync", action="store_true",
                         help="push the slash commands to Discord at startup (to DEV_GUILD_ID if set, else globally)")

@@ -168,12 +168,62 @@ ALTER TABLE games ADD COLUMN board_lease REAL;
 when its claim holds (``Store.claim_board``), so two processes never post the same board twice."""
 
 
+async def _migrate_ratings(tx: Tx) -> None:
+    """Ratings (``bot.ratings``): the tables, which computer seats were take-overs (a person or the time-out
+    moved in them before the computer held them at the end), and the ratings of the games finished so far."""
+    from .ratings import rebuild_in
+
+    await run_script(tx, RATINGS_SCHEMA)
+    await tx.execute("UPDATE seats SET takeover = 1 WHERE computer IS NOT NULL AND EXISTS (SELECT 1 FROM actions a "
+                     "WHERE a.game_id = seats.game_id AND a.seat = seats.seat "
+                     "AND (a.user_id IS NOT NULL OR a.auto = 'timeout'))")
+    await rebuild_in(tx)
+
+
+RATINGS_SCHEMA = """
+ALTER TABLE seats ADD COLUMN takeover INTEGER NOT NULL DEFAULT 0;
+CREATE TABLE ratings (
+    guild_id INTEGER NOT NULL,
+    player TEXT NOT NULL,
+    user_id INTEGER,
+    computer TEXT,
+    mu REAL NOT NULL,
+    sigma REAL NOT NULL,
+    games INTEGER NOT NULL,
+    wins INTEGER NOT NULL,
+    PRIMARY KEY (guild_id, player)
+);
+CREATE INDEX ratings_user ON ratings (user_id);
+CREATE TABLE rating_changes (
+    game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    seat INTEGER NOT NULL,
+    guild_id INTEGER NOT NULL,
+    seq INTEGER NOT NULL,
+    player TEXT NOT NULL,
+    user_id INTEGER,
+    computer TEXT,
+    mu_before REAL NOT NULL,
+    sigma_before REAL NOT NULL,
+    mu REAL NOT NULL,
+    sigma REAL NOT NULL,
+    PRIMARY KEY (game_id, seat)
+);
+CREATE INDEX rating_changes_order ON rating_changes (guild_id, seq);
+"""
+"""Ratings (issue 28, ``bot.ratings``): ``ratings`` holds each player's current rating per server (``guild_id`` 0:
+games outside a server; ``player`` is ``user:<id>`` or ``computer:<level>``) with the games and wins it counts;
+``rating_changes`` each counted seat of each rated game, before and after, numbered per server in the order the
+games were rated (``seq``), so ``python -m bot ratings --rebuild`` can derive the same ratings again;
+``seats.takeover`` marks a seat a computer player took over during the game (``Store.set_seat``)."""
+
+
 MIGRATIONS: list[Migration] = [
     Migration(1, "initial: games, seats, actions, hands", INITIAL_SCHEMA),
     Migration(2, "settings, reminders, pass modes, automatic actions, results", _migrate_timers_and_results),
     Migration(3, "live board, notices, unreachable DMs", LIVE_BOARD_SCHEMA),
     Migration(4, "computer players", COMPUTERS_SCHEMA),
     Migration(5, "board poster claims", BOARD_CLAIM_SCHEMA),
+    Migration(6, "ratings", _migrate_ratings),
 ]
 
 

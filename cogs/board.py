@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot import images
+from bot.ratings_view import final_rating_field
 from bot.store import ABORTED, ACTIVE, FINISHED, DatabaseLost, Game
 from bot.texts import final_text
 from rules import GameState, view
@@ -425,6 +426,9 @@ class BoardPoster(PerGame):
         st = GameState.from_json(game.state or {})
         v = view(st, None)
         embed = embed_of(final_text(v, game.lang, names_of(game)), colour=0xD69E2E)
+        ratings = await final_rating_field(self.store, game, game.lang)  # bot.ratings_view
+        if ratings is not None:
+            embed.add_field(name=ratings[0], value=ratings[1], inline=False)
         kw: dict[str, Any] = {"embed": embed}
         if self.bot.config.render_images:
             png = await images.final_png(v, game.lang)

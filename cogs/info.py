@@ -8,6 +8,7 @@ import logging
 import discord
 from discord import app_commands
 
+from bot.ratings_view import leaderboard_text as rating_board
 from bot.service import UserError
 from bot.store import ACTIVE, LOBBY
 from bot.texts import duration, history_text, leaderboard_text, log_text, stats_text, timing_text
@@ -191,14 +192,22 @@ class InfoCommands(CogBase):
         await self.guard(interaction, lang, work)
 
     @app_commands.command(name="leaderboard", description=_("cmd.leaderboard"))
-    async def leaderboard(self, interaction: Interaction) -> None:
-        """The server's players by wins, then average score."""
+    @app_commands.describe(by=_("opt.by"), who=_("opt.who"))
+    @app_commands.choices(by=[app_commands.Choice(name=_("choice.by_rating"), value="rating"),
+                              app_commands.Choice(name=_("choice.by_wins"), value="wins")],
+                          who=[app_commands.Choice(name=_("choice.who_people"), value="people"),
+                               app_commands.Choice(name=_("choice.who_everyone"), value="everyone")])
+    async def leaderboard(self, interaction: Interaction, by: str = "rating", who: str = "people") -> None:
+        """The server's players by rating (``bot.ratings``; ``who``: people only or the computer levels too), or
+        by wins, then average score, in games among people."""
         await self.defer_public(interaction)
         lang = await self.channel_lang(interaction, latest=True)
 
         async def work() -> None:
-            rows = await self.store.leaderboard(interaction.guild_id)
-            await interaction.edit_original_response(content=_clip(leaderboard_text(rows, lang)),
-                                                     allowed_mentions=NO_PINGS)
+            if by == "wins":
+                text = leaderboard_text(await self.store.leaderboard(interaction.guild_id), lang)
+            else:
+                text = await rating_board(self.store, interaction.guild_id, lang, everyone=who == "everyone")
+            await interaction.edit_original_response(content=_clip(text), allowed_mentions=NO_PINGS)
 
         await self.guard(interaction, lang, work)

@@ -304,10 +304,12 @@ class Petersburg(PlayCommands, HostCommands, InfoCommands, ComputerCommands, com
 
     @app_commands.command(name="rules", description=_("cmd.rules"))
     async def rules(self, interaction: Interaction) -> None:
-        """Short help."""
+        """Short help, and how the ratings count games (docs/ratings.md)."""
         await self.defer(interaction)
         lang = await self.channel_lang(interaction)
-        await self.guard(interaction, lang, lambda: self.private(interaction, t("bot.rules_help", lang)))
+        ratings = discord.Embed(title=t("bot.rules_ratings_title", lang), description=t("bot.rules_ratings", lang))
+        await self.guard(interaction, lang, lambda: self.private(interaction, t("bot.rules_help", lang),
+                                                                 embed=ratings))
 
     @app_commands.command(name="pass", description=_("cmd.pass"))
     @app_commands.describe(mode=_("opt.pass_mode"))

@@ -10,7 +10,8 @@ Besides games, seats, actions (``auto``: why the bot took one) and hands: ``remi
 turn's reminder and time-out (keyed by game and version, so any action voids them; a due one is claimed
 with an UPDATE before it is sent), ``pass_modes`` the players' ``rules.autopass.AutoPass``, ``results`` each
 finished game's scores (history, leaderboard), ``guild_settings`` a server's timer defaults, ``notices``
-channel messages still to post and ``dm_unreachable`` users whose DMs are closed.
+channel messages still to post, ``dm_unreachable`` users whose DMs are closed, and ``ratings`` and
+``rating_changes`` the ratings per server (``bot.ratings``, docs/ratings.md).
 
 Files: ``rows`` (dataclasses, errors), ``backend`` (the interface), ``sqlite``/``postgres`` (backends),
 ``core`` (open, migrate, transactions), ``reads`` and ``writes`` (the queries).

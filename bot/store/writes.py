@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from ..ratings import rate_finished
 from ..schema import dumps, write_results
 from ..timers import Timer
 from .backend import Tx, fetch_one
@@ -77,8 +78,9 @@ class StoreWrites(StoreBase):
                             timers: Sequence[Timer] = (), clear_pass: Sequence[int] = (),
                             notices: Sequence[tuple[str, dict[str, Any]]] = ()) -> int:
         """Store one accepted action atomically: new state and status, the action row (``auto``: why the bot
-        took it), changed hands, the next turn's timers (replacing the old turn's), pass modes used up, and
-        the results when the game is over, and channel ``notices`` (text key, parameters) to post.
+        took it), changed hands, the next turn's timers (replacing the old turn's), pass modes used up, the
+        results and ratings (``bot.ratings``) when the game is over, and channel ``notices`` (text key,
+        parameters) to post.
 
         Raises VersionConflict (nothing written) if the game moved on since ``expected_version``.
         """
@@ -101,6 +103,7 @@ class StoreWrites(StoreBase):
             if status == FINISHED:
                 await tx.execute("DELETE FROM pass_modes WHERE game_id = ?", (game_id,))
                 await write_results(tx, game_id, state)
+                await rate_finished(tx, game_id)
             await self._add_notices(tx, game_id, notices)
         return version
 
@@ -116,8 +119,9 @@ class StoreWrites(StoreBase):
             fields["host_id"] = host_id
         async with self.transaction() as tx:
             version = await self._bump(tx, game_id, expected_version, self.clock(), **fields)
-            count = await tx.execute("UPDATE seats SET user_id = ?, name = ?, computer = ? WHERE game_id = ? AND "
-                                     "seat = ?", (user_id, name, computer, game_id, seat))
+            takeover = ", takeover = 1" if computer is not None else ""  # a computer takes over (bot.ratings)
+            count = await tx.execute(f"UPDATE seats SET user_id = ?, name = ?, computer = ?{takeover} WHERE "
+                                     "game_id = ? AND seat = ?", (user_id, name, computer, game_id, seat))
             if count != 1:
                 raise NotFound(f"game {game_id} has no seat {seat}")
             await tx.execute("DELETE FROM pass_modes WHERE game_id = ? AND seat = ?", (game_id, seat))

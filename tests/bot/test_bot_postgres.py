@@ -37,7 +37,8 @@ async def test_whole_game_on_postgresql(env: simcord.Env) -> None:
     st = await state_in(env, channel)
     assert game.status == "finished" and st.finished and game.final_posted
     final = channel.history()[-1]
-    assert final.embeds and len(final.embeds[0].fields) == 2
+    assert final.embeds and len(final.embeds[0].fields) == 3  # a field per player, then the ratings
+    assert final.embeds[0].fields[-1].name == "Ratings"
     assert [m.embeds[0].title for m in channel.history() if m.embeds].count(final.embeds[0].title) == 1
     rows = await store.actions(game.id)
     assert [r.idx for r in rows] == list(range(st.action_count))

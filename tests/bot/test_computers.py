@@ -69,8 +69,10 @@ async def test_four_players_three_computers_played_whole(env: simcord.Env) -> No
     assert log.response is not None and "computer player" in (log.response.embeds[0].description or "")
     history = await human.slash(channel, "petersburg history")
     assert history.response is not None and "🤖" in history.response.content
-    board = await human.slash(channel, "petersburg leaderboard")  # people-only games are ranked
+    board = await human.slash(channel, "petersburg leaderboard", by="wins")  # by wins: people-only games
     assert board.response is not None and f"<@{human.id}>" not in board.response.content
+    board = await human.slash(channel, "petersburg leaderboard")  # by rating: games with computers count
+    assert board.response is not None and f"1. <@{human.id}> — **" in board.response.content
     assert bot_of(env).bugs == []
 
 

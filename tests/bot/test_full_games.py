@@ -24,7 +24,8 @@ async def test_full_game(env: simcord.Env, n: int, by: str) -> None:
     assert st.finished and st.final is not None
     # final scores with the breakdown are in the channel, and no board keeps its controls
     final = channel.history()[-1]
-    assert final.embeds and len(final.embeds[0].fields) == n
+    assert final.embeds and len(final.embeds[0].fields) == n + 1  # a field per player, then the ratings
+    assert final.embeds[0].fields[-1].name == "Ratings"
     body = "\n".join(f.value or "" for f in final.embeds[0].fields)
     assert "Hand penalty" in body or "Rubles" in body or "Workers" in body
     assert all(not m.components for m in channel.history() if m.author.bot and "your turn" in m.content)

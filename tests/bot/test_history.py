@@ -200,7 +200,7 @@ async def test_history_and_leaderboard_after_several_games(env: simcord.Env) -> 
         for s, m in enumerate(members):
             expected.setdefault(m.id, []).append(st.vp[s])
             wins[m.id] = wins.get(m.id, 0) + (s in st.winners)
-    r = await a.slash(aborted, "petersburg leaderboard")
+    r = await a.slash(aborted, "petersburg leaderboard", by="wins")
     assert r.response is not None
     rows = r.response.content.splitlines()[1:]
     order = sorted(expected, key=lambda u: (-wins[u], -sum(expected[u]) / len(expected[u]), -len(expected[u]), u))
