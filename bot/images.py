@@ -100,6 +100,11 @@ async def board_png(view: dict[str, Any], lang: str, last_action: str | None) ->
             idle.set()
 
 
+async def boards_drawn() -> None:
+    """Return once no board is being drawn: pictures nobody waits for yet go after the boards."""
+    await _Boards.event().wait()
+
+
 async def hand_png(view: dict[str, Any], lang: str, *, background: bool = False) -> bytes | None:
     """PNG of a player's hand; ``background`` (a DM push): after the boards being drawn."""
     if background:
