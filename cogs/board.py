@@ -32,7 +32,8 @@ from .board_claim import claimed, new_owner
 from .board_problems import NO_PINGS, Problem
 from .board_turns import TurnMessages
 from .presence import Presence
-from .public import PublicBoard, embed_of, names_of, notice_text, public_board
+from .public import RECENT_ACTIONS, PublicBoard, embed_of, names_of, notice_text, public_board
+from .replays import open_view
 from .seen import SeenVersions
 
 if TYPE_CHECKING:
@@ -41,7 +42,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 NEAR = 4  # the board is edited in place while at most this many messages came after it
-RECENT_ACTIONS = 6  # actions whose events the board lists (the rest: /petersburg log)
 RETRY_FIRST, RETRY_MAX = 2.0, 300.0  # seconds between tries of a failing post (doubling)
 
 
@@ -253,7 +253,7 @@ class BoardPoster(TurnMessages):
         st = GameState.from_json(game.state or {})
         v = view(st, None)
         embed = embed_of(final_text(v, game.lang, names_of(game)), colour=0xD69E2E)
-        kw: dict[str, Any] = {"embed": embed}
+        kw: dict[str, Any] = {"embed": embed, "view": open_view(game.id, game.lang)}
         if self.bot.config.render_images:
             png = await images.final_png(v, game.lang)
             if png is not None:
