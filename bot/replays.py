@@ -3,8 +3,8 @@ notation: ``rules.record``), and the pictures of its steps, both kept in small L
 
 Step 0 is the game as it started, step ``k`` the game after its ``k``-th stored action. Rebuilding a whole
 game takes milliseconds (``rules.record.replay``'s work plus one JSON copy per step), so it runs where it is
-asked for; the pictures are drawn by the render workers (``bot.images``), once per step while they stay in
-the cache. Nothing here knows Discord; ``cogs.replays`` builds the viewer from it.
+asked for; the pictures are drawn by the replay worker (``bot.images.replay_png``), once per step while they
+stay in the cache. Nothing here knows Discord; ``cogs.replays`` builds the viewer from it.
 """
 
 from __future__ import annotations
@@ -141,18 +141,14 @@ class Replays:
     async def image(self, key: tuple[Any, ...], draw: Callable[[], Awaitable[bytes | None]]) -> bytes | None:
         return await self.images.get(key, draw, keep=lambda png: png is not None)
 
-    def ahead(self, key: tuple[Any, ...], draw: Callable[[], Awaitable[bytes | None]],
-              idle: Callable[[], Awaitable[None]]) -> None:
-        """Draw ``key`` in the background once no board is being drawn (the next step, so that stepping on
-        finds it ready); never in the way of a live board."""
+    def ahead(self, key: tuple[Any, ...], draw: Callable[[], Awaitable[bytes | None]]) -> None:
+        """Draw ``key`` in the background (the next step, so that stepping on finds it ready)."""
         if key in self.images:
             return
 
         async def later() -> None:
             try:
-                await idle()
-                if key not in self.images:
-                    await self.image(key, draw)
+                await self.image(key, draw)
             except Exception:
                 log.exception("drawing replay step %s ahead failed", key)
 

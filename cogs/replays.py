@@ -3,17 +3,19 @@
 ▶️ Replay sits on the final scores and on each game of ``/petersburg history``; it opens the viewer at the
 start. The viewer shows, for each step, what the channel showed then: the public board message of that
 moment (``cogs.public.public_board`` on the rebuilt state, the spectator's view only: no hands, no hidden
-money), its picture drawn exactly as the live board's (``bot.images.board_png``), and the action in words;
+money), its picture drawn exactly as the live board's (``render_board`` with the same arguments, in a replay worker
+of its own: ``bot.images.replay_png``), and the action in words;
 at the end also the final breakdown. Its buttons go back and forward one action, one phase and one round,
 and to the start and the end; they carry the game and the step (``components.ReplayButton``), so they work
 after a restart. States and pictures are cached per step (``bot.replays``); the next step is drawn ahead
-once no live board waits for the render workers.
+(in the replay worker: live boards never wait for it).
 """
 
 from __future__ import annotations
 
 import io
 import logging
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import discord
@@ -104,13 +106,10 @@ class ReplayViewer(CogBase):
         recent = [(row.events, row.auto) for row in r.rows[max(0, step - RECENT_ACTIONS):step]]
         return public_board(game, r.state(step), recent, {})
 
-    async def board_png(self, game: Game, r: ReplayGame, step: int) -> bytes | None:
-        """The picture of ``step`` (cached): the live board's picture of that moment."""
-        if not self.bot.config.render_images:
-            return None
-        pb = self._board(game, r, step)
-        return await self.replays.image((game.id, step, game.lang, "board"),
-                                        lambda: images.board_png(pb.spectator, game.lang, pb.last_action))
+    @staticmethod
+    def _draw(pb: PublicBoard, lang: str) -> Callable[[], Awaitable[bytes | None]]:
+        """Drawing the board picture of ``pb``: ``render_board`` with the live board's arguments."""
+        return lambda: images.replay_png("render_board", pb.spectator, lang, pb.last_action)
 
     async def _show(self, interaction: Interaction, game: Game, r: ReplayGame, step: int) -> None:
         lang = game.lang
@@ -125,7 +124,8 @@ class ReplayViewer(CogBase):
                      *event_lines(row.events, names_of(game), st.ruleset.edition, lang, auto=row.auto, hidden=hidden)]
         embeds = [pb.embed.copy()]
         files: list[discord.File] = []
-        png = await self.board_png(game, r, step)
+        png = await self.replays.image((game.id, step, lang, "board"), self._draw(pb, lang)) \
+            if self.bot.config.render_images else None
         if png is not None:
             files.append(discord.File(io.BytesIO(png), filename="board.png"))
             embeds[0].set_image(url="attachment://board.png")
@@ -133,7 +133,8 @@ class ReplayViewer(CogBase):
             v = view(st, None)
             final = embed_of(final_text(v, lang, names_of(game)), colour=FINAL_COLOUR)
             if self.bot.config.render_images:
-                fpng = await self.replays.image((game.id, step, lang, "final"), lambda: images.final_png(v, lang))
+                fpng = await self.replays.image((game.id, step, lang, "final"),
+                                                lambda: images.replay_png("render_final", v, lang))
                 if fpng is not None:
                     files.append(discord.File(io.BytesIO(fpng), filename="final.png"))
                     final.set_image(url="attachment://final.png")
@@ -141,9 +142,7 @@ class ReplayViewer(CogBase):
             lines.append(t("bot.replay_the_end", lang))
         await self._send(interaction, "\n".join(lines)[:2000], embeds, files, steps_view(r, step, lang))
         if step < r.last and self.bot.config.render_images:  # the likely next click
-            nxt = self._board(game, r, step + 1)
-            self.replays.ahead((game.id, step + 1, lang, "board"),
-                               lambda: images.board_png(nxt.spectator, lang, nxt.last_action), images.boards_drawn)
+            self.replays.ahead((game.id, step + 1, lang, "board"), self._draw(self._board(game, r, step + 1), lang))
 
     async def _send(self, interaction: Interaction, content: str, embeds: list[discord.Embed],
                     files: list[discord.File], steps: discord.ui.View) -> None:
