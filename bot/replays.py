@@ -23,8 +23,8 @@ from .store import ActionRow
 
 log = logging.getLogger(__name__)
 
-GAMES = 32  # rebuilt games kept (a few hundred KB each)
-IMAGE_BYTES = 96 * 1024 * 1024  # pictures kept, in bytes (a board is about 100-300 KB)
+GAMES = 16  # rebuilt games kept (a few hundred KB each: a state's JSON is about 2 KB)
+IMAGE_BYTES = 64 * 1024 * 1024  # pictures kept, in bytes (a board is about 100-300 KB)
 
 V = TypeVar("V")
 

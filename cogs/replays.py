@@ -87,16 +87,15 @@ class ReplayViewer(CogBase):
     async def on_replay(self, interaction: Interaction, game_id: int, step: int, *, opening: bool) -> None:
         """A ▶️ Replay (``opening``: a new private viewer) or a step button of the viewer (it is edited)."""
         await self.defer(interaction, update=not opening)
-        game = await self.store.get_game(game_id)
-        lang = game.lang if game is not None else lang_of(interaction, None, self.bot.config.language)
 
         async def work() -> None:
+            game = await self.store.get_game(game_id)
             if game is None or game.status != FINISHED or game.guild_id != interaction.guild_id:
                 raise UserError("replay_unavailable")
             r = await self.replays.game(game.id, lambda: self._load(game))
             await self._show(interaction, game, r, min(step, r.last))
 
-        await self.guard(interaction, lang, work)
+        await self.guard(interaction, lang_of(interaction, None, self.bot.config.language), work)
 
     async def _load(self, game: Game) -> Any:
         return await self.service.record(game), await self.store.actions(game.id)
