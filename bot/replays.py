@@ -16,8 +16,7 @@ from collections.abc import Awaitable, Callable, Hashable
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from rules import GameRecord, GameState, parse_for
-from rules.engine import apply
+from rules import GameRecord, GameState, apply, parse_for
 
 from .store import ActionRow
 
