@@ -47,11 +47,15 @@ def _warm() -> None:
 
 
 RENDER = WorkerPool("render", cores, _warm)  # one worker per core: the bot's process mostly waits
+# the replay viewer's pictures (``cogs.replays``): one worker of their own, started on the first replay, so a
+# replay step never waits behind the live boards queued for RENDER, nor a live board behind a replay
+REPLAY = WorkerPool("replay", lambda: 1, _warm)
 
 
 def shutdown() -> None:
     """Stop the render workers (a later image starts a new pool)."""
     RENDER.shutdown()
+    REPLAY.shutdown()
     _Boards.drawing, _Boards.idle = 0, None  # the next event loop makes its own
 
 
@@ -62,11 +66,11 @@ def _draw(name: str, *args: Any) -> bytes:
     return bytes(data)
 
 
-async def _call(name: str, *args: Any) -> bytes | None:
+async def _call(name: str, *args: Any, pool: WorkerPool = RENDER) -> bytes | None:
     if not available():
         return None
     try:
-        return await RENDER.run(_draw, name, *args)
+        return await pool.run(_draw, name, *args)
     except Exception:
         log.exception("render.%s failed; showing text instead", name)
         return None
@@ -109,6 +113,12 @@ async def hand_png(view: dict[str, Any], lang: str, *, background: bool = False)
 
 async def final_png(view: dict[str, Any], lang: str) -> bytes | None:
     return await _call("render_final", view, lang)
+
+
+async def replay_png(name: str, *args: Any) -> bytes | None:
+    """A replay step's picture: ``render.<name>`` (``render_board``, ``render_final``) with the arguments the
+    live message used, drawn in the replay worker."""
+    return await _call(name, *args, pool=REPLAY)
 
 
 async def card_png(card_id: str, edition: int, lang: str) -> bytes | None:

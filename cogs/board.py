@@ -6,13 +6,9 @@ brings a channel up to date, one game at a time (a lock per game, and a claim in
 processes share it: ``board_claim``), from the newest state:
 - the board is edited in place while it is still among the channel's last few messages, else posted anew
   and the old one deleted; the old board keeps its buttons until the new one is there;
-- the player to decide is pinged by one short turn message, replaced when the turn passes to someone else;
-  not while they play live (``cogs.presence``: then only once the live window has passed without a move),
-  never for a computer player; when Discord refuses that message for good (e.g. a missing permission) the
-  player is told by DM instead;
+- the player to decide is pinged by one short turn message (``cogs.board_turns``);
 - failures are retried with backoff (also after a restart: ``catch_up``), and what is wrong (a missing
-  permission, the channel gone) is told once to the channel, or to the host by DM when the channel itself
-  is unusable.
+  permission, the channel gone) is told once (``cogs.board_problems``).
 Public messages are built from the spectator's view only (``rules.view(st, None)``): nothing secret.
 """
 
@@ -34,10 +30,11 @@ from rules import GameState, view
 from rules.i18n import t
 
 from .board_claim import claimed, new_owner
-from .dms import transient
+from .board_problems import NO_PINGS, Problem
+from .board_turns import TurnMessages
 from .presence import Presence
-from .public import PublicBoard, embed_of, names_of, notice_text, public_board, turn_text
-from .runner import PerGame
+from .public import RECENT_ACTIONS, PublicBoard, embed_of, names_of, notice_text, public_board
+from .replays import open_view
 from .seen import SeenVersions
 
 if TYPE_CHECKING:
@@ -46,23 +43,10 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 NEAR = 4  # the board is edited in place while at most this many messages came after it
-RECENT_ACTIONS = 6  # actions whose events the board lists (the rest: /petersburg log)
 RETRY_FIRST, RETRY_MAX = 2.0, 300.0  # seconds between tries of a failing post (doubling)
-PINGS = discord.AllowedMentions(users=True, roles=False, everyone=False)
-NO_PINGS = discord.AllowedMentions.none()
-MISSING_ACCESS, MISSING_PERMISSIONS, UNKNOWN_CHANNEL, UNKNOWN_MESSAGE = 50001, 50013, 10003, 10008
-NEEDED = ("view_channel", "send_messages", "embed_links", "attach_files", "read_message_history")
 
 
-class Problem(Exception):
-    """The channel could not be brought up to date; ``text`` says why for people."""
-
-    def __init__(self, key: str, text: str, *, channel_usable: bool = True) -> None:
-        super().__init__(key)
-        self.key, self.text, self.channel_usable = key, text, channel_usable
-
-
-class BoardPoster(PerGame):
+class BoardPoster(TurnMessages):
     """Brings each game's channel up to date (``kick``: in the background, retrying until it works); see the
     module docstring."""
 
@@ -80,11 +64,6 @@ class BoardPoster(PerGame):
         self.after_shown: Callable[[Game], None] | None = None  # e.g. a computer player's turn comes next
         self._owner = new_owner()  # this process's name in the games' board claims (bot.store: claim_board)
         self.seen = SeenVersions()  # what players may have seen, for typed commands (cogs.seen)
-
-    @property
-    def store(self) -> Any:
-        assert self.bot.store is not None
-        return self.bot.store
 
     # --- scheduling -------------------------------------------------------------------------------
     async def show(self, game_id: int, *, repost: bool = False, refresh: bool = False) -> Problem | None:
@@ -156,28 +135,8 @@ class BoardPoster(PerGame):
             self._boards[channel_id] = board_id
             self._after[channel_id] = set()
 
-    # --- one attempt ------------------------------------------------------------------------------
-    async def remind(self, game_id: int, version: int, text: str, user_id: int) -> bool:
-        """A reminder replaces the turn message (pinging again), so reminders do not pile up either. Only while
-        the game is still at ``version`` (the turn the reminder was for); False when it moved on."""
-        async with self._locks.setdefault(game_id, asyncio.Lock()), claimed(self.store, game_id, self._owner):
-            game = await self.store.get_game(game_id)
-            if game is None or game.version != version or game.status != ACTIVE:
-                return False
-            channel = self.bot.get_partial_messageable(game.channel_id, guild_id=game.guild_id)
-            if game.turn_message_id is not None:
-                await self._remove_quietly(channel, game.turn_message_id)
-            new_id = None
-            try:
-                msg = await channel.send(text[:2000], allowed_mentions=PINGS)
-                new_id = msg.id
-                self._own.add(msg.id)
-                self._after.get(game.channel_id, set()).discard(msg.id)
-            except discord.HTTPException as e:
-                log.warning("could not post the reminder of game %s: %s", game.id, e)
-            await self.store.set_turn_message(game.id, new_id, user_id)
-            return True
 
+    # --- one attempt ------------------------------------------------------------------------------
     async def _attempt(self, game_id: int, *, repost: bool = False, refresh: bool = False) -> None:
         lock = self._locks.setdefault(game_id, asyncio.Lock())
         async with lock, claimed(self.store, game_id, self._owner):
@@ -282,137 +241,6 @@ class BoardPoster(PerGame):
         except discord.HTTPException as e:
             log.info("could not clear message %s of game %s: %s", message_id, game.id, e)
 
-    async def _turn(self, game: Game, channel: discord.PartialMessageable, st: GameState, *, reposted: bool,
-                    untold_only: bool = False) -> None:
-        """One turn message pinging the player to decide, replaced when that changes (none at the end, none for a
-        computer player, none while the player plays live). ``untold_only``: only if this turn was not told yet.
-
-        A transient failure (5xx, 429) is a Problem (the poster tries again); a lasting one (e.g. 403) tells the
-        player by DM instead and whoever is told of the board's problems, once."""
-        text, uid = (None, None) if st.finished else turn_text(game, st)
-        # told already: this player was pinged (or told another way); or, with nobody to ping, the channel
-        # holds the waiting message exactly when there is one to hold
-        told = uid == game.turn_user_id and (uid is not None or (text is None) == (game.turn_message_id is None))
-        if told and (untold_only or not reposted):
-            return
-        live_until = await self._live_until(game, uid) if uid is not None else None
-        if game.turn_message_id is not None:
-            await self._remove_turn(channel, game)
-        if text is None or live_until is not None:
-            keep = uid if told else None  # told already (and reposted): stays told
-            if game.turn_message_id is not None or game.turn_user_id != keep:
-                await self.store.set_turn_message(game.id, None, keep)
-                game.turn_message_id, game.turn_user_id = None, keep
-            if live_until is not None and keep is None:
-                self._wake_at(game.id, live_until)
-            return
-        try:
-            msg = await channel.send(text[:2000], allowed_mentions=PINGS)
-        except discord.HTTPException as e:
-            if game.turn_user_id is not None:
-                await self.store.set_turn_message(game.id, None, None)
-                game.turn_user_id = None
-            if transient(e):
-                raise Problem(f"http:{e.status}", f"{e.status} {e.text}") from None
-            log.warning("could not post the turn message of game %s: %s", game.id, e)
-            if uid is not None:
-                await self._turn_elsewhere(game, channel, uid, e)
-            return
-        self._own.add(msg.id)
-        self._after.get(game.channel_id, set()).discard(msg.id)
-        await self.store.set_turn_message(game.id, msg.id, uid)
-        game.turn_message_id, game.turn_user_id = msg.id, uid
-        if game.board_problem is not None and game.board_problem.startswith("turn:"):
-            await self.store.set_board_problem(game.id, None)  # it works again
-            game.board_problem = None
-
-    async def _remove_turn(self, channel: discord.PartialMessageable, game: Game) -> None:
-        """Delete the game's turn message; a transient failure is a Problem (tried again, so the channel never
-        keeps two), a lasting one leaves it (logged)."""
-        assert game.turn_message_id is not None
-        try:
-            await channel.get_partial_message(game.turn_message_id).delete()
-        except discord.NotFound:
-            pass
-        except discord.HTTPException as e:
-            if transient(e):
-                raise Problem(f"http:{e.status}", f"{e.status} {e.text}") from None
-            log.info("could not delete turn message %s of game %s: %s", game.turn_message_id, game.id, e)
-        self._own.discard(game.turn_message_id)
-        await self.store.set_turn_message(game.id, None, None)
-        game.turn_message_id, game.turn_user_id = None, None
-
-    async def _turn_elsewhere(self, game: Game, channel: discord.PartialMessageable, uid: int,
-                              error: discord.HTTPException) -> None:
-        """The turn message cannot be posted: the player is told by DM (unless their DMs are closed; the board
-        still names them), and the problem is reported once like the board's."""
-        cog = self.bot.get_cog("Petersburg")
-        dms = getattr(cog, "dms", None)
-        if dms is not None:
-            await dms.send(uid, t("bot.turn_dm", game.lang, channel=f"<#{game.channel_id}>", game=game.id))
-        await self.store.set_turn_message(game.id, None, uid)
-        game.turn_message_id, game.turn_user_id = None, uid
-        p = self._problem(channel, error)
-        await self._tell(game, channel, Problem("turn:" + p.key, p.text, channel_usable=p.channel_usable))
-
-    async def _live_until(self, game: Game, uid: int) -> float | None:
-        """Until when ``uid`` counts as playing live in the game (None: away). See ``cogs.presence``."""
-        window = 60.0 * self.bot.config.live_minutes
-        if window <= 0:
-            return None
-        now = self.store.clock()
-        seen = self.presence.last_seen(game.channel_id, uid)
-        if seen is not None and seen + window > now:  # seen here lately: no need to read the action log
-            return seen + window
-        acted = await self.store.last_action_at(game.id, uid)  # another process, or before a restart
-        until = max(x for x in (seen, acted, now - window) if x is not None) + window
-        return until if until > now else None
-
-    def stop(self) -> None:
-        """The bot closes: no more looks again."""
-        for task in self._wakes.values():
-            task.cancel()
-        self._wakes.clear()
-        self._wake_when.clear()
-        self._sleeping_until.clear()
-
-    def _wake_at(self, game_id: int, when: float) -> None:
-        """Look at the game again at ``when`` (a live player's window ends: ping them if they have not moved).
-
-        One sleeping task per game at most: a later ``when`` (the usual case, a move of a live player) only
-        moves the target, and the task sleeps on when it wakes early; only an earlier one replaces the task.
-        Cancelling and creating a task at every move left a cancelled timer behind at every move."""
-        self._wake_when[game_id] = when
-        task = self._wakes.get(game_id)
-        if task is not None and not task.done() and self._sleeping_until.get(game_id, when) <= when:
-            return
-        if task is not None:
-            task.cancel()
-
-        async def wake() -> None:
-            while True:
-                target = self._wake_when.get(game_id)
-                if target is None:
-                    return
-                delay = target - self.store.clock()
-                if delay < 0:
-                    break
-                self._sleeping_until[game_id] = target
-                await asyncio.sleep(delay + 1.0)
-            self._wakes.pop(game_id, None)
-            self._wake_when.pop(game_id, None)
-            self._sleeping_until.pop(game_id, None)
-            self.kick(game_id)
-
-        self._wakes[game_id] = asyncio.create_task(wake())
-
-    async def _remove_quietly(self, channel: discord.PartialMessageable, message_id: int) -> None:
-        self._own.discard(message_id)
-        try:
-            await channel.get_partial_message(message_id).delete()
-        except discord.HTTPException as e:
-            log.info("could not delete message %s: %s", message_id, e)
-
     async def _retire(self, game: Game, channel: discord.PartialMessageable) -> None:
         """An aborted game: its board loses its buttons, its turn message goes."""
         if game.board_message_id is not None:
@@ -429,7 +257,7 @@ class BoardPoster(PerGame):
         ratings = await final_rating_field(self.store, game, game.lang)  # bot.ratings_view
         if ratings is not None:
             embed.add_field(name=ratings[0], value=ratings[1], inline=False)
-        kw: dict[str, Any] = {"embed": embed}
+        kw: dict[str, Any] = {"embed": embed, "view": open_view(game.id, game.lang)}
         if self.bot.config.render_images:
             png = await images.final_png(v, game.lang)
             if png is not None:
@@ -449,55 +277,3 @@ class BoardPoster(PerGame):
             raise self._problem(channel, e) from None
         return msg
 
-    # --- telling people what is wrong ---------------------------------------------------------------
-    def _problem(self, channel: discord.PartialMessageable, e: discord.HTTPException) -> Problem:
-        if e.status == 404 or e.code in (MISSING_ACCESS, UNKNOWN_CHANNEL):
-            return Problem("channel", f"{e.status} {e.code}", channel_usable=False)
-        if e.status == 403:
-            missing = self._missing(channel.id)
-            return Problem("perm:" + ",".join(missing), f"{e.status} {e.text or e.code}",
-                           channel_usable=bool(missing) and "send_messages" not in missing
-                           and "view_channel" not in missing)
-        return Problem(f"http:{e.status}", f"{e.status} {e.code}")
-
-    def _missing(self, channel_id: int) -> list[str]:
-        """The permissions the bot lacks in the channel (when the channel is cached), in Discord's words."""
-        ch = self.bot.get_channel(channel_id)
-        guild = getattr(ch, "guild", None)
-        me = getattr(guild, "me", None)
-        if ch is None or me is None or not hasattr(ch, "permissions_for"):
-            return []
-        perms = ch.permissions_for(me)
-        return [p for p in NEEDED if not getattr(perms, p)]
-
-    @staticmethod
-    def _reason(p: Problem, lang: str) -> str:
-        """Why, for people: the missing permissions by name; when the bot cannot see which (its view of the
-        channel's permissions allows everything, e.g. an overwrite it has not seen), Discord's answer and the
-        permissions it needs."""
-        key = p.key.removeprefix("turn:")
-        if not key.startswith("perm:"):
-            return p.text
-        missing = [x for x in key.removeprefix("perm:").split(",") if x] or list(NEEDED)
-        names = ", ".join(t(f"perm.{x}", lang) for x in missing)
-        return names if key != "perm:" else t("bot.perm_unknown", lang, error=p.text, needed=names)
-
-    async def _tell(self, game: Game, channel: discord.PartialMessageable, p: Problem) -> None:
-        """Say once (per kind of problem) what keeps the board from showing: in the channel if it can be used,
-        else to the host by DM."""
-        if game.board_problem == p.key or p.key.removeprefix("turn:").startswith("http:5"):
-            return  # told already, or Discord's own trouble (retried quietly)
-        await self.store.set_board_problem(game.id, p.key)
-        game.board_problem = p.key
-        text = t("bot.turn_problem" if p.key.startswith("turn:") else "bot.board_problem", game.lang, game=game.id,
-                 channel=f"<#{game.channel_id}>", problem=self._reason(p, game.lang))
-        if p.channel_usable:
-            try:
-                await channel.send(text[:2000], allowed_mentions=NO_PINGS)
-                return
-            except discord.HTTPException:
-                pass
-        cog = self.bot.get_cog("Petersburg")
-        dms = getattr(cog, "dms", None)
-        if dms is not None:
-            await dms.send(game.host_id, text, force=True)

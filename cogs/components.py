@@ -239,9 +239,29 @@ class PartsSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"pb:
         await _cog(interaction).on_lobby_parts(interaction, self.game_id, [str(v) for v in values])
 
 
+class ReplayButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                   template=r"pb:r:(?P<game>\d+):(?P<step>\d+):(?P<go>[a-z]+)"):
+    """▶️ Replay on the final scores and the history (``go`` "open": a private viewer at ``step``), and the
+    viewer's own buttons (``step``: the step they show; ``go`` tells them apart). Anyone in the server."""
+
+    def __init__(self, game_id: int, step: int, go: str, label: str = "-", emoji: str | None = None,
+                 disabled: bool = False) -> None:
+        self.game_id, self.step, self.go = game_id, step, go
+        super().__init__(discord.ui.Button(custom_id=f"pb:r:{game_id}:{step}:{go}", label=label, emoji=emoji,
+                                           disabled=disabled, style=discord.ButtonStyle.secondary))
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> ReplayButton:
+        return cls(int(match["game"]), int(match["step"]), match["go"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await _cog(interaction).on_replay(interaction, self.game_id, self.step, opening=self.go == "open")
+
+
 PASS_MODE_OPTIONS = (("turn", "⏭️"), ("display", "🔁"), ("phase", "⏩"), ("off", "✖️"))
 DYNAMIC_ITEMS = (ActionSelect, ActionButton, YourMoveButton, HandButton, StacksButton, LobbyButton, PassModeSelect,
-                 ComputerSelect, PartsSelect)
+                 ComputerSelect, PartsSelect, ReplayButton)
 
 
 # --- building the controls ------------------------------------------------------------------------

@@ -19,6 +19,7 @@ from rules.i18n import t
 
 from .base import NO_PINGS, CogBase, Interaction
 from .public import embed_of, names_of
+from .replays import history_view
 
 log = logging.getLogger(__name__)
 
@@ -180,13 +181,15 @@ class InfoCommands(CogBase):
     @app_commands.command(name="history", description=_("cmd.history"))
     @app_commands.describe(count=_("opt.count"))
     async def history(self, interaction: Interaction, count: app_commands.Range[int, 1, 25] = 10) -> None:
-        """The server's recently finished games with winners and scores."""
+        """The server's recently finished games with winners and scores, each with a ▶️ button that replays it
+        privately (``cogs.replays``)."""
         await self.defer_public(interaction)
         lang = await self.channel_lang(interaction, latest=True)
 
         async def work() -> None:
             games = await self.store.finished_games(interaction.guild_id, count)
             await interaction.edit_original_response(content=_clip(history_text(games, lang)),
+                                                     view=history_view([g.id for g in games]),
                                                      allowed_mentions=NO_PINGS)
 
         await self.guard(interaction, lang, work)

@@ -32,14 +32,15 @@ from .dms import DirectMessages
 from .host import HostCommands
 from .info import InfoCommands
 from .play import PlayCommands
+from .replays import ReplayViewer
 
 log = logging.getLogger(__name__)
 
 
 
 @app_commands.guild_only()
-class Petersburg(PlayCommands, HostCommands, InfoCommands, ComputerCommands, commands.GroupCog, group_name="petersburg",
-                 group_description=_("cmd.group")):
+class Petersburg(PlayCommands, HostCommands, InfoCommands, ComputerCommands, ReplayViewer, commands.GroupCog,
+                 group_name="petersburg", group_description=_("cmd.group")):
     """Saint Petersburg: lobby, turns, hands, host tools."""
 
     def __init__(self, bot: PetersburgBot) -> None:
@@ -56,6 +57,7 @@ class Petersburg(PlayCommands, HostCommands, InfoCommands, ComputerCommands, com
 
     async def cog_unload(self) -> None:
         self.poster.stop()
+        self.replays.stop()
 
     async def _catch_up_when_ready(self) -> None:
         await self.bot.wait_until_ready()

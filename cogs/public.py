@@ -19,6 +19,7 @@ from rules.i18n import t
 from .components import board_view
 
 MAX_BOARD_LINES = 12
+RECENT_ACTIONS = 6  # actions whose events the board lists (the rest: /petersburg log)
 
 
 def embed_of(bt: BoardText, colour: int = 0x2B6CB0) -> discord.Embed:
