@@ -7,10 +7,14 @@ interpreter, then for a turn of the busy event loop): with every statement in a 
 showed boards after p99 3-5 s, reads queued for up to a second and autocomplete answers for 2 s (issue 17,
 item 11).
 
-The file must stay the one that was opened (issue 17, item 3): deleted or replaced under the running bot, the
-open connections would go on writing into the unlinked file, lost at the next start. Every write transaction
-checks the path's device and inode against the opened file's, before it begins and before it commits; once
-they differ, no write is committed any more (``DatabaseLost``, logged once).
+The file must stay the one that was opened: deleted or replaced under the running bot (or left without its
+write-ahead log), the open connections would go on writing into unlinked files, lost at the next start. After
+every group's COMMIT, before any of its transactions is confirmed, the path's and its -wal's device and inode
+are compared with the open files' (two ``stat`` calls, ``sqlite_file.changed``); when they differ, the open
+database, which still holds every committed byte, is written back to its path with SQLite's online backup API
+and the connections are opened again on it (a file that had been moved over the path is kept beside it as
+``<name>.replaced-<time>``). Only when that fails is nothing confirmed and no write taken any more
+(``DatabaseLost``, logged once).
 """
 
 from __future__ import annotations
@@ -28,7 +32,17 @@ import aiosqlite
 
 from .backend import Row
 from .rows import DatabaseLost, Unusable
-from .sqlite_file import check_database, check_size, connect, identity
+from .sqlite_file import (
+    backup_into,
+    changed,
+    check_database,
+    check_size,
+    connect,
+    identity,
+    put_in_place,
+    wal_of,
+    writable_path,
+)
 from .sqlite_tx import Gate, InlineTx, Queued, SQLiteTx, fetch_rows
 
 log = logging.getLogger(__name__)
@@ -47,7 +61,7 @@ class SQLiteBackend:
     shared = False
 
     def __init__(self, conn: aiosqlite.Connection, readers: Sequence[aiosqlite.Connection] = (),
-                 path: str | Path | None = None) -> None:
+                 path: str | Path | None = None, synchronous: str = "FULL") -> None:
         self.conn = conn
         self._pending: list[Queued] = []  # statements for the write connection's next trip (``SQLiteTx``)
         self._lock = Gate()
@@ -57,29 +71,100 @@ class SQLiteBackend:
         for r in self._readers:
             self._idle.put_nowait(r)
         self.path = None if path is None or str(path) == ":memory:" else Path(path)
+        self._synchronous = synchronous
         self._file = identity(self.path) if self.path is not None else None
-        self.lost: str | None = None  # why the file is no longer the one opened
+        self._wal: tuple[int, int] | None = None  # the open -wal's identity, once it exists (``_guard``)
+        self.lost: str | None = None  # why the open database could not be written back to its path
         # A database file: statements run on the event loop, only BEGIN and COMMIT in the write connection's
         # thread (module docstring); ``:memory:`` keeps every statement in that thread.
-        self._inline: sqlite3.Connection | None = None
-        if self.path is not None:  # a WAL reader waits for nobody; the timeout covers a rare recovery
-            self._inline = sqlite3.connect(str(self.path), isolation_level=None, timeout=1.0)
-            self._inline.execute("PRAGMA query_only=ON")
+        self._inline = _inline(self.path) if self.path is not None else None
 
-    def check_file(self) -> None:
-        """Raise ``DatabaseLost`` when the database path no longer names the file that was opened."""
-        if self.lost is None and self.path is not None and self._file is not None:
-            try:
-                now = identity(self.path)
-            except OSError:  # the folder cannot be looked into now: nothing says the file changed
-                return
-            if now != self._file:
-                self.lost = (f"the database file {self.path} was "
-                             f"{'deleted' if now is None else 'replaced by another file'} while the bot ran")
-                log.error("%s: no more moves are taken (nothing written now would be kept); stop the bot, "
-                          "put the database back and start it again", self.lost)
+    def check_file(self, *, commit: bool = False) -> None:
+        """Raise ``DatabaseLost`` once the database could not be written back to its path (``_guard``);
+        ``commit``: also, before a COMMIT, when the path no longer names the open database and nothing could be
+        written back there (the group is then rolled back: the moves a player is told failed are nowhere)."""
+        if self.lost is None and commit and self.path is not None:
+            why = changed(self.path, self._file, self._wal)
+            if why is not None:
+                try:
+                    writable_path(self.path)
+                except OSError as e:
+                    self._give_up(why, e)
         if self.lost is not None:
             raise DatabaseLost(self.lost)
+
+    def _give_up(self, why: str, e: Exception) -> None:
+        self.lost = f"the database file {self.path} was {why} while the bot ran, and writing it back failed ({e})"
+        log.error("%s: no more moves are taken (nothing written now would be kept); stop the bot, put the "
+                  "database back and start it again", self.lost)
+
+    async def _guard(self, *, again: bool = False) -> None:
+        """Under the lock, after a COMMIT: when the path no longer names the open database, write it back
+        there and go on with it; ``DatabaseLost`` when that fails (then no write is taken any more; ``again``:
+        try even so, when the bot stops)."""
+        if self.path is None or (self.lost is not None and not again):
+            return
+        if self._wal is None:
+            self._wal = identity(wal_of(self.path))  # created with the connections' first transaction
+        why = changed(self.path, self._file, self._wal)
+        if why is None:
+            return
+        log.error("the database file %s was %s while the bot ran; writing the open database back to it",
+                  self.path, why)
+        try:
+            await self._write_back()
+        except (sqlite3.Error, OSError) as e:
+            self._give_up(why, e)
+            raise DatabaseLost(self.lost) from None
+        log.warning("the database was written back to %s; the bot goes on with it", self.path)
+
+    async def _write_back(self) -> None:
+        """The open database into a copy beside its path (online backup, in the write connection's thread),
+        then, once every connection to the old file is closed, the copy into place and the connections opened
+        on it. Until the old connections are closed nothing is lost when a step fails."""
+        path = self.path
+        assert path is not None and self._inline is not None
+        writable_path(path)
+        copy = path.with_name(path.name + ".restoring")
+        await self.conn._execute(backup_into, self.conn._conn, copy)
+        readers = [await self._idle.get() for _ in self._readers]  # snapshots in progress end first
+        for c in [*readers, self.conn]:
+            await c.close()
+        self._inline.close()  # reads go on through it until here; from here on the loop is not given up
+        try:
+            aside = put_in_place(copy, path)
+        except OSError:
+            self._inline = _inline(copy)  # the only place the games are now: reads go on from there
+            log.error("the open database is kept in %s: stop the bot and move it to %s", copy, path)
+            raise
+        self._inline = _inline(path)
+        if aside is not None:
+            log.warning("the file that had been put at %s is kept as %s", path, aside)
+        self._file, self._wal = identity(path), None
+        self.conn, self._readers = await self._connect_all(path, self._synchronous, check=False)
+        for r in self._readers:
+            self._idle.put_nowait(r)
+
+    @staticmethod
+    async def _connect_all(path: str | Path, synchronous: str, *, check: bool = True
+                           ) -> tuple[aiosqlite.Connection, list[aiosqlite.Connection]]:
+        """The write connection (checked: ``check_database``) and the readers with a thread."""
+        conns: list[aiosqlite.Connection] = []
+        try:
+            conn = await connect(path, conns)
+            for pragma in ("journal_mode=WAL", f"synchronous={synchronous}", "foreign_keys=ON", "busy_timeout=5000"):
+                await SQLiteTx(conn).execute(f"PRAGMA {pragma}")
+            if check:
+                await check_database(conn, path)
+            readers = [] if str(path) == ":memory:" else [await connect(path, conns) for _ in range(READERS)]
+            for reader in readers:
+                await SQLiteTx(reader).execute("PRAGMA busy_timeout=5000")
+                await SQLiteTx(reader).execute("PRAGMA query_only=ON")
+            return conn, readers
+        except BaseException:
+            for c in conns:
+                await c.close()  # an open connection's thread would keep the process alive
+            raise
 
     @classmethod
     async def open(cls, path: str | Path, *, synchronous: str = "FULL") -> SQLiteBackend:
@@ -92,25 +177,11 @@ class SQLiteBackend:
             except OSError as e:
                 raise Unusable(f"cannot create the folder of the database {path}: {e.strerror or e}") from None
             check_size(path)
-        conns: list[aiosqlite.Connection] = []
         try:
-            conn = await connect(path, conns)
-            for pragma in ("journal_mode=WAL", f"synchronous={synchronous}", "foreign_keys=ON", "busy_timeout=5000"):
-                await SQLiteTx(conn).execute(f"PRAGMA {pragma}")
-            await check_database(conn, path)
-            readers = [] if memory else [await connect(path, conns) for _ in range(READERS)]
-            for reader in readers:
-                await SQLiteTx(reader).execute("PRAGMA busy_timeout=5000")
-                await SQLiteTx(reader).execute("PRAGMA query_only=ON")
-            return cls(conn, readers, None if memory else path)
+            conn, readers = await cls._connect_all(path, synchronous)
         except (sqlite3.Error, OSError) as e:
-            for c in conns:
-                await c.close()
             raise Unusable(f"the database {path} cannot be used: {e}") from None
-        except BaseException:
-            for c in conns:
-                await c.close()  # an open connection's thread would keep the process alive
-            raise
+        return cls(conn, readers, None if memory else path, synchronous)
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[SQLiteTx]:
@@ -144,7 +215,7 @@ class SQLiteBackend:
             if group is None:
                 return
             try:
-                self.check_file()
+                self.check_file(commit=True)
                 await SQLiteTx(self.conn, self._pending).execute("COMMIT")  # with the bookkeeping still queued
             except BaseException as e:
                 self._pending.clear()
@@ -155,7 +226,15 @@ class SQLiteBackend:
                 if not isinstance(e, Exception):
                     raise
             else:
-                group.set_result(None)
+                try:
+                    await self._guard()  # before any transaction of the group is confirmed
+                except BaseException as e:
+                    group.set_exception(e if isinstance(e, Exception) else RuntimeError("commit interrupted"))
+                    group.exception()
+                    if not isinstance(e, Exception):
+                        raise
+                else:
+                    group.set_result(None)
 
     async def write(self, sql: str, params: Sequence[Any] = ()) -> int:
         """One bookkeeping statement whose count is needed, run in the open group of write transactions (begun
@@ -236,8 +315,18 @@ class SQLiteBackend:
     async def close(self) -> None:
         await self._commit_group()
         async with self._lock:
+            with contextlib.suppress(DatabaseLost):
+                await self._guard(again=True)  # changed since the last commit: written back before closing
             for reader in self._readers:
                 await reader.close()
             await self.conn.close()
             if self._inline is not None:
                 self._inline.close()
+
+
+def _inline(path: Path) -> sqlite3.Connection:
+    """A read connection used on the event loop: a WAL reader waits for nobody; the timeout covers a rare
+    recovery."""
+    db = sqlite3.connect(str(path), isolation_level=None, timeout=1.0)
+    db.execute("PRAGMA query_only=ON")
+    return db
