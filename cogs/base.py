@@ -20,7 +20,7 @@ from discord.ext import commands
 from bot import images
 from bot.lobby import max_players, parts_of
 from bot.service import GameService, UserError
-from bot.store import LOBBY, DatabaseLost, Game, Store
+from bot.store import LOBBY, DatabaseLost, DatabaseUnavailable, Game, Store
 from bot.texts import hand_text
 from rules import GameState, RuleError, view
 from rules.i18n import error_text, t
@@ -142,6 +142,10 @@ class CogBase(commands.Cog):
         try:
             await work()
         except (UserError, RuleError, DatabaseLost) as e:  # DatabaseLost: issue 17, item 3
+            await self.safe_private(interaction, error_text(e.code, lang, **e.params))
+        except DatabaseUnavailable as e:  # a server or connection lost: not a bug, nothing confirmed
+            log.warning("database unavailable while handling %s by user %s: %s", interaction.data,
+                        interaction.user.id, e)
             await self.safe_private(interaction, error_text(e.code, lang, **e.params))
         except Exception as e:
             log.exception("error handling %s by user %s", interaction.data, interaction.user.id)
