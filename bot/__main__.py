@@ -1,7 +1,9 @@
 """``python -m bot [--sync] [--env-file PATH]``: run the bot (token from .env or the environment).
 
 ``python -m bot copy-db --to postgresql://… [--from sqlite:///path] [--force]``: copy the database
-(``bot.copydb``)."""
+(``bot.copydb``).
+
+``python -m bot backup PATH``: back the SQLite database up, also while the bot runs (``bot.backup``)."""
 
 from __future__ import annotations
 
@@ -90,6 +92,10 @@ def main(argv: list[str] | None = None) -> int:
         from .copydb import main as copy_main
 
         return copy_main(args_in[1:])
+    if args_in[:1] == ["backup"]:
+        from .backup import main as backup_main
+
+        return backup_main(args_in[1:])
     parser = argparse.ArgumentParser(prog="python -m bot", description="Saint Petersburg on Discord.")
     parser.add_argument("--sync", action="store_true",
                         help="push the slash commands to Discord at startup (to DEV_GUILD_ID if set, else globally)")

@@ -153,3 +153,28 @@ async def check_database(conn: aiosqlite.Connection, path: str | Path) -> None:
     except sqlite3.OperationalError as e:
         raise Unusable(f"the database {path} cannot be written ({e}); check the permissions of the file and "
                        "its folder") from None
+
+
+def backup_file(source: Path, target: Path) -> None:
+    """A consistent copy of the database at ``source`` (also while the bot writes to it, from this or another
+    process: SQLite's online backup API reads one snapshot) at ``target``: written beside it, checked
+    (``PRAGMA quick_check``), synced, then renamed into place, so ``target`` is never a partial copy."""
+    if not source.is_file():
+        raise OSError(f"no database at {source}")
+    partial = target.with_name(target.name + ".partial")
+    src = sqlite3.connect(source.resolve().as_uri() + "?mode=ro", uri=True, timeout=30.0)
+    try:
+        backup_into(src, partial)
+    finally:
+        src.close()
+    check = sqlite3.connect(partial)
+    try:
+        rows = [str(r[0]) for r in check.execute("PRAGMA quick_check")]
+        check.execute("PRAGMA journal_mode=DELETE")  # one self-contained file: no -wal needed beside it
+    finally:
+        check.close()
+    if rows != ["ok"]:
+        partial.unlink(missing_ok=True)
+        raise sqlite3.DatabaseError(f"the copy does not pass PRAGMA quick_check: {'; '.join(rows[:3])}")
+    os.replace(partial, target)
+    sync_folder(target.parent)
