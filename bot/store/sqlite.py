@@ -10,7 +10,8 @@ item 11).
 The file must stay the one that was opened: deleted or replaced under the running bot (or left without its
 write-ahead log), the open connections would go on writing into unlinked files, lost at the next start. After
 every group's COMMIT, before any of its transactions is confirmed, the path's and its -wal's device and inode
-are compared with the open files' (two ``stat`` calls, ``sqlite_file.changed``); when they differ, the open
+are compared with the open files' (``sqlite_file.changed``; with the path's before the COMMIT, three ``stat``
+calls a commit, about 1 % of its time: ``benchmarks/bench_db.py``); when they differ, the open
 database, which still holds every committed byte, is written back to its path with SQLite's online backup API
 and the connections are opened again on it (a file that had been moved over the path is kept beside it as
 ``<name>.replaced-<time>``). Only when that fails is nothing confirmed and no write taken any more
@@ -72,7 +73,9 @@ class SQLiteBackend:
             self._idle.put_nowait(r)
         self.path = None if path is None or str(path) == ":memory:" else Path(path)
         self._synchronous = synchronous
-        self._file = identity(self.path) if self.path is not None else None
+        self._where = str(self.path) if self.path is not None else ""  # strings: ``changed`` runs at every commit
+        self._wal_where = str(wal_of(self.path)) if self.path is not None else ""
+        self._file = identity(self._where) if self.path is not None else None
         self._wal: tuple[int, int] | None = None  # the open -wal's identity, once it exists (``_guard``)
         self.lost: str | None = None  # why the open database could not be written back to its path
         # A database file: statements run on the event loop, only BEGIN and COMMIT in the write connection's
@@ -84,7 +87,7 @@ class SQLiteBackend:
         ``commit``: also, before a COMMIT, when the path no longer names the open database and nothing could be
         written back there (the group is then rolled back: the moves a player is told failed are nowhere)."""
         if self.lost is None and commit and self.path is not None:
-            why = changed(self.path, self._file, self._wal)
+            why = changed(self._where, self._file)  # the file alone here; after the COMMIT also its -wal
             if why is not None:
                 try:
                     writable_path(self.path)
@@ -105,8 +108,8 @@ class SQLiteBackend:
         if self.path is None or (self.lost is not None and not again):
             return
         if self._wal is None:
-            self._wal = identity(wal_of(self.path))  # created with the connections' first transaction
-        why = changed(self.path, self._file, self._wal)
+            self._wal = identity(self._wal_where)  # created with the connections' first transaction
+        why = changed(self._where, self._file, self._wal_where, self._wal)
         if why is None:
             return
         log.error("the database file %s was %s while the bot ran; writing the open database back to it",

@@ -36,7 +36,7 @@ async def connect(path: str | Path, conns: list[aiosqlite.Connection]) -> aiosql
     return conn
 
 
-def identity(path: Path) -> tuple[int, int] | None:
+def identity(path: str | Path) -> tuple[int, int] | None:
     """(device, inode) of the file at ``path``, None when there is none."""
     try:
         st = os.stat(path)
@@ -49,16 +49,18 @@ def wal_of(path: Path) -> Path:
     return path.with_name(path.name + "-wal")
 
 
-def changed(path: Path, file: tuple[int, int] | None, wal: tuple[int, int] | None) -> str | None:
+def changed(path: str, file: tuple[int, int] | None, wal_path: str = "", wal: tuple[int, int] | None = None
+            ) -> str | None:
     """How ``path`` no longer names the open database (``file``: the identity of the file the connections
-    opened; ``wal``: of its write-ahead log, None while not known yet); None while it does, or when the
+    opened; ``wal``: of its write-ahead log at ``wal_path``, when given); None while it does, or when the
     folder cannot be looked into (nothing says the file changed then). The connections hold both files open,
-    so neither identity can be reused by another file meanwhile. Two ``stat`` calls, a few microseconds."""
+    so neither identity can be reused by another file meanwhile. A ``stat`` call for each file (strings, not
+    ``Path``: this runs at every commit)."""
     try:
         now = identity(path)
         if now != file:
             return "deleted" if now is None else "replaced by another file"
-        if wal is not None and identity(wal_of(path)) != wal:
+        if wal is not None and identity(wal_path) != wal:
             return "left without its write-ahead log (the -wal file was deleted or replaced)"
     except OSError:
         return None
