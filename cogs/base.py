@@ -80,6 +80,8 @@ class CogBase(commands.Cog):
         item 1), and their retry is a fresh move."""
         if interaction.response.is_done():
             return True
+        if interaction.extras.get(UNACKNOWLEDGED):  # failed once already (a handler that defers twice)
+            return False
         loop = asyncio.get_running_loop()
         began = loop.time()
         for attempt in range(5):
