@@ -159,3 +159,17 @@ async def test_17_11_statements_do_not_go_to_a_thread(tmp_path: Path) -> None:
     assert len(trips) == 4, trips  # BEGIN and COMMIT of the transaction's group, then of the note's
     assert await _rows(store) == [0, 1, 2, 3, 4]
     await store.close()
+
+
+async def test_27_2_a_database_left_without_its_wal_is_written_back(tmp_path: Path) -> None:
+    store = await _store(tmp_path)
+    await _insert(store, 1)
+    os.unlink(tmp_path / "g.sqlite3-wal")  # the committed rows not yet copied into the file were only there
+    assert await _insert(store, 2) == 2
+    db = sqlite3.connect(tmp_path / "g.sqlite3")  # what a crash now would leave
+    assert [r[0] for r in db.execute("SELECT k FROM t ORDER BY k")] == [1, 2]
+    db.close()
+    await store.close()
+    again = await Store.open(tmp_path / "g.sqlite3")
+    assert await _rows(again) == [1, 2]
+    await again.close()
