@@ -1,7 +1,7 @@
 """Game actions per second and p99 per action with N games played at once, through the service, on SQLite,
 on PostgreSQL, and on PostgreSQL from two processes.
 
-    .venv/bin/python benchmarks/bench_db.py --pg postgresql://… [--games 1,100,1000] [--budget 2000]
+    .venv/bin/python benchmarks/bench_db.py --pg postgresql://… [--games 1,100,1000] [--budget 2000] [--commits 1000]
 
 Each of N games (two players, created and started before the clock runs) is one task that plays random
 legal moves (load, validate, apply, commit with the next turn's timers; automatic passes included) as
@@ -9,6 +9,12 @@ fast as it can. Every game plays ``max(3, budget // N)`` actions (1 game: 200), 
 on a small machine. "2 processes": two worker processes each play half of the games on their own pool
 (10 connections each), started together; actions per second are counted from the first start to the last
 end. p99 is per ``GameService.act`` call. Without ``--pg`` only SQLite runs.
+
+Then the cost of a SQLite commit with and without the file check (before each COMMIT the path, after it the
+path and its -wal are compared with the open files: ``bot.store.sqlite_file.changed``): ``--commits`` write
+transactions of one small row each, one after the other (each its own COMMIT, synchronous=FULL as the bot
+runs), in blocks of 50 alternating check on / check off; and the check itself timed alone (the file before
+the COMMIT, the file and its -wal after it: three ``stat`` calls).
 """
 
 from __future__ import annotations
@@ -31,6 +37,8 @@ import asyncpg  # noqa: E402
 
 from bot.service import GameService, UserError  # noqa: E402
 from bot.store import Store  # noqa: E402
+from bot.store.sqlite import SQLiteBackend  # noqa: E402
+from bot.store.sqlite_file import changed, identity, wal_of  # noqa: E402
 from rules import GameState, legal_moves  # noqa: E402
 
 
@@ -127,11 +135,52 @@ async def drop_pg(server: str, url: str) -> None:
     await conn.close()
 
 
+async def commit_cost(path: Path, commits: int) -> tuple[list[float], list[float], float]:
+    """(seconds per commit with the file check, without it, seconds per check alone)."""
+    store = await Store.open(path)
+    backend = store._backend
+    assert isinstance(backend, SQLiteBackend)
+    async with store.transaction() as tx:
+        await tx.execute("CREATE TABLE bench (k INTEGER PRIMARY KEY, v TEXT)")
+    guard, check = backend._guard, backend.check_file
+
+    async def no_guard(*, again: bool = False) -> None:
+        return None
+
+    def no_check(*, commit: bool = False) -> None:
+        return None
+
+    on: list[float] = []
+    off: list[float] = []
+    k = 0
+    for block in range(max(2, commits // 50)):
+        checked = block % 2 == 0
+        backend._guard, backend.check_file = (guard, check) if checked else (no_guard, no_check)  # type: ignore[method-assign]
+        for _ in range(50):
+            k += 1
+            started = time.perf_counter()
+            async with store.transaction() as tx:
+                await tx.execute("INSERT INTO bench VALUES (?, ?)", (k, "x" * 40))
+            (on if checked else off).append(time.perf_counter() - started)
+    backend._guard, backend.check_file = guard, check  # type: ignore[method-assign]
+    where, wal_where = str(path), str(wal_of(path))
+    file, wal = identity(where), identity(wal_where)
+    n = 20000
+    started = time.perf_counter()
+    for _ in range(n):  # as at a commit: the file before the COMMIT, the file and its -wal after it
+        assert changed(where, file) is None
+        assert changed(where, file, wal_where, wal) is None
+    alone = (time.perf_counter() - started) / n
+    await store.close()
+    return on, off, alone
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--pg", default="", help="a PostgreSQL server URL the benchmark may create databases on")
     parser.add_argument("--games", default="1,100,1000", help="numbers of concurrent games")
     parser.add_argument("--budget", type=int, default=2000, help="actions per run (at least 3 per game)")
+    parser.add_argument("--commits", type=int, default=1000, help="commits for the file check's cost (0: skip)")
     args = parser.parse_args()
     rows = []
     with tempfile.TemporaryDirectory() as tmpdir:
@@ -152,10 +201,21 @@ def main() -> None:
                 rows.append((label, procs, n, len(times), len(times) / wall, 1000 * pct(times, 99),
                              1000 * pct(times, 50)))
                 print(f"  done: {label} x{procs}, {n} games", file=sys.stderr, flush=True)
+        cost = asyncio.run(commit_cost(tmp / "commits.sqlite3", args.commits)) if args.commits > 0 else None
     print("| database | processes | games | actions | actions/s | p50 ms | p99 ms |")
     print("|---|---:|---:|---:|---:|---:|---:|")
     for label, procs, n, count, rate, p99, p50 in rows:
         print(f"| {label} | {procs} | {n} | {count} | {rate:.0f} | {p50:.1f} | {p99:.1f} |")
+    if cost is not None:
+        on, off, alone = cost
+        print()
+        print("| SQLite commit | commits | p50 µs | mean µs | p99 µs |")
+        print("|---|---:|---:|---:|---:|")
+        for label, xs in (("with the file check", on), ("without it", off)):
+            print(f"| {label} | {len(xs)} | {1e6 * pct(xs, 50):.0f} | {1e6 * sum(xs) / len(xs):.0f} | "
+                  f"{1e6 * pct(xs, 99):.0f} |")
+        print(f"\nthe check alone (three stat calls): {1e6 * alone:.1f} µs a commit = "
+              f"{100 * alone / pct(off, 50):.2f} % of a commit's p50 without it")
 
 
 if __name__ == "__main__":

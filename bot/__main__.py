@@ -6,7 +6,10 @@
 (``bot.copydb``).
 
 ``python -m bot ratings --rebuild [--database URL]``: derive every rating again from the stored results
-(``bot.ratings_cli``)."""
+(``bot.ratings_cli``).
+
+
+``python -m bot backup PATH``: back the SQLite database up, also while the bot runs (``bot.backup``)."""
 
 from __future__ import annotations
 
@@ -100,6 +103,10 @@ def main(argv: list[str] | None = None) -> int:
         from .ratings_cli import main as ratings_main
 
         return ratings_main(args_in[1:])
+    if args_in[:1] == ["backup"]:
+        from .backup import main as backup_main
+
+        return backup_main(args_in[1:])
     parser = argparse.ArgumentParser(prog="python -m bot", description="Saint Petersburg on Discord.")
     parser.add_argument("--sync", action="store_true",
                         help="push the slash commands to Discord at startup (to DEV_GUILD_ID if set, else globally)")

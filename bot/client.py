@@ -13,15 +13,16 @@ import asyncio
 import gc
 import logging
 import time
+from pathlib import Path
 from typing import Any, Protocol, cast
 
 import discord
 from discord.ext import commands, tasks
 
-from . import images, thinking
+from . import backup, images, thinking
 from .config import Config
 from .service import GameService
-from .store import DatabaseLost, Store
+from .store import DatabaseLost, DatabaseUnavailable, Store, parse_database
 from .timers import Timing
 from .translator import Translator
 
@@ -73,6 +74,7 @@ class PetersburgBot(commands.Bot):
         self.keep_timings = False
         self.timer_loop = tasks.loop(seconds=config.timer_poll_seconds)(self._poll_timers)
         self.timer_loop.before_loop(self._before_timers)
+        self.backup_task: asyncio.Task[None] | None = None
 
     async def setup_hook(self) -> None:
         """Open the database, load cogs, register DynamicItems and the translator; sync on request."""
@@ -88,6 +90,22 @@ class PetersburgBot(commands.Bot):
         if self.sync_commands:
             await self.sync_app_commands()
         self.timer_loop.start()
+        self.start_backups()
+
+    def start_backups(self) -> None:
+        """The periodic backup (``BACKUP_DIR``) of a SQLite database, in the background."""
+        c = self.config
+        if not c.backup_dir or self.store is None:
+            return
+        dialect, where = parse_database(c.database)
+        if dialect != "sqlite" or where == ":memory:":
+            log.warning("BACKUP_DIR is set, but periodic backups are made of a SQLite database only; back "
+                        "PostgreSQL up with pg_dump (python -m bot backup explains how)")
+            return
+        self.backup_task = asyncio.get_running_loop().create_task(
+            backup.periodic(Path(where), Path(c.backup_dir), c.backup_hours, c.backup_keep))
+        log.info("a backup of %s every %g hours into %s, the newest %d kept", where, c.backup_hours,
+                 c.backup_dir, c.backup_keep)
 
     async def _before_timers(self) -> None:
         await self.wait_until_ready()
@@ -100,6 +118,9 @@ class PetersburgBot(commands.Bot):
         try:
             await handler.run_due_timers()
         except DatabaseLost:  # logged once by the store; nothing can be kept until a restart
+            return
+        except DatabaseUnavailable as e:  # the server is away: tried again at the next poll
+            log.warning("processing due timers: %s", e)
             return
         except Exception as e:  # the loop must keep running
             log.exception("processing due timers failed")
@@ -125,7 +146,7 @@ class PetersburgBot(commands.Bot):
         return synced
 
     def record_bug(self, error: BaseException) -> None:
-        if isinstance(error, DatabaseLost):  # not a bug: the store has logged why, once (issue 17, item 3)
+        if isinstance(error, (DatabaseLost, DatabaseUnavailable)):  # not a bug: the store says why (logged)
             return
         self.bugs.append(error)
 
@@ -144,6 +165,8 @@ class PetersburgBot(commands.Bot):
 
     async def close(self) -> None:
         self.timer_loop.cancel()
+        if self.backup_task is not None:
+            self.backup_task.cancel()
         await super().close()
         images.shutdown()
         thinking.THINK.shutdown()

@@ -70,6 +70,9 @@ class Config:
     sharded: bool = False  # SHARD_COUNT set: an AutoShardedBot
     shard_count: int | None = None  # None with sharded: as many as Discord recommends (SHARD_COUNT=auto)
     shard_ids: tuple[int, ...] | None = None  # the shards this process runs (None: all)
+    backup_dir: str | None = None  # BACKUP_DIR: periodic backups of the SQLite database go there (None: off)
+    backup_hours: float = 24.0  # BACKUP_EVERY_HOURS: how often
+    backup_keep: int = 7  # BACKUP_KEEP: how many periodic backups are kept (the newest)
 
     @property
     def database(self) -> str:
@@ -105,6 +108,15 @@ class Config:
         if not pool.isdigit() or not 1 <= int(pool) <= 1000:
             raise ValueError("DATABASE_POOL_SIZE must be a whole number from 1 to 1000")
         sharded, count, ids = _shards(e.get("SHARD_COUNT", "").strip().lower(), e.get("SHARD_IDS", "").strip())
+        try:
+            backup_hours = float(e.get("BACKUP_EVERY_HOURS", "").strip() or "24")
+        except ValueError:
+            raise ValueError("BACKUP_EVERY_HOURS must be a number of hours") from None
+        if not 0.01 <= backup_hours <= 24 * 365:
+            raise ValueError("BACKUP_EVERY_HOURS must be between 0.01 and 8760 hours")
+        keep = e.get("BACKUP_KEEP", "").strip() or "7"
+        if not keep.isdigit() or not 1 <= int(keep) <= 10000:
+            raise ValueError("BACKUP_KEEP must be a whole number from 1 to 10000")
         return cls(
             database_url=url, pool_size=int(pool), sharded=sharded, shard_count=count, shard_ids=ids,
             token=e.get("DISCORD_TOKEN", "").strip(),
@@ -122,6 +134,7 @@ class Config:
             computer_seconds=seconds["COMPUTER_SECONDS"],
             computer_pause=seconds["COMPUTER_PAUSE_SECONDS"],
             hint_seconds=seconds["HINT_SECONDS"],
+            backup_dir=e.get("BACKUP_DIR", "").strip() or None, backup_hours=backup_hours, backup_keep=int(keep),
         )
 
     def __repr__(self) -> str:  # never show the token
@@ -135,7 +148,9 @@ class Config:
                 f"reminder_interval_minutes={self.reminder_interval_minutes}, "
                 f"autopass_minutes={self.autopass_minutes}, live_minutes={self.live_minutes}, "
                 f"computer_seconds={self.computer_seconds}, "
-                f"computer_pause={self.computer_pause}, hint_seconds={self.hint_seconds}, token=<hidden>)")
+                f"computer_pause={self.computer_pause}, hint_seconds={self.hint_seconds}, "
+                f"backup_dir={self.backup_dir!r}, backup_hours={self.backup_hours:g}, backup_keep={self.backup_keep}, "
+                "token=<hidden>)")
 
     __str__ = __repr__
 

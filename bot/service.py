@@ -15,6 +15,7 @@ cached between calls (server settings, pass modes).
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import logging
 from collections.abc import Awaitable, Callable, Sequence
@@ -288,6 +289,7 @@ class GameService(LobbyService):
         async with self.lock(game_id):
             game = await self.game(game_id)
             if game.status != ACTIVE:
+                await self._repeated_last(game, user_id, action, version)
                 raise UserError("not_active")
             seat = game.seat_of(user_id)
             if seat is None:
@@ -319,6 +321,26 @@ class GameService(LobbyService):
                 if drawn is not None:
                     await self._check_version(game, st, user_id, drawn, version)
             raise
+
+    async def _repeated_last(self, game: Game, user_id: int, action: Action | str, version: int | None) -> None:
+        """A game no longer in play: ``already_done`` when this very action of ``user_id`` was its last one (a
+        repeated command or a click racing it, issue 27, item 4); the status is checked only after this."""
+        if version is None or version >= game.version or game.state is None:
+            return
+        done = await self.store.action_at(game.id, version)
+        if done is None or done.user_id != user_id:
+            return
+        st = self.state(game)
+        rs = st.ruleset
+        if isinstance(action, str):
+            readings = []
+            for drawn in (False, True):  # typed: as a turn's move or as the answer to a draw
+                with contextlib.suppress(RuleError):
+                    readings.append(parse_action(action, rs.catalogue, drawn=drawn, decks=rs.decks, seats=st.seats))
+        else:
+            readings = [action]
+        if any(done.notation == format_action(a, rs.catalogue, seats=st.seats) for a in readings):
+            raise UserError("already_done")
 
     async def _check_version(self, game: Game, st: GameState, user_id: int, action: Action,
                              version: int | None) -> None:

@@ -8,6 +8,8 @@ may say that nothing changed (``after_commit``).
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
@@ -18,7 +20,7 @@ from discord.ext import commands
 from bot import images
 from bot.lobby import max_players, parts_of
 from bot.service import GameService, UserError
-from bot.store import LOBBY, DatabaseLost, Game, Store
+from bot.store import LOBBY, DatabaseLost, DatabaseUnavailable, Game, Store
 from bot.texts import hand_text
 from rules import GameState, RuleError, view
 from rules.i18n import error_text, t
@@ -35,6 +37,8 @@ log = logging.getLogger(__name__)
 
 Interaction = discord.Interaction["PetersburgBot"]
 NO_PINGS = discord.AllowedMentions.none()
+ACK_WITHIN = 3.0  # seconds Discord allows for the first answer to an interaction
+UNACKNOWLEDGED = "petersburg_unacknowledged"  # ``interaction.extras`` key set by ``defer`` when it failed
 
 
 def lang_of(interaction: Interaction, game: Game | None = None, default: str = "en") -> str:
@@ -66,18 +70,37 @@ class CogBase(commands.Cog):
         assert interaction.channel_id is not None
         return interaction.channel_id
 
-    async def defer(self, interaction: Interaction, *, update: bool = False) -> None:
+    async def defer(self, interaction: Interaction, *, update: bool = False) -> bool:
         """Acknowledge at once: ``update``, a component on a private menu, edits that menu in place; anything
-        else is answered privately (a "thinking" answer that is edited afterwards)."""
+        else is answered privately (a "thinking" answer that is edited afterwards). True once acknowledged.
+
+        A failure Discord may get over (5xx, a time-out) is tried again as discord.py does (after 1 s, then
+        3 s), but only while Discord's 3 s allow; otherwise the interaction is marked unacknowledged and
+        ``guard`` then runs none of its work: a move the player is shown as failed is never applied (issue 27,
+        item 1), and their retry is a fresh move."""
         if interaction.response.is_done():
-            return
-        try:
-            if update and interaction.type == discord.InteractionType.component:
-                await interaction.response.defer()
-            else:
-                await interaction.response.defer(ephemeral=True, thinking=True)
-        except discord.HTTPException as e:  # expired (10062) or already answered: go on, answers may fail
-            log.info("could not acknowledge interaction %s: %s", interaction.id, e)
+            return True
+        if interaction.extras.get(UNACKNOWLEDGED):  # failed once already (a handler that defers twice)
+            return False
+        loop = asyncio.get_running_loop()
+        began = loop.time()
+        for attempt in range(5):
+            try:
+                if update and interaction.type == discord.InteractionType.component:
+                    await interaction.response.defer()
+                else:
+                    await interaction.response.defer(ephemeral=True, thinking=True)
+                return True
+            except (discord.HTTPException, TimeoutError) as e:
+                pause = 1 + 2 * attempt
+                again = isinstance(e, TimeoutError) or e.status >= 500
+                if not again or loop.time() - began + pause >= ACK_WITHIN:  # 10062: expired; 40060: answered
+                    log.info("could not acknowledge interaction %s (%s): nothing is done for it",
+                             interaction.id, e or type(e).__name__)
+                    interaction.extras[UNACKNOWLEDGED] = True
+                    return False
+                await asyncio.sleep(pause)
+        return False  # not reached: the last pause always passes the deadline
 
     async def private(self, interaction: Interaction, text: str, *, embed: discord.Embed | None = None,
                       file: discord.File | None = None, view: discord.ui.View | None = None) -> None:
@@ -113,15 +136,30 @@ class CogBase(commands.Cog):
             log.warning("could not answer interaction %s", interaction.id)
 
     async def guard(self, interaction: Interaction, lang: str, work: Callable[[], Awaitable[None]]) -> None:
-        """Run ``work``; user mistakes become a private message, bugs are logged (never shown)."""
+        """Run ``work``; user mistakes become a private message, bugs are logged (never shown). Nothing runs for
+        an interaction whose acknowledgement failed (``defer``): Discord has shown the player that it failed."""
+        if interaction.extras.get(UNACKNOWLEDGED):
+            await self._tell_not_done(interaction, lang)
+            return
         try:
             await work()
         except (UserError, RuleError, DatabaseLost) as e:  # DatabaseLost: issue 17, item 3
+            await self.safe_private(interaction, error_text(e.code, lang, **e.params))
+        except DatabaseUnavailable as e:  # a server or connection lost: not a bug, nothing confirmed
+            log.warning("database unavailable while handling %s by user %s: %s", interaction.data,
+                        interaction.user.id, e)
             await self.safe_private(interaction, error_text(e.code, lang, **e.params))
         except Exception as e:
             log.exception("error handling %s by user %s", interaction.data, interaction.user.id)
             self.bot.record_bug(e)
             await self.safe_private(interaction, t("bot.bug", lang))
+
+    async def _tell_not_done(self, interaction: Interaction, lang: str) -> None:
+        """In case the acknowledgement did reach Discord after all (a time-out on the way back), its "thinking"
+        answer says that nothing was done; normally Discord knows no such answer and this fails quietly."""
+        with contextlib.suppress(discord.HTTPException, TimeoutError):
+            await interaction.edit_original_response(content=t("bot.not_acknowledged", lang), view=None,
+                                                     allowed_mentions=NO_PINGS)
 
     async def after_commit(self, interaction: Interaction, text: str, view: discord.ui.View | None = None) -> None:
         """The answer after a committed action: failures are logged, and never turn into "nothing changed"."""

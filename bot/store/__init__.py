@@ -32,6 +32,7 @@ from .rows import (
     ActionRow,
     ChannelBusy,
     DatabaseLost,
+    DatabaseUnavailable,
     FinishedGame,
     Game,
     IntegrityError,
@@ -49,7 +50,8 @@ from .writes import StoreWrites
 
 __all__ = [
     "ABORTED", "ACTIVE", "FINISHED", "LOBBY", "MIGRATIONS", "OPEN_STATUSES", "ActionRow", "Backend", "ChannelBusy",
-    "DatabaseLost", "FinishedGame", "Game", "IntegrityError", "Migration", "NotFound", "Notice", "Result", "Seat",
+    "DatabaseLost", "DatabaseUnavailable", "FinishedGame", "Game", "IntegrityError", "Migration", "NotFound", "Notice",
+    "Result", "Seat",
     "Standing", "Store", "StoreError", "TimerRow", "Tx", "Unusable", "VersionConflict", "parse_database",
     "shard_clause",
 ]

@@ -10,8 +10,8 @@ the due time it read, so only one claimer matches.
 from __future__ import annotations
 
 import re
-from collections.abc import AsyncIterator, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Iterator, Sequence
+from contextlib import asynccontextmanager, contextmanager
 from functools import lru_cache
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
@@ -19,7 +19,7 @@ from urllib.parse import urlsplit, urlunsplit
 import asyncpg
 
 from .backend import Row
-from .rows import IntegrityError, Unusable, VersionConflict
+from .rows import DatabaseUnavailable, IntegrityError, Unusable, VersionConflict
 
 
 @lru_cache(maxsize=512)
@@ -47,6 +47,26 @@ def redact(url: str) -> str:
     return urlunsplit(parts._replace(netloc=netloc))
 
 
+LOST = (OSError, asyncpg.PostgresConnectionError, asyncpg.exceptions.OperatorInterventionError)
+
+
+@contextmanager
+def reachable(body: list[BaseException] | None = None) -> Iterator[None]:
+    """A server that cannot be reached, shut down or restarted, or a connection lost in the middle (also of
+    the COMMIT): ``DatabaseUnavailable``, never a confirmation (issue 27, item 2). What the block's caller
+    raised itself (``body``: the exception a transaction's own code raised) passes as it is."""
+    try:
+        yield
+    except LOST as e:
+        if body and body[0] is e:
+            raise
+        raise DatabaseUnavailable(f"{type(e).__name__}: {e}") from None
+    except asyncpg.InterfaceError as e:
+        if "closed" not in str(e) or (body and body[0] is e):
+            raise
+        raise DatabaseUnavailable(f"{type(e).__name__}: {e}") from None
+
+
 class PostgresTx:
     """A transaction on one pooled connection (``Tx``)."""
 
@@ -57,7 +77,8 @@ class PostgresTx:
 
     async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
         try:
-            return _count(await self.conn.execute(to_pg(sql), *params))
+            with reachable():
+                return _count(await self.conn.execute(to_pg(sql), *params))
         except asyncpg.IntegrityConstraintViolationError as e:
             raise IntegrityError(str(e)) from None
 
@@ -70,7 +91,8 @@ class PostgresTx:
         if not rows:
             return
         try:
-            await self.conn.executemany(to_pg(sql), rows)
+            with reachable():
+                await self.conn.executemany(to_pg(sql), rows)
         except asyncpg.IntegrityConstraintViolationError as e:
             raise IntegrityError(str(e)) from None
 
@@ -79,7 +101,8 @@ class PostgresTx:
 
     async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
         try:
-            return [tuple(r) for r in await self.conn.fetch(to_pg(sql), *params)]
+            with reachable():
+                return [tuple(r) for r in await self.conn.fetch(to_pg(sql), *params)]
         except asyncpg.IntegrityConstraintViolationError as e:
             raise IntegrityError(str(e)) from None
 
@@ -108,13 +131,20 @@ class PostgresBackend:
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[PostgresTx]:
-        async with self.pool.acquire() as conn, conn.transaction():
-            yield PostgresTx(conn)
+        body: list[BaseException] = []  # the block's own exception (its statements translate theirs)
+        with reachable(body):
+            async with self.pool.acquire() as conn, conn.transaction():
+                try:
+                    yield PostgresTx(conn)
+                except BaseException as e:
+                    body.append(e)
+                    raise
 
     async def write(self, sql: str, params: Sequence[Any] = ()) -> int:
-        async with self.pool.acquire() as conn, conn.transaction():
-            await conn.execute("SET LOCAL synchronous_commit TO OFF")
-            return await PostgresTx(conn).execute(sql, params)
+        with reachable():
+            async with self.pool.acquire() as conn, conn.transaction():
+                await conn.execute("SET LOCAL synchronous_commit TO OFF")
+                return await PostgresTx(conn).execute(sql, params)
 
     async def note(self, sql: str, params: Sequence[Any] = ()) -> None:
         await self.write(sql, params)
@@ -126,12 +156,19 @@ class PostgresBackend:
 
     @asynccontextmanager
     async def reader(self) -> AsyncIterator[PostgresTx]:
-        async with self.pool.acquire() as conn:
-            yield PostgresTx(conn)
+        body: list[BaseException] = []
+        with reachable(body):
+            async with self.pool.acquire() as conn:
+                try:
+                    yield PostgresTx(conn)
+                except BaseException as e:
+                    body.append(e)
+                    raise
 
     async def fetch_all(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
-        async with self.pool.acquire() as conn:
-            return await PostgresTx(conn).fetch(sql, params)
+        with reachable():
+            async with self.pool.acquire() as conn:
+                return await PostgresTx(conn).fetch(sql, params)
 
     async def columns(self, table: str) -> list[str]:
         rows = await self.fetch_all("SELECT column_name FROM information_schema.columns WHERE table_schema = "

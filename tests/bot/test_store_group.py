@@ -1,12 +1,14 @@
 """Issue 17, item 11: SQLite's group commit. Write transactions queued at the same time share one COMMIT; each
 runs in its own savepoint (one that raises is undone alone), each returns only once the group is committed,
-and when the group's COMMIT is refused, none of them reports success. Bookkeeping (``Store.write``) is written
+and when the group's COMMIT is refused, none of them reports success (also when the file was deleted and
+cannot be written back: issue 27, item 2). Bookkeeping (``Store.write``) is written
 outside that queue and is visible once it returns."""
 
 from __future__ import annotations
 
 import asyncio
 import os
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -58,12 +60,31 @@ async def test_no_transaction_of_a_refused_group_reports_success(tmp_path: Path)
     tasks = [asyncio.create_task(_insert(store, 0, started=first))]
     await first.wait()
     tasks += [asyncio.create_task(_insert(store, k)) for k in range(1, 4)]
-    os.unlink(tmp_path / "g.sqlite3")  # the group's COMMIT is refused (issue 17, item 3)
+    os.unlink(tmp_path / "g.sqlite3")
+    os.mkdir(tmp_path / "g.sqlite3")  # nothing can be written back: the group's COMMIT is refused
     results = await asyncio.gather(*tasks, return_exceptions=True)
     assert all(isinstance(r, DatabaseLost) for r in results), results
     with pytest.raises(DatabaseLost):
         await _insert(store, 9)
     await store.close()
+
+
+async def test_27_2_a_group_committed_after_the_file_was_deleted_is_in_the_file_put_back(tmp_path: Path) -> None:
+    store = await _store(tmp_path)
+    first = asyncio.Event()
+    tasks = [asyncio.create_task(_insert(store, 0, started=first))]
+    await first.wait()
+    tasks += [asyncio.create_task(_insert(store, k)) for k in range(1, 4)]
+    os.unlink(tmp_path / "g.sqlite3")
+    assert await asyncio.gather(*tasks) == [0, 1, 2, 3]  # each returned once it was in the file put back
+    db = sqlite3.connect(tmp_path / "g.sqlite3")
+    assert [r[0] for r in db.execute("SELECT k FROM t ORDER BY k")] == [0, 1, 2, 3]
+    db.close()
+    assert await _insert(store, 9) == 9
+    await store.close()
+    again = await Store.open(tmp_path / "g.sqlite3")
+    assert await _rows(again) == [0, 1, 2, 3, 9]
+    await again.close()
 
 
 async def test_bookkeeping_is_visible_when_written(tmp_path: Path) -> None:
@@ -138,3 +159,17 @@ async def test_17_11_statements_do_not_go_to_a_thread(tmp_path: Path) -> None:
     assert len(trips) == 4, trips  # BEGIN and COMMIT of the transaction's group, then of the note's
     assert await _rows(store) == [0, 1, 2, 3, 4]
     await store.close()
+
+
+async def test_27_2_a_database_left_without_its_wal_is_written_back(tmp_path: Path) -> None:
+    store = await _store(tmp_path)
+    await _insert(store, 1)
+    os.unlink(tmp_path / "g.sqlite3-wal")  # the committed rows not yet copied into the file were only there
+    assert await _insert(store, 2) == 2
+    db = sqlite3.connect(tmp_path / "g.sqlite3")  # what a crash now would leave
+    assert [r[0] for r in db.execute("SELECT k FROM t ORDER BY k")] == [1, 2]
+    db.close()
+    await store.close()
+    again = await Store.open(tmp_path / "g.sqlite3")
+    assert await _rows(again) == [1, 2]
+    await again.close()

@@ -46,8 +46,9 @@ class Wire:
 
 
 @asynccontextmanager
-async def wire_discord() -> AsyncIterator[Wire]:
-    """A Discord that lets the bot log in and connect (nothing else: any other call is answered 404)."""
+async def wire_discord(*, ready: bool = False) -> AsyncIterator[Wire]:
+    """A Discord that lets the bot log in and connect (nothing else: any other call is answered 404);
+    ``ready``: the gateway also says READY (in no server), so the bot catches up its games as at a start."""
     wire = Wire()
 
     async def me(request: web.Request) -> web.Response:
@@ -76,6 +77,11 @@ async def wire_discord() -> AsyncIterator[Wire]:
                 await ws.send_json({"op": 11, "d": None, "s": None, "t": None})
             elif op == 2:
                 wire.identified.set()
+                if ready:
+                    await ws.send_json({"op": 0, "s": 1, "t": "READY", "d": {
+                        "v": 10, "user": USER, "guilds": [], "session_id": "wire", "shard": [0, 1],
+                        "resume_gateway_url": f"ws://127.0.0.1:{wire.port}/gateway",
+                        "application": {"id": BOT_ID, "flags": 0}}})
         return ws
 
     app = web.Application()
