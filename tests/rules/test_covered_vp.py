@@ -98,3 +98,13 @@ def test_AMB_17_e_covered_pub_and_guild_hall_with_the_mayor_rubles_stay() -> Non
     events = end_phase(st)
     score = next(e for e in events if e["type"] == "score" and e["seat"] == 0)
     assert score["rubles"] >= 2 and score["vp"] == 0
+
+
+@pytest.mark.parametrize("level", ["easy", "normal", "strong"])
+def test_AMB_17_e_computer_players_take_the_covered_guild_halls_rubles(level: str) -> None:
+    """The computer players (and the hint, the strong one's search) choose among the legal moves: 4 rubles."""
+    from players.ai import choose
+
+    st = covered_game(["Guild Hall", "Pub"], "Guild Hall")
+    end_phase(st)
+    assert choose(st, 0, level, 7, iterations=50) == Action("guild_hall", amount=0)
