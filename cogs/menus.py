@@ -107,10 +107,13 @@ def menu_pages(moves: list[Move]) -> tuple[list[Move], list[list[MenuSelect]]]:
     return buttons, [selects[i:i + per] for i in range(0, len(selects), per)]
 
 
-def select_placeholder(kind: str, lang: str) -> str:
+def select_placeholder(kind: str, lang: str, single: bool = False) -> str:
     """The private menu's select of one kind of move; a kind without words of its own (an expansion's
-    decision) gets the general "Decide…"."""
+    decision) gets the general "Decide…". ``single``: the kind offers one choice, worded apart where that
+    means something (AMB-17(e): a covered Guild Hall gives only its 4 rubles)."""
     key = f"bot.select_{kind}"
+    if single and has_text(f"{key}_single", lang):
+        return t(f"{key}_single", lang)
     return t(key, lang) if has_text(key, lang) else t("bot.select_decision", lang)
 
 
@@ -132,7 +135,8 @@ def move_view(game_id: int, version: int, st: GameState, lang: str, page: int = 
     buttons, pages = menu_pages(moves)
     page = max(0, min(page, len(pages) - 1))
     for row, sel in enumerate(pages[page]):
-        placeholder = select_placeholder(sel.kind, lang) + (f" ({sel.n + 1}/{sel.of})" if sel.of > 1 else "")
+        single = sel.of == 1 and len(sel.groups) == 1 and len(sel.groups[0]) == 1
+        placeholder = select_placeholder(sel.kind, lang, single) + (f" ({sel.n + 1}/{sel.of})" if sel.of > 1 else "")
         opts = [_option(g, ed, lang, st.ruleset.catalogue, own) for g in sel.groups]
         item = ActionSelect(game_id, version, slot(sel.kind, sel.n), opts, placeholder[:MAX_PLACEHOLDER])
         item.item.row = row

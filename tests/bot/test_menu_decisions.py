@@ -213,6 +213,7 @@ async def test_covered_card_offers_no_vp(env: simcord.Env, card: str) -> None:
     menu = await open_menu(owner, board_message(channel))
     split = _select(menu, "guild_hall")
     assert [o.label for o in split.options] == ["Guild Hall: take 0 VP and 4 rubles"]
+    assert split.placeholder == "Guild Hall under the Money Collector's chip: no VP, its 4 rubles…"
     rubles = st.rubles[seat]
     await owner.select(menu, [split.options[0].value], custom_id=split.custom_id)
     st = await state_in(env, channel)
