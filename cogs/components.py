@@ -33,7 +33,9 @@ GROUP = "?"  # a select value starting with this asks for the card to displace n
 GAME = r"(?P<game>\d+)"
 VERSION = r"(?P<ver>\d+)"
 TOKEN = "[a-z0-9_]+"
-SLOT = rf"(?P<slot>{TOKEN}-\d+)"  # a select: its kind as a token, then its number
+# a select: its kind as a token, then its number; a private menu sent before the number had its dash (buy0)
+# still routes (its values carry the actions, its version tells whether it is stale)
+SLOT = rf"(?P<slot>{TOKEN}(?:-\d+)?)"
 ACT = r"(?P<act>.+)"  # a button's encoded action (``encode``): the rest of the id, whatever its fields hold
 _PLAIN = re.compile(TOKEN)
 

@@ -165,3 +165,11 @@ def test_templates_are_distinct() -> None:
     patterns = [cls.__discord_ui_compiled_template__.pattern for cls in DYNAMIC_ITEMS]
     assert len(set(patterns)) == len(patterns)
     assert all(isinstance(cls.__discord_ui_compiled_template__, re.Pattern) for cls in DYNAMIC_ITEMS)
+
+
+async def test_menus_sent_before_the_slot_naming_still_route() -> None:
+    """A private menu still open when the bot was upgraded (``buy0``, ``guild_hall0``) reaches ActionSelect."""
+    for cid in ("pb:s:12:34:buy0", "pb:s:12:34:guild_hall0", "pb:s:12:34:target1"):
+        component = {"custom_id": cid, "type": discord.ComponentType.select.value}
+        assert _route(component) is ActionSelect
+        assert (await _rebuilt(ActionSelect, component)).slot == cid.rsplit(":", 1)[1]
