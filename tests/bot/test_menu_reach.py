@@ -13,7 +13,7 @@ from typing import Any
 import discord
 
 from cogs.components import DYNAMIC_ITEMS, GROUP, ActionButton, ActionSelect, PageButton, decode
-from cogs.menus import move_view, target_moves, target_view
+from cogs.menus import menu_pages, move_view, target_moves, target_view
 from rules import Action, GameState, Ruleset, apply, legal_moves, new_game
 
 from .helpers import FIVE_KINDS
@@ -126,6 +126,22 @@ async def test_five_kinds_of_move_all_reachable() -> None:
     assert len(kinds) >= 5, kinds
     for lang in ("en", "de"):
         await _check(st, lang)
+
+
+async def test_every_position_with_pages_in_thirty_games_at_the_fullest_table() -> None:
+    """2nd edition, Market, Modules 1-6, five players: every position of 30 random games whose menu needs more
+    than one page is checked whole (five such positions in these games, by the scan that found FIVE_KINDS)."""
+    paged = 0
+    for seed in range(30):
+        rng = random.Random(seed)
+        st = new_game(EVERY_PART, NAMES[:5], seed=seed)
+        while not st.finished:
+            moves = legal_moves(st)
+            if len(menu_pages(moves)[1]) > 1:
+                await _check(st, ("en", "de")[paged % 2])
+                paged += 1
+            apply(st, rng.choice(moves).action)
+    assert paged >= 5, paged
 
 
 async def test_guild_hall_and_trading_house_ids_are_routed() -> None:
