@@ -108,3 +108,10 @@ def test_AMB_17_e_computer_players_take_the_covered_guild_halls_rubles(level: st
     st = covered_game(["Guild Hall", "Pub"], "Guild Hall")
     end_phase(st)
     assert choose(st, 0, level, 7, iterations=50) == Action("guild_hall", amount=0)
+
+
+def test_AMB_17_e_covered_textile_factory_gives_no_vp_for_its_cloth_cards() -> None:
+    """Its VP per cloth card are VP it is the source of (already so before AMB-17(e): ``card_income``)."""
+    st = covered_game(["Textile Factory", "Shepherd", "Weaving Mill"], "Textile Factory")
+    events = end_phase(st)
+    assert next(e for e in events if e["type"] == "score" and e["seat"] == 0)["vp"] == 0
