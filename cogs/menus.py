@@ -118,7 +118,7 @@ def select_placeholder(kind: str, lang: str, single: bool = False) -> str:
 
 
 def _page_label(key: str, page: list[MenuSelect], number: int, pages: int, lang: str) -> str:
-    """A page button's words: where it goes and what that page offers ("More (2/2): Grabber: buy …")."""
+    """The next page's button: where it goes and what that page offers ("More (2/2): Grabber: buy …")."""
     kinds = list(dict.fromkeys(s.kind for s in page))
     what = ", ".join(select_placeholder(k, lang).rstrip("…?. ") for k in kinds)
     label = t(key, lang, page=number, pages=pages, what=what)
@@ -143,8 +143,8 @@ def move_view(game_id: int, version: int, st: GameState, lang: str, page: int = 
         view.add_item(item)
     controls: list[discord.ui.Item[Any]] = []
     if page > 0:
-        controls.append(PageButton(game_id, version, page - 1, _page_label(
-            "bot.button_page_back", pages[page - 1], page, len(pages), lang), emoji="◀️"))
+        back = t("bot.button_page_back", lang, page=page, pages=len(pages))
+        controls.append(PageButton(game_id, version, page - 1, back[:MAX_BUTTON_LABEL], emoji="◀️"))
     for m in buttons:
         if m.action.kind == "pass":
             controls.append(ActionButton(game_id, version, encode(m.action), t("bot.button_pass", lang), emoji="⏭️"))
