@@ -1,7 +1,8 @@
 """Speed and size of the images: board render time for a late-game state at 2 and 4 players and of a
 5-player Market game (p50 and max over many runs, plus the first, cold run of the process), the split
 between drawing and PNG encoding, and the PNG size; the hand, final-scores and card images for
-comparison. Targets (issue 11): the 5-player Market board p50 < 40 ms and PNG < 400 KB. Not a test; run
+comparison; the 5-player Market boards with Module 4 and with every part of the edition. Targets (issue
+11): the 5-player Market board p50 < 40 ms and PNG < 400 KB. Not a test; run
 it from the repository root::
 
     .venv/bin/python benchmarks/bench_render.py [--runs 50] [--seed 7] [--edition 2] [--cpu N]
@@ -86,7 +87,10 @@ def main() -> None:
     every = ((), (1,)) if args.edition == 2 else (("new_society",), (1,))
     every_modules = (1, 2, 3, 4, 5, 6) if args.edition == 2 else (1,)
     configs: list[tuple[int, bool, tuple[str, ...], tuple[int, ...]]] = [
-        (2, False, (), ()), (4, False, (), ()), (5, True, (), ()), (5, args.edition == 2, every[0], every_modules)]
+        (2, False, (), ()), (4, False, (), ()), (5, True, (), ())]
+    if args.edition == 2:  # Module 4 alone: its events row (M4-16)
+        configs.append((5, True, (), (4,)))
+    configs.append((5, args.edition == 2, every[0], every_modules))
     for players, market, expansions, modules in configs:
         if market and args.edition != 2 or (players == 5 and not market and not expansions):
             continue

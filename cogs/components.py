@@ -1,8 +1,14 @@
 """Persistent buttons and select menus (``discord.ui.DynamicItem``): they carry the game id and the board
 version in their custom_id, so they keep working after a restart and a stale board is recognised.
 
+Every custom id is built from the same parts that the items' templates are built from (``GAME``, ``VERSION``,
+``SLOT``, ``ACT``), and each item checks its own id against its template when it is made: discord.py drops a
+click whose id no template matches, without a word to the player or the log. A select's slot names its kind
+of move as a token (``token``): any kind an expansion adds gets one the template accepts.
+
 Choices come only from ``rules.legal_moves``; a chosen value is an encoded Action that the game service
-validates again with the rules core.
+validates again with the rules core. The private menu shows every legal move: when its kinds of move need
+more selects than a message has rows, it has pages, turned with buttons that say what the other page offers.
 """
 
 from __future__ import annotations
@@ -13,21 +19,45 @@ from typing import TYPE_CHECKING, Any, cast
 
 import discord
 
-from bot.texts import describe_action, has_text, rubles
-from rules import Action, GameState, Move, legal_moves
-from rules import view as view_of
-from rules.cards import Catalogue
+from rules import Action
 from rules.expansions import offered
 from rules.i18n import t
 
 if TYPE_CHECKING:
     from .petersburg import Petersburg
 
-SELECT_KINDS = ("buy", "take", "play", "observe", "pub")
-MAX_OPTIONS = 25
-MAX_SELECT_ROWS = 4  # the fifth row holds the buttons
-MAX_BUTTONS = 5  # in a row
+MAX_CUSTOM_ID = 100  # Discord's limit
 GROUP = "?"  # a select value starting with this asks for the card to displace next
+
+# The parts of the custom ids, shared by the templates and the code that writes the ids
+GAME = r"(?P<game>\d+)"
+VERSION = r"(?P<ver>\d+)"
+TOKEN = "[a-z0-9_]+"
+# a select: its kind as a token, then its number; a private menu sent before the number had its dash (buy0)
+# still routes (its values carry the actions, its version tells whether it is stale)
+SLOT = rf"(?P<slot>{TOKEN}(?:-\d+)?)"
+ACT = r"(?P<act>.+)"  # a button's encoded action (``encode``): the rest of the id, whatever its fields hold
+_PLAIN = re.compile(TOKEN)
+
+
+def token(kind: str) -> str:
+    """A kind of move as a custom-id token: itself when it is made of lowercase letters, digits and
+    underscores (every kind so far), else ``x`` and the hex digits of its UTF-8 (any other an expansion adds)."""
+    return kind if _PLAIN.fullmatch(kind) else "x" + kind.encode().hex()
+
+
+def slot(kind: str, n: int) -> str:
+    """The slot of the ``n``-th select of a kind (``guild_hall-0``); the kind's token never runs into the
+    number."""
+    return f"{token(kind)}-{n}"
+
+
+def _checked(item: type[discord.ui.DynamicItem[Any]], custom_id: str) -> str:
+    """``custom_id`` if ``item``'s template routes it (discord.py drops a click on any other, silently) and it
+    fits Discord's 100 characters; ValueError (a bug, logged) otherwise."""
+    if len(custom_id) > MAX_CUSTOM_ID or not item.__discord_ui_compiled_template__.fullmatch(custom_id):
+        raise ValueError(f"{item.__name__} cannot route the custom id {custom_id!r}")
+    return custom_id
 
 
 _BASE_FIELDS = 5  # kind, card, row, target, amount: always written, so base-game values keep their form
@@ -62,16 +92,17 @@ def _cog(interaction: discord.Interaction[Any]) -> Petersburg:
     return cast("Petersburg", cog)
 
 
-class ActionSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
-                   template=r"pb:s:(?P<game>\d+):(?P<ver>\d+):(?P<slot>[a-z]+\d*)"):
-    """A select of legal moves of one kind on the board (or the ephemeral target choice)."""
+class ActionSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=rf"pb:s:{GAME}:{VERSION}:{SLOT}"):
+    """A select of legal moves of one kind in the private menu (or the ephemeral target choice); ``slot``:
+    ``slot(kind, n)``."""
 
     def __init__(self, game_id: int, version: int, slot: str, options: list[discord.SelectOption] | None = None,
                  placeholder: str | None = None) -> None:
         self.game_id, self.version, self.slot = game_id, version, slot
         opts = options or [discord.SelectOption(label="-", value="-")]
-        super().__init__(discord.ui.Select(custom_id=f"pb:s:{game_id}:{version}:{slot}", options=opts,
-                                           placeholder=placeholder, min_values=1, max_values=1))
+        cid = _checked(ActionSelect, f"pb:s:{game_id}:{version}:{slot}")
+        super().__init__(discord.ui.Select(custom_id=cid, options=opts, placeholder=placeholder, min_values=1,
+                                           max_values=1))
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
@@ -83,15 +114,14 @@ class ActionSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
         await _cog(interaction).on_choice(interaction, self.game_id, self.version, str(values[0]) if values else "")
 
 
-class ActionButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                   template=r"pb:b:(?P<game>\d+):(?P<ver>\d+):(?P<act>[a-z_|0-9-]+)"):
+class ActionButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"pb:b:{GAME}:{VERSION}:{ACT}"):
     """A button that takes one legal action (pass, discard the drawn card)."""
 
     def __init__(self, game_id: int, version: int, value: str, label: str = "-",
                  style: discord.ButtonStyle = discord.ButtonStyle.secondary, emoji: str | None = None) -> None:
         self.game_id, self.version, self.value = game_id, version, value
-        super().__init__(discord.ui.Button(custom_id=f"pb:b:{game_id}:{version}:{value}", label=label,
-                                           style=style, emoji=emoji))
+        cid = _checked(ActionButton, f"pb:b:{game_id}:{version}:{value}")
+        super().__init__(discord.ui.Button(custom_id=cid, label=label, style=style, emoji=emoji))
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
@@ -102,15 +132,34 @@ class ActionButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         await _cog(interaction).on_choice(interaction, self.game_id, self.version, self.value)
 
 
-class YourMoveButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                     template=r"pb:y:(?P<game>\d+):(?P<ver>\d+)"):
+class PageButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                 template=rf"pb:p:{GAME}:{VERSION}:(?P<page>\d+)"):
+    """Turns the private menu to another page of its selects (when its kinds of move do not fit one message);
+    the version is the menu's: a page of an older board is refused as stale."""
+
+    def __init__(self, game_id: int, version: int, page: int, label: str = "-", emoji: str | None = None) -> None:
+        self.game_id, self.version, self.page = game_id, version, page
+        cid = _checked(PageButton, f"pb:p:{game_id}:{version}:{page}")
+        super().__init__(discord.ui.Button(custom_id=cid, label=label, emoji=emoji,
+                                           style=discord.ButtonStyle.primary))
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> PageButton:
+        return cls(int(match["game"]), int(match["ver"]), int(match["page"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await _cog(interaction).on_menu_page(interaction, self.game_id, self.version, self.page)
+
+
+class YourMoveButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"pb:y:{GAME}:{VERSION}"):
     """"Your move" on the public board: opens the mover's legal moves, prices and hand privately (nothing
     secret is on the public message). The version says which board it belongs to."""
 
     def __init__(self, game_id: int, version: int, label: str = "-") -> None:
         self.game_id, self.version = game_id, version
-        super().__init__(discord.ui.Button(custom_id=f"pb:y:{game_id}:{version}", label=label, emoji="▶️",
-                                           style=discord.ButtonStyle.success))
+        super().__init__(discord.ui.Button(custom_id=_checked(YourMoveButton, f"pb:y:{game_id}:{version}"),
+                                           label=label, emoji="▶️", style=discord.ButtonStyle.success))
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
@@ -121,12 +170,13 @@ class YourMoveButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         await _cog(interaction).on_your_move(interaction, self.game_id)
 
 
-class StacksButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"pb:k:(?P<game>\d+)"):
+class StacksButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"pb:k:{GAME}"):
     """"Stacks": what the clicker cannot see, per stack, as counts by card type (UI-05/06), privately."""
 
     def __init__(self, game_id: int, label: str = "-") -> None:
         self.game_id = game_id
-        super().__init__(discord.ui.Button(custom_id=f"pb:k:{game_id}", label=label, emoji="📚",
+        cid = _checked(StacksButton, f"pb:k:{game_id}")
+        super().__init__(discord.ui.Button(custom_id=cid, label=label, emoji="📚",
                                            style=discord.ButtonStyle.secondary))
 
     @classmethod
@@ -138,12 +188,13 @@ class StacksButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"pb
         await _cog(interaction).on_stacks_button(interaction, self.game_id)
 
 
-class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"pb:h:(?P<game>\d+)"):
+class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"pb:h:{GAME}"):
     """"My hand": shows the clicking player's hand privately, any time."""
 
     def __init__(self, game_id: int, label: str = "-") -> None:
         self.game_id = game_id
-        super().__init__(discord.ui.Button(custom_id=f"pb:h:{game_id}", label=label, emoji="🃏",
+        cid = _checked(HandButton, f"pb:h:{game_id}")
+        super().__init__(discord.ui.Button(custom_id=cid, label=label, emoji="🃏",
                                            style=discord.ButtonStyle.primary))
 
     @classmethod
@@ -156,13 +207,14 @@ class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"pb:h
 
 
 class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                  template=r"pb:l:(?P<game>\d+):(?P<what>join|leave|start)"):
+                  template=rf"pb:l:{GAME}:(?P<what>join|leave|start)"):
     """Join, leave or start from the lobby message."""
 
     def __init__(self, game_id: int, what: str, label: str = "-",
                  style: discord.ButtonStyle = discord.ButtonStyle.secondary) -> None:
         self.game_id, self.what = game_id, what
-        super().__init__(discord.ui.Button(custom_id=f"pb:l:{game_id}:{what}", label=label, style=style))
+        super().__init__(discord.ui.Button(custom_id=_checked(LobbyButton, f"pb:l:{game_id}:{what}"), label=label,
+                                           style=style))
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
@@ -173,7 +225,7 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         await _cog(interaction).on_lobby_button(interaction, self.game_id, self.what)
 
 
-class PassModeSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"pb:m:(?P<game>\d+)"):
+class PassModeSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=rf"pb:m:{GAME}"):
     """Anyone in the game: pass my next turn / until the display changes / for the rest of this phase, or
     cancel. It carries no version: the mode is armed against the game as it is when chosen."""
 
@@ -181,7 +233,8 @@ class PassModeSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"
         self.game_id = game_id
         opts = [discord.SelectOption(label=t(f"bot.option_pass_{mode}", lang)[:100], value=mode, emoji=emoji)
                 for mode, emoji in PASS_MODE_OPTIONS]
-        super().__init__(discord.ui.Select(custom_id=f"pb:m:{game_id}", options=opts, min_values=1, max_values=1,
+        cid = _checked(PassModeSelect, f"pb:m:{game_id}")
+        super().__init__(discord.ui.Select(custom_id=cid, options=opts, min_values=1, max_values=1,
                                            placeholder=t("bot.select_pass_mode", lang)[:150]))
 
     @classmethod
@@ -194,7 +247,7 @@ class PassModeSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"
         await _cog(interaction).on_pass_mode(interaction, self.game_id, str(values[0]) if values else "")
 
 
-class ComputerSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"pb:c:(?P<game>\d+)"):
+class ComputerSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=rf"pb:c:{GAME}"):
     """The lobby's computer players (host): add one of a level, or remove the last one."""
 
     def __init__(self, game_id: int, lang: str = "en") -> None:
@@ -203,7 +256,8 @@ class ComputerSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"
                                      value=lv, emoji="🤖") for lv in ("easy", "normal", "strong")]
         opts.append(discord.SelectOption(label=t("bot.option_remove_computer", lang)[:100], value="remove",
                                          emoji="✖️"))
-        super().__init__(discord.ui.Select(custom_id=f"pb:c:{game_id}", options=opts, min_values=1, max_values=1,
+        cid = _checked(ComputerSelect, f"pb:c:{game_id}")
+        super().__init__(discord.ui.Select(custom_id=cid, options=opts, min_values=1, max_values=1,
                                            placeholder=t("bot.select_computer", lang)[:150]))
 
     @classmethod
@@ -216,7 +270,7 @@ class ComputerSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"
         await _cog(interaction).on_lobby_computer(interaction, self.game_id, str(values[0]) if values else "")
 
 
-class PartsSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"pb:x:(?P<game>\d+)"):
+class PartsSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=rf"pb:x:{GAME}"):
     """The lobby's expansions and modules (host): every one the edition has, each with a line of help;
     the rules core accepts or refuses the combination chosen (X-02)."""
 
@@ -226,7 +280,8 @@ class PartsSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"pb:
         opts = [discord.SelectOption(label=t(f"bot.part_{e.key}", lang)[:100], value=e.key,
                                      description=t(f"bot.part_help_{e.key}", lang)[:100], default=e.key in picked)
                 for e in offered(edition)] or [discord.SelectOption(label="-", value="-")]
-        super().__init__(discord.ui.Select(custom_id=f"pb:x:{game_id}", options=opts, min_values=0,
+        cid = _checked(PartsSelect, f"pb:x:{game_id}")
+        super().__init__(discord.ui.Select(custom_id=cid, options=opts, min_values=0,
                                            max_values=len(opts), placeholder=t("bot.select_parts", lang)[:150]))
 
     @classmethod
@@ -260,49 +315,11 @@ class ReplayButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
 
 PASS_MODE_OPTIONS = (("turn", "⏭️"), ("display", "🔁"), ("phase", "⏩"), ("off", "✖️"))
-DYNAMIC_ITEMS = (ActionSelect, ActionButton, YourMoveButton, HandButton, StacksButton, LobbyButton, PassModeSelect,
-                 ComputerSelect, PartsSelect, ReplayButton)
+DYNAMIC_ITEMS = (ActionSelect, ActionButton, PageButton, YourMoveButton, HandButton, StacksButton, LobbyButton,
+                 PassModeSelect, ComputerSelect, PartsSelect, ReplayButton)
 
 
-# --- building the controls ------------------------------------------------------------------------
-def _option(moves: list[Move], edition: int, lang: str, cat: Catalogue | None = None,
-            own: dict[str, Any] | None = None) -> discord.SelectOption:
-    """One select option for the moves of one card (several when a trading card has several targets);
-    ``own``: the mover's own view (players' names, an assignment's value now)."""
-    first = moves[0]
-    if len(moves) == 1:
-        label = describe_action(first.action, edition, lang, first.price, cat, view=own)
-        return discord.SelectOption(label=label[:100], value=encode(first.action))
-    bare = first.action._replace(target="")
-    cheapest = min(m.price for m in moves)
-    label = describe_action(bare, edition, lang) + ": " + t("bot.from_price", lang, price=rubles(cheapest, lang))
-    return discord.SelectOption(label=label[:100], value=GROUP + encode(bare),
-                                description=t("bot.choose_target", lang)[:100])
-
-
-def as_buttons(moves: Iterable[Move]) -> list[Move]:
-    """The moves shown as buttons: pass, and discard where there are few (an Observatory's one card); the
-    Black Market's and Debtor's Prison's "put back" of many cards goes into a select (issue 16)."""
-    buttons = [m for m in moves if m.action.kind in ("pass", "discard")]
-    if len(buttons) <= MAX_BUTTONS:
-        return buttons
-    return [m for m in buttons if m.action.kind == "pass"]
-
-
-def grouped(moves: Iterable[Move]) -> dict[str, list[list[Move]]]:
-    """Legal moves per select kind, one entry per card/row (trading-card targets grouped together)."""
-    moves = list(moves)
-    buttons = as_buttons(moves)
-    out: dict[str, dict[tuple[str, int, int, str], list[Move]]] = {k: {} for k in SELECT_KINDS}
-    for m in moves:
-        a = m.action
-        kind = a.kind
-        if m in buttons:
-            continue
-        out.setdefault(kind, {}).setdefault((a.card, a.row, a.amount, a.good), []).append(m)
-    return {k: list(v.values()) for k, v in out.items()}
-
-
+# --- the public board's and the lobby's controls (the private menu: ``cogs.menus``) ----------------------
 def board_view(game_id: int, version: int, lang: str, *, playing: bool) -> discord.ui.View:
     """The public board's controls, the same for every seat: "Your move" (while the game is on), My hand, and
     the pass modes. Nothing on them depends on a seat's secrets (its money or hand)."""
@@ -315,55 +332,6 @@ def board_view(game_id: int, version: int, lang: str, *, playing: bool) -> disco
     modes = PassModeSelect(game_id, lang)
     modes.item.row = 1
     view.add_item(modes)
-    return view
-
-
-def select_placeholder(kind: str, lang: str) -> str:
-    """The private menu's select of one kind of move; a kind without words of its own (an expansion's
-    decision) gets the general "Decide…"."""
-    key = f"bot.select_{kind}"
-    return t(key, lang) if has_text(key, lang) else t("bot.select_decision", lang)
-
-
-def move_view(game_id: int, version: int, st: GameState, lang: str) -> discord.ui.View:
-    """The mover's private menu: one select per kind of legal move (with prices) and pass/discard buttons."""
-    view = discord.ui.View(timeout=None)
-    ed = st.ruleset.edition
-    moves = legal_moves(st)
-    own = view_of(st, st.decider)  # the mover's: the menu is private
-    rows = 0
-    for kind, groups in grouped(moves).items():
-        chunks = [groups[i:i + MAX_OPTIONS] for i in range(0, len(groups), MAX_OPTIONS)]
-        for n, chunk in enumerate(chunks):
-            if rows >= MAX_SELECT_ROWS:
-                break  # never in practice; the slash commands still offer every move
-            placeholder = select_placeholder(kind, lang) + (f" ({n + 1}/{len(chunks)})" if len(chunks) > 1 else "")
-            opts = [_option(g, ed, lang, st.ruleset.catalogue, own) for g in chunk]
-            item = ActionSelect(game_id, version, f"{kind}{n}", opts, placeholder[:150])
-            item.item.row = rows
-            view.add_item(item)
-            rows += 1
-    for m in as_buttons(moves):
-        if m.action.kind == "pass":
-            b = ActionButton(game_id, version, encode(m.action), t("bot.button_pass", lang), emoji="⏭️")
-        elif m.action.kind == "discard":
-            b = ActionButton(game_id, version, encode(m.action), t("bot.button_discard", lang),
-                             style=discord.ButtonStyle.danger, emoji="🗑️")
-        else:
-            continue
-        b.item.row = 4
-        view.add_item(b)
-    return view
-
-
-def target_view(game_id: int, version: int, moves: list[Move], edition: int, lang: str) -> discord.ui.View:
-    """The ephemeral follow-up: which card the chosen trading card displaces (with prices)."""
-    view = discord.ui.View(timeout=None)
-    for n in range(0, min(len(moves), MAX_OPTIONS * 5), MAX_OPTIONS):
-        opts = [discord.SelectOption(label=describe_action(m.action, edition, lang, m.price)[:100],
-                                     value=encode(m.action)) for m in moves[n:n + MAX_OPTIONS]]
-        view.add_item(ActionSelect(game_id, version, f"target{n // MAX_OPTIONS}", opts,
-                                   t("bot.select_target", lang)[:150]))
     return view
 
 

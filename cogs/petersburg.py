@@ -15,7 +15,7 @@ from discord.ext import commands
 
 from bot import images
 from bot.client import PetersburgBot
-from bot.lobby import COMPUTER_LEVELS, parts_of
+from bot.lobby import COMPUTER_LEVELS, max_players, parts_of
 from bot.service import UserError
 from bot.store import ACTIVE, LOBBY, Game
 from bot.texts import card_text, hand_text
@@ -106,7 +106,7 @@ class Petersburg(PlayCommands, HostCommands, InfoCommands, ComputerCommands, Rep
         game, seat = await self.service.join(channel_id, interaction.user.id, interaction.user.display_name)
         lang = game.lang
         if game.status == LOBBY:
-            await self.private(interaction, t("bot.joined", lang, n=len(game.seats)))
+            await self.private(interaction, t("bot.joined", lang, n=len(game.seats), max=max_players(game)))
             await self.refresh_lobby(game)
         else:
             self.poster.kick(game.id)

@@ -29,7 +29,8 @@ from rules.i18n import card_name, error_text, t
 from rules.view import unseen
 
 from .base import CogBase, Interaction, lang_of
-from .components import GROUP, decode, move_view, target_view
+from .components import GROUP, decode
+from .menus import move_view, target_moves, target_view
 
 log = logging.getLogger(__name__)
 
@@ -83,7 +84,9 @@ class PlayCommands(CogBase):
         lang = game.lang if game is not None else lang_of(interaction)
         await self.guard(interaction, lang, lambda: self._menu(interaction, game))
 
-    async def _menu(self, interaction: Interaction, game: Game | None) -> None:
+    async def _menu(self, interaction: Interaction, game: Game | None, page: int = 0,
+                    version: int | None = None) -> None:
+        """The private menu (its ``page``); ``version``: the board the page button belongs to (stale if older)."""
         if game is None:
             raise UserError("no_game")
         if game.status != ACTIVE:
@@ -91,6 +94,8 @@ class PlayCommands(CogBase):
         seat = game.seat_of(interaction.user.id)
         if seat is None:
             raise UserError("not_in_game")
+        if version is not None and game.version != version:
+            raise UserError("stale_board")
         st = self.service.state(game)
         lang = game.lang
         if st.decider != seat:
@@ -98,7 +103,14 @@ class PlayCommands(CogBase):
             return
         text = t("bot.your_move_intro", lang, player=game.seats[seat].name) + "\n" + hand_text(view(st, seat), lang)
         self.poster.seen.told(game.id, interaction.user.id, game.version)
-        await self.private(interaction, text, view=move_view(game.id, game.version, st, lang))
+        await self.private(interaction, text, view=move_view(game.id, game.version, st, lang, page))
+
+    async def on_menu_page(self, interaction: Interaction, game_id: int, version: int, page: int) -> None:
+        """A page button of the private menu: the same menu, another page of its selects (edited in place)."""
+        await self.defer(interaction, update=bool(interaction.message and interaction.message.flags.ephemeral))
+        game = await self.store.get_game(game_id)
+        lang = game.lang if game is not None else lang_of(interaction)
+        await self.guard(interaction, lang, lambda: self._menu(interaction, game, page, version))
 
     async def on_choice(self, interaction: Interaction, game_id: int, version: int, value: str) -> None:
         """A select option or button of a private menu (or of the trading-card target choice)."""
@@ -129,8 +141,7 @@ class PlayCommands(CogBase):
         st = self.service.state(game)
         if st.decider != seat:
             raise RuleError("not_your_turn", to_move=st.seats[st.decider])
-        bare = decode(value)
-        moves = [m for m in legal_moves(st) if m.action._replace(target="") == bare]
+        moves = target_moves(st, value)
         if not moves:
             raise UserError("stale_board")
         await self.private(interaction, t("bot.pick_target", game.lang),

@@ -134,3 +134,11 @@ def legend(cv: Canvas, box: Box, edition: int, lang: str, market: bool = False, 
         cv.text((int(x + isz + 8), y0, int(x + wdt_px - 10), y1), label, tag=f"legend.{key}", style="regular",
                 size=20, min_size=13, fill=S.INK_SOFT)
         x += wdt_px
+
+
+def acting_seat(view: dict[str, Any]) -> int | None:
+    """The seat highlighted as the one to decide (None when the game is over)."""
+    if view.get("finished"):
+        return None
+    seat = view.get("decider")
+    return int(seat if seat is not None else view["to_move"])

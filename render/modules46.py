@@ -1,5 +1,6 @@
-"""Modules 4 and 6 on the board: the six events (free, or whose marker lies on them; M4-16, X-08), and
-the obstacles on the VP track (fields 10, 20, 35, 50, 70) with each player's status (not reached,
+"""Modules 4 and 6 on the board: the six events under a title that says what they are and who may take
+them (M4-02, M4-03), each with what it does and whether it is free or who took it (M4-16, X-08); and the
+obstacles on the VP track (fields 10, 20, 35, 50, 70) with each player's status (not reached,
 reached and blocked, met but not reached, passed: UI-16) and progress toward the condition ("3/4",
 UI-17), or once passed what the obstacle gave him. Drawn from the view's ``module4`` and ``module6``."""
 
@@ -10,10 +11,12 @@ from typing import Any
 
 from . import style as S
 from .canvas import Canvas
-from .common import MARGIN, player_marker
+from .common import MARGIN, player_marker, player_name, suffixed, you
 from .text import tr
 
-EVENTS_H = 64
+EVENTS_TITLE_H = 32  # the events' title line
+EVENT_BOX_H = 108  # an event: its name, what it does (up to two lines), free or who took it
+EVENTS_H = EVENTS_TITLE_H + EVENT_BOX_H
 TITLE_H = 40
 HEAD_H = 58  # an obstacle's field and name
 LINE_H = 30  # one player's status at an obstacle
@@ -48,22 +51,36 @@ def _status(cv: Canvas, cx: float, cy: float, status: str) -> None:
 
 
 def draw_events(cv: Canvas, view: dict[str, Any], lang: str, y: int, width: int) -> int:
-    """The six event cards in a row; a used one is dimmed and carries its player's marker."""
+    """The title (what the events are, who may take them: M4-02, M4-03), then the six events in a row, each
+    with its name, what it does and "free" or the marker and name of the player who took it (a taken one is
+    dimmed, M4-16)."""
     events = view["module4"]["events"]
     x0, x1 = MARGIN, width - MARGIN
+    cv.text((x0, y, x1, y + EVENTS_TITLE_H - 2), tr("events", lang), tag="events.title", style="bold", size=24,
+            min_size=14, fill=S.INK)
+    top = y + EVENTS_TITLE_H
     cell = (x1 - x0 + 8) / len(events)
     for i, ev in enumerate(events):
+        key = ev["id"]
         bx0, bx1 = round(x0 + i * cell), round(x0 + (i + 1) * cell - 8)
         used = ev.get("used_by")
-        cv.draw.rounded_rectangle((bx0, y, bx1, y + EVENTS_H - 8), radius=10,
+        cv.draw.rounded_rectangle((bx0, top, bx1, top + EVENT_BOX_H - 8), radius=10,
                                   fill=S.PANEL_DIM if used is not None else S.PANEL, outline=S.LINE, width=2)
-        tx0 = bx0 + 10
-        if used is not None:
-            cv.local(bx0 + 24, y + (EVENTS_H - 8) / 2, 26, partial(_marker, size=26, seat=int(used)))
-            tx0 = bx0 + 44
-        cv.text((tx0, y + 4, bx1 - 8, y + EVENTS_H - 12), tr(f"event_{ev['id']}", lang), tag=f"event.{ev['id']}",
-                style="bold", size=24, min_size=13, fill=S.INK_SOFT if used is not None else S.INK)
-    return y + EVENTS_H
+        ink = S.INK_SOFT if used is not None else S.INK
+        cv.text((bx0 + 10, top + 2, bx1 - 8, top + 32), tr(f"event_{key}", lang), tag=f"event.{key}",
+                style="bold", size=23, min_size=13, fill=ink)
+        cv.text((bx0 + 10, top + 30, bx1 - 8, top + 74), tr(f"event_does_{key}", lang), tag=f"event.{key}.does",
+                size=18, min_size=12, lines=2, fill=ink)
+        hbox = (bx0 + 34, top + 74, bx1 - 8, top + EVENT_BOX_H - 10)
+        if used is None:
+            cv.text((bx0 + 10, *hbox[1:]), tr("event_free", lang), tag=f"event.{key}.holder", style="bold",
+                    size=18, min_size=11, fill=S.GREEN_DARK)
+            continue
+        seat = int(used)
+        cv.local(bx0 + 20, (hbox[1] + hbox[3]) / 2, 20, partial(_marker, size=20, seat=seat))
+        cv.text_named(hbox, suffixed(you(view, seat, lang)), player_name(view, seat), tag=f"event.{key}.holder",
+                      style="bold", size=18, min_size=11, fill=S.INK)
+    return top + EVENT_BOX_H
 
 
 def draw_obstacles(cv: Canvas, view: dict[str, Any], lang: str, y: int, width: int) -> int:

@@ -8,6 +8,7 @@ final-scoring steps, placement reactions, view fields, the notation of its decis
 fields a game record may carry for its setup; and for cards that work differently: hand cards played
 as an action (``hand_plays``, never laid out), hand cards without the final penalty (``hand_exempt``),
 a card's income at its scoring (``card_income``), cards no trading card may displace (``locked``),
+cards that are the source of no VP at all (``no_vp``),
 reactions at a phase's start (``phase_start``) and turns that go on (``turn_end``); price reductions
 beyond the tableau's and the re-deal of its hidden state for the computer players' determinizations;
 filters every VP gain passes (obstacles), steps before a turn's action (events). The core
@@ -132,6 +133,8 @@ HandExempt = Callable[["GameState", int], bool]  # card: True = no hand penalty 
 # a covered card, BQ-12); may record events.
 CardIncome = Callable[["GameState", int, int, int, int, list[Event]], tuple[int, int]]
 Locked = Callable[["GameState"], "frozenset[int]"]  # cards that no trading card may displace (BQ-11)
+# cards in tableaux that are the source of no VP at all, from their income or their abilities (AMB-17(e))
+NoVp = Callable[["GameState"], "frozenset[int]"]
 TurnEnd = Callable[["GameState", list[Event]], bool]  # True: the player's turn goes on (BQ-14)
 PlayParser = Callable[[str, str, Catalogue, "tuple[str, ...]"], "Action | None"]
 PlayFormatter = Callable[["Action", Catalogue, str, "tuple[str, ...]"], str]
@@ -197,6 +200,9 @@ class Hooks:
     hand_exempt: list[HandExempt] = field(default_factory=list)
     card_income: list[CardIncome] = field(default_factory=list)
     locked: list[Locked] = field(default_factory=list)
+    # AMB-17(e): a card among these yields no VP from any source: a Pub or Trading House sells none, a
+    # Guild Hall gives its 4 as rubles only (their rubles stay); its own income is ``card_income``'s.
+    no_vp: list[NoVp] = field(default_factory=list)
     turn_end: list[TurnEnd] = field(default_factory=list)
     vp_filters: list[VpFilter] = field(default_factory=list)
     vp_gained: list[VpGained] = field(default_factory=list)
@@ -216,7 +222,7 @@ class Hooks:
                 mine[key] = value
         for name in (
             "setups", "on_place", "boxed", "round_end", "final", "view", "play_parsers", "hand_exempt",
-            "card_income", "locked", "phase_start", "turn_end", "vp_filters", "vp_gained", "interrupts",
+            "card_income", "locked", "no_vp", "phase_start", "turn_end", "vp_filters", "vp_gained", "interrupts",
             "hand_limit", "dealt", "discounts", "unseen", "final_steps",
         ):
             getattr(self, name).extend(getattr(other, name))

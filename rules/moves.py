@@ -9,6 +9,7 @@ from collections.abc import Iterable, Sequence
 from .actions import BUY, OBSERVE, PASS, PLAY, TAKE, Action, Move
 from .cards import CardType
 from .prices import SeatContext, can_displace, hand_room, locked_cards, seat_context
+from .scoring import vp_cards
 from .state import DRAWN, HAND, LOWER, UPPER, GameState
 
 BEFORE_ACTION = "before_action"  # st.ext: the seat whose regular action follows a step before it (flow)
@@ -275,9 +276,9 @@ def before_moves(st: GameState, seat: int, out: list[Move]) -> None:
 
 
 def pub_max(st: GameState, seat: int) -> int:
-    cards = st.cards
-    pubs = sum(1 for c in st.tableaux[seat] if cards[c].ability == "pub")
-    return min(PUB_VP_PER_CARD * pubs, st.rubles[seat] // PUB_PRICE)
+    """The most VP ``seat`` may buy at its Pubs now (rules-notes 9): 5 per Pub that may yield VP (a covered
+    one sells none, AMB-17(e)), 2 rubles each."""
+    return min(PUB_VP_PER_CARD * vp_cards(st, seat, "pub"), st.rubles[seat] // PUB_PRICE)
 
 
 def observing_phase(st: GameState) -> bool:

@@ -12,6 +12,28 @@ HAND_PENALTY = 5  # rules-notes 14
 CONVERSION = "rubles"  # the source of the final scoring's VP for rubles: rubles not converted stay (X-06)
 
 
+_NONE: frozenset[int] = frozenset()
+
+
+def no_vp_cards(st: GameState) -> frozenset[int]:
+    """Cards in tableaux that are the source of no VP at all (``Hooks.no_vp``; AMB-17(e): the card under the
+    Money Collector's chip)."""
+    hooks = st.ruleset.hooks.no_vp
+    if not hooks:
+        return _NONE
+    if len(hooks) == 1:
+        return hooks[0](st)
+    return frozenset().union(*(h(st) for h in hooks))
+
+
+def vp_cards(st: GameState, seat: int, ability: str) -> int:
+    """How many of ``seat``'s cards with ``ability`` may yield VP (AMB-17(e): a covered one yields none): the
+    Pubs that sell VP, a Guild Hall that may split into VP, a Trading House that sells VP."""
+    cards = st.cards
+    void = no_vp_cards(st)
+    return sum(1 for c in st.tableaux[seat] if cards[c].ability == ability and c not in void)
+
+
 def gain_vp(st: GameState, seat: int, vp: int, source: str, events: list[Event]) -> int:
     """Every VP gain passes here (M6-19): the active parts' filters (``Hooks.vp_filters``) may hold
     some back, the rest moves the marker, then the parts react (``Hooks.vp_gained``); ``events``

@@ -82,6 +82,12 @@ def locked(st: GameState) -> frozenset[int]:
     return found
 
 
+def no_vp(st: GameState) -> frozenset[int]:
+    """AMB-17(e): the covered card is the source of no VP at all: a covered Pub or Trading House sells none, a
+    covered Guild Hall gives its 4 as rubles (its rubles and other abilities stay, BQ-12)."""
+    return locked(st)
+
+
 def card_income(st: GameState, seat: int, card: int, rub: int, vp: int, events: list[Event]) -> tuple[int, int]:
     """BQ-12: a covered card pays its rubles but never VP (printed and bonus, AMB-17). BQ-16..18,
     AMB-32: a Jester swaps, a Banquet doubles the card's rubles and VP at the next scoring of its
@@ -247,6 +253,7 @@ class Banquet(Expansion):
             hand_exempt=[hand_exempt],
             card_income=[card_income],
             locked=[locked],
+            no_vp=[no_vp],
             phase_start=[phase_start],
             turn_end=[turn_end],
         )

@@ -19,7 +19,7 @@ from ..cards import Catalogue
 from ..errors import NotationError, RuleError
 from ..flow import discard, resume_after
 from ..hooks import Checked, Decision, Event, Formatter, Parser
-from ..scoring import gain_vp
+from ..scoring import gain_vp, vp_cards
 from ..state import GameState, Pending
 
 GUILD_HALL, TRADING_HOUSE, SYCOPHANT = "guild_hall", "trading_house", "sycophant"
@@ -38,8 +38,15 @@ def has_guild_hall(st: GameState, seat: int) -> bool:
 
 
 def has_trading_house(st: GameState, seat: int) -> bool:
-    """M2-03: a Trading House and the 3 rubles to use it (else there is nothing to decide)."""
-    return st.rubles[seat] >= TRADING_HOUSE_PRICE and bool(_owns(st, seat, TRADING_HOUSE))
+    """M2-03: a Trading House that may sell VP (a covered one sells none, AMB-17(e)) and the 3 rubles to use
+    it (else there is nothing to decide)."""
+    return st.rubles[seat] >= TRADING_HOUSE_PRICE and vp_cards(st, seat, TRADING_HOUSE) > 0
+
+
+def guild_hall_vp(st: GameState, seat: int) -> int:
+    """M2-09, AMB-17(e): the most VP the seat's Guild Hall split may take: 4, or 0 when it is covered (its 4
+    are rubles then)."""
+    return GUILD_HALL_SPLIT if vp_cards(st, seat, GUILD_HALL) else 0
 
 
 def _plain(action: Action, kind: str) -> None:
@@ -49,17 +56,19 @@ def _plain(action: Action, kind: str) -> None:
 
 class GuildHallDecision(Decision):
     """M2-09 (AMB-11): at each building scoring the owner takes k VP and 4 - k rubles (k = 0..4),
-    settled before his Pub and Trading House (X-05). Absent player: 4 VP (X-07)."""
+    settled before his Pub and Trading House (X-05); a covered Guild Hall only 4 rubles (AMB-17(e)).
+    Absent player: as many VP as it may give (X-07)."""
 
     kind = GUILD_HALL
 
     def moves(self, st: GameState, p: Pending) -> list[Move]:
-        return [Move(Action(GUILD_HALL, amount=k), 0) for k in range(GUILD_HALL_SPLIT + 1)]
+        return [Move(Action(GUILD_HALL, amount=k), 0) for k in range(guild_hall_vp(st, p.seat) + 1)]
 
     def check(self, st: GameState, p: Pending, action: Action) -> Checked:
         _plain(action, GUILD_HALL)
-        if not 0 <= action.amount <= GUILD_HALL_SPLIT:
-            raise RuleError("guild_hall_split", max=GUILD_HALL_SPLIT)
+        most = guild_hall_vp(st, p.seat)
+        if not 0 <= action.amount <= most:
+            raise RuleError("guild_hall_split" if most else "guild_hall_no_vp", max=most)
         return -1, -1, 0
 
     def apply(self, st: GameState, p: Pending, action: Action, checked: Checked) -> list[Event]:
@@ -76,18 +85,19 @@ class GuildHallDecision(Decision):
         return events
 
     def default(self, st: GameState, p: Pending) -> Action:
-        return Action(GUILD_HALL, amount=GUILD_HALL_SPLIT)
+        return Action(GUILD_HALL, amount=guild_hall_vp(st, p.seat))
 
 
 class TradingHouseDecision(Decision):
     """M2-03 (AMB-13): right after building scoring, once, the owner may pay 3 rubles for 2 VP,
-    after his Guild Hall and Pub (X-05). Absent player: no (X-07)."""
+    after his Guild Hall and Pub (X-05); not at a covered Trading House (AMB-17(e)). Absent player: no
+    (X-07)."""
 
     kind = TRADING_HOUSE
 
     def moves(self, st: GameState, p: Pending) -> list[Move]:
         out = [Move(Action(TRADING_HOUSE, amount=0), 0)]
-        if st.rubles[p.seat] >= TRADING_HOUSE_PRICE:
+        if st.rubles[p.seat] >= TRADING_HOUSE_PRICE and vp_cards(st, p.seat, TRADING_HOUSE):
             out.insert(0, Move(Action(TRADING_HOUSE, amount=1), TRADING_HOUSE_PRICE))
         return out
 
@@ -95,6 +105,8 @@ class TradingHouseDecision(Decision):
         _plain(action, TRADING_HOUSE)
         if action.amount not in (0, 1):
             raise RuleError("wrong_decision", pending=TRADING_HOUSE)
+        if action.amount and not vp_cards(st, p.seat, TRADING_HOUSE):
+            raise RuleError("trading_house_no_vp")
         price = TRADING_HOUSE_PRICE * action.amount
         if price > st.rubles[p.seat]:
             raise RuleError("trading_house_rubles", price=price, rubles=st.rubles[p.seat])

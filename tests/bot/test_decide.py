@@ -10,7 +10,8 @@ import random
 import simcord
 
 from bot.texts import describe_action
-from cogs.components import decode, encode, select_placeholder
+from cogs.components import decode, encode
+from cogs.menus import select_placeholder
 from rules import Action, GameState, Ruleset, apply, format_action, legal_moves, new_game
 
 from .helpers import board_message, decider_of, game_in, new_table, open_menu, rig, state_in, take_card

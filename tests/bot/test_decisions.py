@@ -19,6 +19,7 @@ from .helpers import (
     game_in,
     open_menu,
     rig,
+    select_kind,
     setup_members,
     start_game,
     state_in,
@@ -28,7 +29,7 @@ from .helpers import (
 
 def _select(menu: discord.Message | simcord.ResponseMessage, kind: str) -> Any:
     return next(c for c in controls(menu) if (c.custom_id or "").startswith("pb:s:")
-                and (c.custom_id or "").split(":")[-1].rstrip("0123456789") == kind)
+                and select_kind(c.custom_id or "") == kind)
 
 
 def _button(menu: discord.Message | simcord.ResponseMessage, kind: str) -> Any:

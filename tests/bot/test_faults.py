@@ -77,7 +77,7 @@ async def test_defect_4_a_command_racing_a_click_applies_once(env: simcord.Env) 
     menu = await open_menu(mover, board_message(channel))  # chosen against the same version
     await mover.slash(channel, "petersburg buy", card=value)
     applied = await game_in(env, channel)
-    select = next(c for c in controls(menu) if (c.custom_id or "").endswith(":buy0"))
+    select = next(c for c in controls(menu) if (c.custom_id or "").endswith(":buy-0"))
     option = next(o.value for o in select.options if o.value.startswith("buy|lumberjack|"))
     r = await mover.select(menu, [option], custom_id=select.custom_id)
     texts = [m.content for m in [r.response, *r.followups] if m is not None]

@@ -118,7 +118,7 @@ def _everything_public(st: GameState, version: int, recent: list[tuple[list[dict
     """What anyone but the seat ``secret`` can see: the public messages and board picture, the log, the
     statistics (a spectator's and each other seat's), each other seat's hand text, menu and hand picture."""
     from bot.texts import hand_text, log_text, stats_text
-    from cogs.components import move_view
+    from cogs.menus import move_view
     from rules import view
 
     hidden = range(st.n) if not st.ruleset.open_money else ()

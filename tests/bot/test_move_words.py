@@ -11,7 +11,7 @@ from collections.abc import Iterator
 
 from bot.action_text import describe_action, has_text, worded
 from bot.texts import TOKEN_EMOJI
-from cogs.components import grouped, move_view
+from cogs.menus import grouped, move_view
 from rules import Action, GameState, Ruleset, apply, format_action, legal_moves, new_game, view
 from rules.expansions import offered
 

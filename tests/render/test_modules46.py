@@ -43,7 +43,8 @@ def test_X_12_boards_with_events_and_obstacles_along_a_random_game(players: int)
         shown = [t.shown for t in board.texts]
         assert not [s for s in shown if "render." in s]
         tags = {t.tag for t in board.texts}
-        assert {f"event.{e['id']}" for e in v["module4"]["events"]} <= tags
+        assert {"events.title"} | {f"event.{e['id']}{part}" for e in v["module4"]["events"]
+                                   for part in ("", ".does", ".holder")} <= tags
         fields = [o["field"] for o in v["module6"]["obstacles"]]
         assert {f"obstacle.{f}.{s}" for f in fields for s in range(players)} <= tags
         assert draw_hand(v, lang).problems() == []
@@ -67,19 +68,33 @@ def test_UI_16_UI_17_status_and_progress_as_the_view_has_them() -> None:
     assert S.RED_DARK in colours  # the blocked bar
 
 
-def test_M4_16_a_used_event_carries_its_players_marker_and_only_module_parts_on_are_drawn() -> None:
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_M4_02_M4_03_M4_16_the_events_row_says_what_they_are_who_may_take_them_and_who_took_them(lang: str) -> None:
+    """Like the assistants' row: a title (what the events are, when and by whom they may be taken), and per
+    event what it does and "free" or the marker and name of the player who took it."""
     states = played46(3, 11, (4,))
     st = next(s for s in states if any(e["used_by"] is not None for e in view(s, None)["module4"]["events"]))
-    v = view(st, None)
-    board = draw_board(v, "de")
-    tags = {t.tag for t in board.texts}
-    assert "event.twin" in tags and not any(t.startswith("obstacle") for t in tags)
+    v = view(st, 1)
+    board = draw_board(v, lang)
+    assert board.problems() == []
+    shown = {t.tag: t for t in board.texts}
+    assert shown["events.title"].shown == tr("events", lang) and "4" in shown["events.title"].shown
+    assert "event.twin" in shown and not any(t.startswith("obstacle") for t in shown)
     events = v["module4"]["events"]
     cell = (board.width - 2 * MARGIN + 8) / len(events)
-    for i, e in enumerate(events):  # a used event's name moves right, past its player's marker
-        text = next(t for t in board.texts if t.tag == f"event.{e['id']}")
-        assert text.box[0] - round(MARGIN + i * cell) == (44 if e["used_by"] is not None else 10)
-    assert any(e["used_by"] is not None for e in events)
+    for i, e in enumerate(events):
+        name = shown[f"event.{e['id']}"]
+        assert name.box[0] - round(MARGIN + i * cell) == 10 and name.box[1] > shown["events.title"].box[3]
+        assert shown[f"event.{e['id']}.does"].shown.replace("\n", " ") == tr(f"event_does_{e['id']}", lang)
+        holder = shown[f"event.{e['id']}.holder"].text  # as given (a long name is shown cut)
+        if e["used_by"] is None:
+            assert holder == tr("event_free", lang)
+        else:  # its player's name (the viewer's own with "(you)"), after his marker
+            seat = e["used_by"]
+            you = f" ({tr('you', lang)})" if seat == 1 else ""
+            assert holder == v["players"][seat]["name"] + you
+            assert shown[f"event.{e['id']}.holder"].box[0] - round(MARGIN + i * cell) == 34
+    assert any(e["used_by"] is not None for e in events) and any(e["used_by"] is None for e in events)
     only6 = view(played46(2, 3, (6,))[-1], None)
     assert not any(t.tag.startswith("event.") for t in draw_board(only6, "en").texts)
 
