@@ -8,7 +8,6 @@
 ``python -m bot ratings --rebuild [--database URL]``: derive every rating again from the stored results
 (``bot.ratings_cli``).
 
-
 ``python -m bot backup PATH``: back the SQLite database up, also while the bot runs (``bot.backup``)."""
 
 from __future__ import annotations

@@ -29,7 +29,8 @@ from rules import view
 from rules.i18n import t
 
 from .base import NO_PINGS, CogBase, Interaction, lang_of
-from .components import MAX_BUTTONS, ReplayButton
+from .components import ReplayButton
+from .menus import MAX_BUTTONS
 from .public import RECENT_ACTIONS, PublicBoard, embed_of, names_of, public_board
 
 log = logging.getLogger(__name__)
