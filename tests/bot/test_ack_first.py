@@ -110,7 +110,7 @@ async def test_27_1_a_menu_choice_whose_acknowledgement_fails_twice_changes_noth
     channel, players = await new_table(env)
     actor = decider_of(board_message(channel), players)
     menu = await open_menu(actor, board_message(channel))
-    select = next(c for c in controls(menu) if (c.custom_id or "").endswith(":buy0"))
+    select = next(c for c in controls(menu) if (c.custom_id or "").endswith(":buy-0"))
     option = select.options[0].value
     before = await game_in(env, channel)
     env.inject_error("POST", CALLBACK, status=500, times=2)
