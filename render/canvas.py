@@ -9,7 +9,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from .fonts import ELLIPSIS, Fit, fit_text, text_mask, text_width
+from .fonts import ELLIPSIS, Fit, drawable, fit_text, text_mask, text_width
 from .style import RGB, palette_image
 
 Box = tuple[int, int, int, int]  # left, top, right, bottom (right/bottom exclusive)
@@ -77,7 +77,8 @@ class Canvas:
     ) -> TextBox:
         """Draw ``text`` inside ``box``: shrunk (down to ``min_size``), wrapped (up to ``lines``), and
         ellipsized only as the last resort (``may_cut`` says that is acceptable for this text).
-        Returns (and records) where it went."""
+        Returns (and records) where it went. Characters the bundled fonts lack are left out (``drawable``)."""
+        text = drawable(text, style)
         x0, y0, x1, y1 = box
         fit = fit_text(text, style, x1 - x0, y1 - y0, size, min_size if min_size is not None else size, lines)
         lh = fit.line_height
@@ -119,6 +120,7 @@ class Canvas:
         x0, y0, x1, y1 = box
         style, size, lines = kw.get("style", "regular"), kw.get("size", 24), kw.get("lines", 1)
         min_size = kw.get("min_size") or size
+        name = drawable(name, style)
         full = make(name)
 
         def fits(text: str) -> bool:

@@ -170,3 +170,26 @@ def text_mask(text: str, style: str, size: int) -> tuple[Image.Image, tuple[int,
         mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
         ImageDraw.Draw(mask).text((-left, -top), text, font=f, fill=255, anchor="la")
     return mask, (left, top, right, bottom)
+
+
+_NOTDEF = "\U0010fffd"  # a code point no bundled font has: its mask is the font's .notdef box
+
+
+@lru_cache(maxsize=2048)
+def has_glyph(ch: str, style: str = "regular") -> bool:
+    """Whether the bundled font ``style`` draws ``ch`` (not as the empty box of a missing glyph)."""
+    f = font(style, 24)
+    with _FT_LOCK:
+        m, nd = f.getmask(ch), f.getmask(_NOTDEF)
+        return not (m.size == nd.size and bytes(m) == bytes(nd))
+
+
+def drawable(text: str, style: str = "regular") -> str:
+    """``text`` without the characters the bundled fonts cannot draw (emoji such as 🤖 in a computer
+    player's name), so no empty box appears in a picture; the spaces they leave are merged."""
+    if text.isascii():
+        return text
+    kept = "".join(ch for ch in text if ch.isascii() or has_glyph(ch, style))
+    if kept == text:
+        return text
+    return " ".join(part for part in kept.split(" ") if part)

@@ -113,6 +113,21 @@ def test_german_letters_have_glyphs() -> None:
             assert (f.getbbox(ch), bytes(f.getmask(ch))) != tofu, (style, ch)
 
 
+def test_a_computer_players_emoji_draws_no_empty_box() -> None:
+    """Computer players are named "🤖 Computer (normal)" (bot.computer_name) and the bot's last-action line
+    names them so too; DejaVu has no 🤖, so the pictures leave it out instead of drawing an empty box."""
+    v = _late_view(2, 3, None)
+    for p in v["players"]:
+        p["name"] = "🤖 Computer (normal)"
+    boards = [draw_board(v, lang, last_action="🤖 Computer (normal) passed ✅") for lang in ("en", "de")]
+    for cv in [*boards, draw_final(v, "en")]:
+        drawn = "".join(r.text for r in cv.texts)
+        assert "Computer (normal)" in drawn
+        assert "🤖" not in drawn and "✅" not in drawn and "  " not in drawn
+    assert fonts.drawable("🤖 Computer (normal)") == "Computer (normal)"
+    assert fonts.drawable("Anna ▶️ Boris ⚠") == "Anna ▶️ Boris ⚠"  # DejaVu draws these: kept as they are
+
+
 def test_palette_holds_the_colours_drawn() -> None:
     """The fixed palette loses almost nothing: flat colours map exactly, text edges nearly."""
     cols = palette_colours()
