@@ -34,7 +34,7 @@ from rules import (
     new_game,
 )
 
-from .market_helpers import MARKET_KINDS
+from .helpers import MARKET_KINDS
 
 KINDS = (BUY, TAKE, PLAY, OBSERVE, DISCARD, PUB, PASS, *MARKET_KINDS, "pickpocket")
 MODULE_SETS = ((3,), (5,), (3, 5), (1, 2, 3, 5))  # with the Market
