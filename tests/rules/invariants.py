@@ -45,9 +45,10 @@ def assert_invariants(st: GameState) -> None:
     assert not any(cat.cards[c].id in cat.removed for c in in_tableaux)  # IBG, SP+: cards out of the game
     # face down: a used Observatory (rules-notes 8) or Debtor's Prison (M2-04), always in a tableau
     assert all(c in in_tableaux and cat.cards[c].ability in ("observatory", "debtors_prison") for c in st.face_down)
-    # the first workers phase shows 2 per player (rules-notes 1; P5-09: 10 of a display of 8); + a Twin's card (M4)
-    twin = 1 if 4 in st.ruleset.modules else 0
-    assert len(st.upper) + len(st.lower) <= max(st.ruleset.display_size + twin, st.ruleset.first_workers)
+    # the first workers phase shows 2 per player (rules-notes 1; P5-09: 10 of a display of 8); Module 4's
+    # display: assert_module4_invariants
+    if 4 not in st.ruleset.modules:
+        assert len(st.upper) + len(st.lower) <= max(st.ruleset.display_size, st.ruleset.first_workers)
     assert sorted(st.tokens) == sorted(st.ruleset.tokens)
     assert all(0 <= s < st.n for s in st.tokens.values())
     assert 0 <= st.to_move < st.n

@@ -1,0 +1,27 @@
+"""Settings for the whole suite: the hypothesis budgets.
+
+Two hypothesis profiles: ``quick`` (the default: a few random games per property and part of the game, so
+that the README's test command stays short) and ``full`` (the whole budget: the number of random games
+``tests/rules/random_games.py`` names per property). ``full`` is loaded where ``CI`` is true (``.ci/run``),
+or by name with ``HYPOTHESIS_PROFILE=full``.
+"""
+
+from __future__ import annotations
+
+import os
+
+from hypothesis import HealthCheck, settings
+
+# the budget of a property test is a share of ``max_examples`` (random_games.budget)
+settings.register_profile("full", max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("quick", max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def _profile() -> str:
+    named = os.environ.get("HYPOTHESIS_PROFILE", "").strip()
+    if named:
+        return named
+    return "full" if os.environ.get("CI", "").strip().lower() in ("1", "true", "yes") else "quick"
+
+
+settings.load_profile(_profile())
