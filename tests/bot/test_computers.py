@@ -210,6 +210,7 @@ print(json.dumps(out))
 """
 
 
+@pytest.mark.xdist_group("mypyc")  # builds/uses build/mypyc: one worker at a time (pyproject addopts)
 def test_thinking_worker_runs_the_compiled_players_when_built() -> None:
     """A thinking worker takes the compiled rules core and players (players/compile.py) when the build is
     current: it decides before importing the rules, and the players it runs are the build's too."""

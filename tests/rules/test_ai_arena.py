@@ -100,6 +100,7 @@ def test_compiled_build_is_used_only_when_current(tmp_path: Path, monkeypatch: p
     assert rerun_compiled(["arena", "normal"]) is None  # a child never re-runs itself
 
 
+@pytest.mark.xdist_group("mypyc")  # builds/uses build/mypyc: one worker at a time (pyproject addopts)
 def test_arena_runs_on_the_compiled_core_when_built() -> None:
     why = missing_prerequisites()
     if why is not None:
@@ -135,6 +136,7 @@ print(json.dumps(out))
 """
 
 
+@pytest.mark.xdist_group("mypyc")  # builds/uses build/mypyc: one worker at a time (pyproject addopts)
 def test_compiled_players_decide_as_pure_python() -> None:
     """The computer players compiled with the rules (players.compile.MODULES) choose exactly as in pure Python,
     also the mcts baseline and with the Market at 3 and 5 players (issue 18)."""
@@ -184,6 +186,7 @@ def test_think_answers_json_requests_like_decide() -> None:
     assert "error" in answers[1] and "error" in answers[2]
 
 
+@pytest.mark.xdist_group("mypyc")  # builds/uses build/mypyc: one worker at a time (pyproject addopts)
 def test_think_runs_on_the_compiled_core_when_built() -> None:
     why = missing_prerequisites()
     if why is not None:
