@@ -27,6 +27,30 @@ class RulesetOptions(TypedDict, total=False):
     open_hands: bool
 
 
+class Placing(TypedDict, total=False):
+    """What ``build_game`` places besides the ruleset and the tableaux (its keyword arguments)."""
+
+    hands: Mapping[int, Sequence[str]] | None
+    upper: Sequence[str]
+    lower: Sequence[str]
+    hand: Sequence[str]
+    discard: Sequence[str]
+    rubles: int | Sequence[int] | None
+    phase: str | int
+    round_: int
+    seed: int
+    start: int | None
+    author: bool
+    given: Mapping[str, Any] | None
+    tokens: dict[str, int] | None
+
+
+class Placement(Placing, total=False):
+    """What ``build_game`` places besides the ruleset, for the parts' builders."""
+
+    tableaux: Mapping[int, Sequence[str]] | None
+
+
 def play(st: GameState, *texts: str) -> list[dict]:
     """Apply actions written in the record notation; returns all events."""
     events: list[dict] = []
@@ -153,20 +177,11 @@ def market_rules(players: int = 2) -> Ruleset:
     return Ruleset(edition=2, players=players, expansions=("market",))
 
 
-def market_game(
-    players: int = 2,
-    tableaux: Mapping[int, Sequence[str]] | None = None,
-    upper: Sequence[str] = (),
-    lower: Sequence[str] = (),
-    hand: Sequence[str] = (),
-    rubles: int = 25,
-    phase: str = "market",
-    round_: int = 2,
-    seed: int = 1,
-) -> GameState:
-    """A Market game in ``phase`` of ``round_`` (tile of that round), seat 0 to move, cards placed."""
-    return build_game(market_rules(players), tableaux=tableaux, upper=upper, lower=lower, hand=hand,
-                      rubles=rubles, phase=phase, round_=round_, seed=seed)
+def market_game(players: int = 2, **placed: Unpack[Placement]) -> GameState:
+    """A Market game in ``phase`` (the market phase by default) of ``round_`` (tile of that round), seat 0
+    to move, cards placed (``build_game``)."""
+    placed.setdefault("phase", "market")
+    return build_game(market_rules(players), **placed)
 
 
 def pos(st: GameState, seat: int, good: str) -> int:
@@ -178,23 +193,9 @@ def banquet_rules(edition: int = 2, players: int = 2, market: bool = False) -> R
     return Ruleset(edition=edition, players=players, expansions=("market",) if market else (), modules=(1,))
 
 
-def bq_game(
-    edition: int = 2,
-    players: int = 2,
-    market: bool = False,
-    tableaux: Mapping[int, Sequence[str]] | None = None,
-    hands: Mapping[int, Sequence[str]] | None = None,
-    upper: Sequence[str] = (),
-    lower: Sequence[str] = (),
-    discard: Sequence[str] = (),
-    rubles: int = 25,
-    phase: str = "buildings",
-    round_: int = 2,
-    seed: int = 1,
-) -> GameState:
-    """A Banquet game in ``phase`` of ``round_``, seat 0 to move, the given cards placed."""
-    return build_game(banquet_rules(edition, players, market), tableaux=tableaux, hands=hands, upper=upper,
-                      lower=lower, discard=discard, rubles=rubles, phase=phase, round_=round_, seed=seed)
+def bq_game(edition: int = 2, players: int = 2, market: bool = False, **placed: Unpack[Placement]) -> GameState:
+    """A Banquet game in ``phase`` of ``round_``, seat 0 to move, the given cards placed (``build_game``)."""
+    return build_game(banquet_rules(edition, players, market), **placed)
 
 
 def names(st: GameState, cards: Sequence[int]) -> list[str]:
@@ -214,23 +215,14 @@ def module2(players: int = 2, market: bool = False) -> Ruleset:
     return Ruleset(edition=2, players=players, expansions=("market",) if market else (), modules=(2,))
 
 
-def society_game(
-    rs: Ruleset,
-    tableaux: Mapping[int, Sequence[str]] | None = None,
-    upper: Sequence[str] = ("Author",),
-    lower: Sequence[str] = (),
-    hand: Sequence[str] = (),
-    discard: Sequence[str] = (),
-    rubles: int | Sequence[int] = 25,
-    phase: str = "buildings",
-    round_: int = 2,
-    seed: int = 1,
-    start: int = 0,
-) -> GameState:
-    """A game of ``rs`` in ``phase`` of ``round_``, seat ``start`` holding the phase's token and to
-    move, no VP yet, with the given cards placed (by default one Author in the upper row)."""
-    st = build_game(rs, tableaux=tableaux, upper=upper, lower=lower, hand=hand, discard=discard, rubles=rubles,
-                    phase=phase, round_=round_, seed=seed, start=start, author=False)
+def society_game(rs: Ruleset, tableaux: Mapping[int, Sequence[str]] | None = None,
+                 **placed: Unpack[Placing]) -> GameState:
+    """A game of ``rs`` in ``phase`` of ``round_``, seat ``start`` (0 by default) holding the phase's token
+    and to move, no VP yet, with the given cards placed (by default one Author in the upper row)."""
+    placed.setdefault("upper", ("Author",))
+    placed.setdefault("start", 0)
+    placed["author"] = False
+    st = build_game(rs, tableaux=tableaux, **placed)
     st.vp = [0] * rs.players
     st.vp_by_source = [{} for _ in range(rs.players)]
     return st
@@ -247,24 +239,10 @@ def module_rules(players: int = 4, modules: tuple[int, ...] = (3, 5), **options:
     return Ruleset(edition=2, players=players, expansions=("market",), modules=modules, **options)
 
 
-def module_game(
-    players: int = 4,
-    modules: tuple[int, ...] = (3, 5),
-    tableaux: Mapping[int, Sequence[str]] | None = None,
-    upper: Sequence[str] = (),
-    lower: Sequence[str] = (),
-    hand: Sequence[str] = (),
-    rubles: int = 25,
-    phase: str = "buildings",
-    round_: int = 2,
-    seed: int = 1,
-    given: Mapping[str, Any] | None = None,
-    tokens: dict[str, int] | None = None,
-    **options: Any,
-) -> GameState:
+def module_game(players: int = 4, modules: tuple[int, ...] = (3, 5), *, open_money: bool = True,
+                **placed: Unpack[Placement]) -> GameState:
     """A game with the Market and ``modules`` in ``phase`` of ``round_``, seat 0 to move, cards placed."""
-    return build_game(module_rules(players, modules, **options), tableaux=tableaux, upper=upper, lower=lower,
-                      hand=hand, rubles=rubles, phase=phase, round_=round_, seed=seed, given=given, tokens=tokens)
+    return build_game(module_rules(players, modules, open_money=open_money), **placed)
 
 
 # --- Modules 4 (events) and 6 (obstacles) ----------------------------------------------------------
@@ -272,35 +250,24 @@ def mod_rules(modules: Sequence[int] = (6,), players: int = 2) -> Ruleset:
     return Ruleset(edition=2, players=players, expansions=("market",), modules=tuple(modules))
 
 
-def mod_game(
-    modules: Sequence[int] = (6,),
-    players: int = 2,
-    tableaux: Mapping[int, Sequence[str]] | None = None,
-    upper: Sequence[str] = (),
-    lower: Sequence[str] = (),
-    hand: Sequence[str] = (),
-    rubles: int = 25,
-    phase: str = "trading",
-    round_: int = 2,
-    seed: int = 1,
-    obstacles: Mapping[int, str] | None = None,
-    vp: Sequence[int] | None = None,
-) -> GameState:
-    """A game with the Market and ``modules`` in ``phase`` of ``round_``, seat 0 to move, cards placed,
-    the chosen obstacles (``LAYOUT`` by default) and the VP markers at ``vp``."""
+def mod_game(modules: Sequence[int] = (6,), players: int = 2, obstacles: Mapping[int, str] | None = None,
+             vp: Sequence[int] | None = None, **placed: Unpack[Placement]) -> GameState:
+    """A game with the Market and ``modules`` in ``phase`` (trading by default) of ``round_``, seat 0 to
+    move, cards placed, the chosen obstacles (``LAYOUT`` by default) and the VP markers at ``vp``."""
     rs = mod_rules(modules, players)
-    given = {"obstacles": dict(obstacles or LAYOUT)} if 6 in modules else {}
-    st = build_game(rs, tableaux=tableaux, upper=upper, lower=lower, hand=hand, rubles=rubles, phase=phase,
-                    round_=round_, seed=seed, given=given)
+    layout = dict(obstacles or LAYOUT)
+    placed.setdefault("phase", "trading")
+    placed["given"] = {"obstacles": layout} if 6 in modules else {}
+    st = build_game(rs, **placed)
     if 4 in modules:  # the display laid out left to right
         from rules.expansions.module4 import assign, m4
 
         m4(st)["upper_slots"] = [-1] * rs.display_size
         m4(st)["lower_slots"] = [-1] * rs.display_size
         assign(st)
-    for s, v in enumerate(vp or ()):
-        st.vp[s] = v
-        st.vp_by_source[s] = {"start": v} if v else {}
+    for seat, v in enumerate(vp or ()):
+        st.vp[seat] = v
+        st.vp_by_source[seat] = {"start": v} if v else {}
         if 6 in modules:  # the obstacles below the marker are behind him
-            st.ext["module6"]["passed"][s] = [f for f in sorted(given["obstacles"]) if f <= v]
+            st.ext["module6"]["passed"][seat] = [f for f in sorted(layout) if f <= v]
     return st
