@@ -12,7 +12,7 @@ import simcord
 from simcord.actors import MemberActor
 
 from bot.client import PetersburgBot
-from bot.store import Game
+from bot.store import ActionRow, Game
 from rules import GameState, legal_moves
 
 TURN_RE = re.compile(r"<@(\d+)>")
@@ -212,6 +212,59 @@ async def play_to_end(env: simcord.Env, channel: simcord.ChannelHandle, players:
         assert rows[0].user_id == actor.id and rows[0].auto is None, f"action {n} was not the player's"
         assert all(r.user_id is None and r.auto == "forced" for r in rows[1:]), f"action {n}: {rows[1:]}"
     raise AssertionError("the game did not end")
+
+
+async def choose_seed(env: simcord.Env, channel: simcord.ChannelHandle, seed: int) -> None:
+    """A known deal for the channel's lobby (the lobby draws its seed at random)."""
+    store = bot_of(env).store
+    assert store is not None
+    async with store.transaction() as conn:
+        await conn.execute("UPDATE games SET seed = ? WHERE channel_id = ?", (seed, channel.id))
+
+
+async def time_out_once(env: simcord.Env, channel: simcord.ChannelHandle, host: MemberActor,
+                        game_id: int) -> list[ActionRow]:
+    """The player to decide is away: the host's 5-minute time-out decides for him (X-07); returns the
+    actions the time-outs took."""
+    await host.slash(channel, "petersburg settings", autopass="5")
+    await env.advance_time(6 * 60)
+    await host.slash(channel, "petersburg settings", autopass="off")
+    store = bot_of(env).store
+    assert store is not None
+    rows = [r for r in await store.actions(game_id) if r.auto == "timeout"]
+    assert rows, "the time-out did not decide"
+    return rows
+
+
+async def play_whole_game(env: simcord.Env, channel: simcord.ChannelHandle, players: list[MemberActor],
+                          restart: Callable[[], PetersburgBot], *, restart_at: int,
+                          away: Callable[[GameState], bool], limit: int = 4000) -> ActionRow:
+    """Drive the game to its end, every third move by commands and the others by buttons, the bot
+    restarted (``restart`` makes the new one) before move ``restart_at``; the first time ``away`` holds
+    for the state, the player to decide is away and the time-out decides. Returns that time-out's action."""
+    timed_out: ActionRow | None = None
+    restarted = False
+    for n in range(limit):
+        game = await game_in(env, channel)
+        if game.status != "active":
+            break
+        if timed_out is None and away(await state_in(env, channel)):
+            timed_out = (await time_out_once(env, channel, players[0], game.id))[-1]
+            continue
+        if n == restart_at:
+            old = bot_of(env)
+            await env.restart_bot(restart())
+            assert old.store is not None
+            await old.store.close()
+            restarted = True
+        if n % 3 == 2:
+            await act_by_commands(env, channel, players)
+        else:
+            await act_by_buttons(env, channel, players)
+    game = await game_in(env, channel)
+    assert game.status == "finished" and game.final_posted, "the game did not end"
+    assert restarted and timed_out is not None, (restarted, timed_out)
+    return timed_out
 
 
 def take_card(st: GameState, type_id: str) -> int:

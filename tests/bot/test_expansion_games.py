@@ -1,8 +1,9 @@
-"""Whole games with the expansions and modules in Discord (issue 16; issue 19 adds its modules here): from
-the lobby, where the host picks the parts in the expansions select, to the final scores, by buttons and by
-commands (the new decisions through the private menu and ``/petersburg decide``), with a restart in the
-middle and a time-out on one of the new decisions (X-07: the absent player's default); then the exported
-record replays the game exactly."""
+"""Whole games with the expansions and modules in Discord: from the lobby, where the host picks the parts
+(in the expansions select, or the Market with the create command's option), to the final scores, by buttons
+and by commands (the new decisions through the private menu and ``/petersburg decide``), with a restart in
+the middle and a time-out on one of the new decisions (X-07: the absent player's default; with the Market
+alone, a crate's, which is released); then the statistics and the exported record, which replays the game
+exactly."""
 
 from __future__ import annotations
 
@@ -12,20 +13,21 @@ from typing import Any
 import pytest
 import simcord
 
-from rules import GameRecord, catalogue, replay
+from rules import GameRecord, GameState, catalogue, legal_moves, replay
 from rules.cards import all_types
 
 from .conftest import make_bot
-from .helpers import act_by_buttons, act_by_commands, bot_of, controls, game_in, reply_of, setup_members, state_in
+from .helpers import bot_of, choose_seed, controls, game_in, play_whole_game, reply_of, setup_members, state_in
 
 BASE_PENDING = {"pub", "observatory", "good", "crate"}  # the decisions of the base game and the Market
+MARKET_DECISIONS = {"as", "confirm", "release"}
+ALL_MODULES = ["market", "module1", "module2", "module3", "module4", "module5", "module6"]
 
 TABLES = [
     pytest.param(1, 5, ["new_society", "module1"], 21, id="ed1-5p-new-society-banquet"),
-    pytest.param(2, 4, ["market", "module1", "module2"], 22, id="ed2-4p-market-modules-1-2"),
-    # issue 19: the Market with all six modules (X-01)
-    pytest.param(2, 5, ["market", "module1", "module2", "module3", "module4", "module5", "module6"], 23,
-                 id="ed2-5p-market-all-modules"),
+    pytest.param(2, 5, ["market"], 11, id="ed2-5p-market"),
+    # X-01: the Market with all six modules (Modules 1 and 2 with the Market among them)
+    pytest.param(2, 5, ALL_MODULES, 23, id="ed2-5p-market-all-modules"),
 ]
 
 
@@ -39,58 +41,55 @@ async def test_expansion_game_whole(env: simcord.Env, db_path: Path, edition: in
                                     seed: int) -> None:
     channel = env.create_guild().create_text_channel(f"ed{edition}-{'-'.join(parts)}")
     players = setup_members(env, seats)
-    await players[0].slash(channel, "petersburg create", edition=edition)
-    lobby = _lobby(channel)
-    picker = next(c for c in controls(lobby) if (c.custom_id or "").startswith("pb:x:"))
-    assert reply_of(await players[0].select(lobby, parts, custom_id=picker.custom_id)).ephemeral
+    market_only = parts == ["market"]
+    if market_only:  # the create command's option
+        await players[0].slash(channel, "petersburg create", market=True)
+    else:
+        await players[0].slash(channel, "petersburg create", edition=edition)
+        lobby = _lobby(channel)
+        picker = next(c for c in controls(lobby) if (c.custom_id or "").startswith("pb:x:"))
+        assert reply_of(await players[0].select(lobby, parts, custom_id=picker.custom_id)).ephemeral
     for p in players[1:]:
         await p.slash(channel, "petersburg join")
-    store = bot_of(env).store
-    assert store is not None
-    async with store.transaction() as conn:  # a known deal (the lobby draws its seed at random)
-        await conn.execute("UPDATE games SET seed = ? WHERE channel_id = ?", (seed, channel.id))
+    if market_only:
+        lobby = next(m for m in channel.history() if "opened a game" in m.content)
+        assert "with the Market" in lobby.content and f"({seats}/{seats})" in lobby.content
+    await choose_seed(env, channel, seed)
     assert (await players[0].slash(channel, "petersburg start")).acknowledged
     game = await game_in(env, channel)
     assert len(game.seats) == seats and game.status == "active"
     ruleset = (await state_in(env, channel)).ruleset
     assert [*ruleset.expansions, *(f"module{m}" for m in ruleset.modules)] == parts
-    timed_out: str | None = None
-    restarted = False
-    new_decisions: set[str] = set()
-    for n in range(4000):
-        game = await game_in(env, channel)
-        if game.status != "active":
-            break
-        st = await state_in(env, channel)
+    decisions: set[str] = set()
+
+    def away(st: GameState) -> bool:
+        """Notes the decisions that come up; the first new one (with the Market alone: the first crate to
+        confirm or release) is the one an absent player's time-out takes."""
+        if market_only:
+            kinds = {m.action.kind for m in legal_moves(st)}
+            decisions.update(kinds & MARKET_DECISIONS)
+            return {"confirm", "release"} <= kinds
         kind = st.pending.kind if st.pending is not None else None
-        if kind is not None and kind not in BASE_PENDING:
-            new_decisions.add(kind)
-            if timed_out is None:  # the player to decide is away: the time-out takes the default (X-07)
-                host = players[0]
-                await host.slash(channel, "petersburg settings", autopass="5")
-                await env.advance_time(6 * 60)
-                await host.slash(channel, "petersburg settings", autopass="off")
-                store = bot_of(env).store
-                assert store is not None
-                rows = [r for r in await store.actions(game.id) if r.auto == "timeout"]
-                assert rows, "the time-out did not decide"
-                timed_out = kind
-                continue
-        if not restarted and n == 60:
-            old = bot_of(env)
-            await env.restart_bot(make_bot(db_path, sync=False))
-            assert old.store is not None
-            await old.store.close()
-            restarted = True
-        if n % 3 == 2:
-            await act_by_commands(env, channel, players)
-        else:
-            await act_by_buttons(env, channel, players)
-    game = await game_in(env, channel)
-    assert game.status == "finished" and game.final_posted, "the game did not end"
-    assert restarted and timed_out is not None, (restarted, timed_out)
-    assert new_decisions, "no decision of the expansions came up"
+        if kind is None or kind in BASE_PENDING:
+            return False
+        decisions.add(kind)
+        return True
+
+    timed_out = await play_whole_game(env, channel, players, lambda: make_bot(db_path, sync=False),
+                                      restart_at=40 if market_only else 60, away=away)
+    assert decisions, "no decision of the expansions came up"
     assert len([m for m in channel.history() if "Final scores" in m.content]) == 1
+    store = bot_of(env).store
+    assert store is not None
+    if market_only:
+        assert timed_out.notation.startswith("release "), timed_out  # X-07: an absent player's crate
+        assert decisions >= {"confirm", "release"}, decisions
+        rows = await store.actions(game.id)
+        assert any(r.notation.startswith("confirm ") and r.auto is None for r in rows), "no crate confirmed"
+        stats = await players[0].slash(channel, "petersburg stats")  # the Market's columns, as on Yucata
+        assert stats.response is not None
+        table = "\n".join(e.description or "" for e in stats.response.embeds)
+        assert "Marketplace VP" in table and "Crates confirmed" in table, table
     reply = reply_of(await players[1].slash(channel, "petersburg export"))
     record = GameRecord.loads((await reply.attachments[0].read()).decode("utf-8"))
     assert record.ruleset == ruleset

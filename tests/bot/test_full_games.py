@@ -1,4 +1,5 @@
-"""Whole games through the real cogs: 2, 3 and 4 members, by buttons and by commands."""
+"""Whole games of the base game through the real cogs: 2 members by buttons, 3 by commands (moves by buttons
+and by commands mixed in one game: test_expansion_games, with a restart)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import simcord
 from .helpers import game_in, play_to_end, setup_members, start_game, state_in
 
 
-@pytest.mark.parametrize(("n", "by"), [(2, "buttons"), (3, "commands"), (4, "mixed")])
+@pytest.mark.parametrize(("n", "by"), [(2, "buttons"), (3, "commands")])
 async def test_full_game(env: simcord.Env, n: int, by: str) -> None:
     channel = env.create_guild().create_text_channel("petersburg")
     players = setup_members(env, n)

@@ -11,8 +11,7 @@ import pytest
 
 from render import draw_board, draw_hand, draw_lookup, render_board, render_hand
 from rules import GameState, Ruleset, apply, legal_moves, new_game, view
-from tests.rules.banquet_helpers import bq_game
-from tests.rules.helpers import play
+from tests.rules.helpers import bq_game, play
 
 NAMES = ("Anna", "Boris", "Katharina Alexejewna", "Dmitri")
 

@@ -15,8 +15,7 @@ from render import style as S
 from render.cardface import draw_card
 from rules import GameState, Ruleset, apply, legal_moves, new_game, view
 from rules.cards import catalogue
-from tests.rules.helpers import play
-from tests.rules.society_helpers import ibg, module2, society_game
+from tests.rules.helpers import ibg, module2, play, society_game
 
 from .games import LONG_NAMES, NAMES, sample
 

@@ -15,10 +15,9 @@ import pytest
 from players.__main__ import main
 from players.ai import decide
 from players.arena import ArenaResult, GameSpec, lineup, play, play_game, report, wilson
-from players.compile import ROOT, STAMP, build, sources_digest
+from players.compile import ROOT, STAMP, sources_digest
 from players.fastcore import CHILD_FLAG, compiled_build, rerun_compiled, running_compiled
 from rules import GameRecord, Ruleset, apply, legal_moves, new_game, replay
-from rules.compile import missing_prerequisites
 
 
 def test_arena_prints_a_table(capsys) -> None:  # type: ignore[no-untyped-def]
@@ -100,11 +99,7 @@ def test_compiled_build_is_used_only_when_current(tmp_path: Path, monkeypatch: p
     assert rerun_compiled(["arena", "normal"]) is None  # a child never re-runs itself
 
 
-def test_arena_runs_on_the_compiled_core_when_built() -> None:
-    why = missing_prerequisites()
-    if why is not None:
-        pytest.skip(f"no compiled build possible here: {why}")
-    build()
+def test_arena_runs_on_the_compiled_core_when_built(players_build: Path) -> None:
     env = {k: v for k, v in os.environ.items() if k != CHILD_FLAG}
     argv = ["arena", "--players", "2", "--games", "1", "--iterations", "2", "--quiet", "strong", "normal"]
     run = subprocess.run([sys.executable, "-m", "players", *argv], cwd=ROOT, env=env, capture_output=True, text=True)
@@ -135,14 +130,11 @@ print(json.dumps(out))
 """
 
 
-def test_compiled_players_decide_as_pure_python() -> None:
+def test_compiled_players_decide_as_pure_python(players_build: Path) -> None:
     """The computer players compiled with the rules (players.compile.MODULES) choose exactly as in pure Python,
     also the mcts baseline and with the Market at 3 and 5 players (issue 18)."""
-    why = missing_prerequisites()
-    if why is not None:
-        pytest.skip(f"no compiled build possible here: {why}")
     results = []
-    for path in (build(), ROOT):
+    for path in (players_build, ROOT):
         env = {**os.environ, "PYTHONPATH": str(path)}
         run = subprocess.run([sys.executable, "-c", SEARCH], cwd=path, env=env, capture_output=True, text=True)
         assert run.returncode == 0, run.stderr[-3000:]
@@ -184,11 +176,7 @@ def test_think_answers_json_requests_like_decide() -> None:
     assert "error" in answers[1] and "error" in answers[2]
 
 
-def test_think_runs_on_the_compiled_core_when_built() -> None:
-    why = missing_prerequisites()
-    if why is not None:
-        pytest.skip(f"no compiled build possible here: {why}")
-    build()
+def test_think_runs_on_the_compiled_core_when_built(players_build: Path) -> None:
     st = new_game(Ruleset(players=2), ["a", "b"], seed=2)
     answers = think(requests=[json.dumps({"state": st.to_json(), "seed": 1, "iterations": 5})])
     assert answers[0]["core"] == "compiled (mypyc)"

@@ -14,9 +14,7 @@ from players.eval import Outlook
 from rules import Action, GameState, Ruleset, apply, legal_moves, new_game
 from rules.expansions.assignments import dealt, value
 
-from .banquet_helpers import bq_game
-from .helpers import position
-from .society_helpers import end_phase, ibg, module2, society_game
+from .helpers import bq_game, end_phase, ibg, module2, position, society_game
 
 RULESETS = (
     dict(edition=1, expansions=("new_society",)),

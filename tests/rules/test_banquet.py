@@ -15,8 +15,7 @@ from rules import LOWER, TAKE, UPPER, Action, RuleError, Ruleset, check, legal_m
 from rules.cards import raw_extra
 from rules.scoring import final_scoring, score_colour
 
-from .banquet_helpers import banquet_rules, bq_game, names
-from .helpers import play, take_cards
+from .helpers import banquet_rules, bq_game, names, play, take_cards
 
 BQ_IDS = {e["id"] for e in raw_extra("banquet")}
 YELLOW = ("black_market_yellow", "money_collector", "moocher")

@@ -14,8 +14,7 @@ from rules.describe import describe
 from rules.record import notation
 from rules.scoring import score_colour
 
-from .banquet_helpers import banquet_rules, bq_game, names
-from .helpers import play, take_cards
+from .helpers import banquet_rules, bq_game, names, play, take_cards
 
 
 def texts(st) -> set[str]:  # type: ignore[no-untyped-def]

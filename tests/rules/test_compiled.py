@@ -3,8 +3,10 @@ games pure Python plays: same legal moves, prices, events, errors and final scor
 and games with the Market, In bester Gesellschaft, Module 2, the Banquet and Modules 3 to 6 (where
 the compiled core calls the expansions' hooks).
 
-Builds (or reuses) ``build/mypyc-rules``; skipped only where a compiled build cannot be made (no mypyc,
-C compiler or Python headers), with the reason.
+Runs on the computer players' build (``players/compile.py``, ``build/mypyc``: the rules core's modules of
+``rules.compile.MODULES`` compiled with the players' search), the one compiled build the suite makes;
+skipped only where a compiled build cannot be made (no mypyc, C compiler or Python headers), with the
+reason.
 """
 
 from __future__ import annotations
@@ -15,9 +17,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
-from rules.compile import ROOT, build, missing_prerequisites
+from rules.compile import MODULES, ROOT
 
 PLAY = r"""
 import json, random, sys
@@ -62,11 +62,11 @@ def play(path: Path) -> dict[str, object]:
     return result
 
 
-def test_compiled_core_plays_the_same_games() -> None:
-    why = missing_prerequisites()
-    if why is not None:
-        pytest.skip(f"no compiled build possible here: {why}")
-    compiled = play(build())
+def test_compiled_core_plays_the_same_games(players_build: Path) -> None:
+    dest = players_build
+    uncompiled = [m for m in MODULES if not list((dest / m).parent.glob(Path(m).stem + ".*.so"))]
+    assert not uncompiled, f"not compiled in {dest}: {uncompiled}"
+    compiled = play(dest)
     pure = play(ROOT)
     assert compiled["compiled"] is True, "the compiled modules were not the ones imported"
     assert pure["compiled"] is False

@@ -8,7 +8,7 @@ import pytest
 from rules import Ruleset, apply, legal_moves, new_game
 from rules.describe import describe
 
-from .society_helpers import end_phase, ibg, society_game
+from .helpers import end_phase, ibg, society_game
 
 SEATS = [f"P{i}" for i in range(5)]
 

@@ -13,8 +13,7 @@ from rules.actions import format_action
 from rules.expansions.market import tile, tiles
 from rules.record import parse_for
 
-from .helpers import play
-from .market_helpers import market_game, market_rules, pos, take_roundel
+from .helpers import market_game, market_rules, play, pos, take_roundel
 
 
 def test_MK_01_second_edition_only_and_base_game_untouched() -> None:

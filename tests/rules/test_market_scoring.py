@@ -10,8 +10,7 @@ from rules.autopass import default_action
 from rules.expansions.market import marketplace_step
 from rules.record import parse_for
 
-from .helpers import play
-from .market_helpers import market_game, pos, take_roundel
+from .helpers import market_game, play, pos, take_roundel
 
 GOODS = ["chicken", "grain", "apple", "fish", "cabbage"]
 

@@ -16,8 +16,7 @@ from rules.hooks import Shape
 from rules.record import parse_for
 from rules.ruleset import BASE_PHASES, BASE_TOKENS
 
-from .helpers import play
-from .society_helpers import end_phase, module2, society_game
+from .helpers import end_phase, module2, play, society_game
 
 CARDS = ("trading_house", "coffee_house", "debtors_prison", "sycophant", "october_revolution", "textile_factory",
          "guild_hall", "university", "merchant", "lieutenant_kije", "mayor")

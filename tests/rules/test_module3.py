@@ -22,8 +22,7 @@ from rules.expansions.assistants import (
 )
 from rules.prices import SeatContext, seat_context
 
-from .helpers import play, take_cards
-from .module35_helpers import module_game, module_rules, seats
+from .helpers import module_game, module_rules, play, seats, take_cards
 
 TOKENS_4 = {"hammer": 0, "sack": 1, "cathedral": 2, "bust": 3, "hand": 0}
 TOKENS_5 = {"hammer": 0, "sack": 2, "cathedral": 1, "bust": 3, "hand": 4}

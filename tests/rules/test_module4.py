@@ -15,9 +15,7 @@ from rules.expansions.module4 import assign, m4, slots
 from rules.prices import hand_limit
 from rules.record import parse_for
 
-from .helpers import play, take_cards
-from .market_helpers import take_roundel
-from .module46_helpers import mod_game, mod_rules
+from .helpers import mod_game, mod_rules, play, take_cards, take_roundel
 
 
 def texts(st) -> list[str]:  # type: ignore[no-untyped-def]

@@ -18,8 +18,7 @@ from rules.expansions.assistants import holders
 from rules.expansions.market import positions
 from rules.record import parse_for
 
-from .helpers import play
-from .module35_helpers import module_game, module_rules, seats
+from .helpers import module_game, module_rules, play, seats
 
 BIG = [
     "Author", "Author", "Senator", "Judge",  # red: 4 (a red trading card among them)

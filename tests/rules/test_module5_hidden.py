@@ -13,7 +13,7 @@ from players.search import search
 from rules import GameState, apply, legal_moves, new_game, view
 from rules.expansions.assignments import in_play, mstate
 
-from .module35_helpers import module_rules, seats
+from .helpers import module_rules, seats
 
 
 def others_redealt(st: GameState, seat: int | None, rng: random.Random) -> GameState:

@@ -17,8 +17,7 @@ from rules.expansions.module6 import m6, status
 from rules.record import parse_for
 from rules.scoring import gain_vp
 
-from .helpers import play
-from .module46_helpers import LAYOUT, mod_game, mod_rules
+from .helpers import LAYOUT, mod_game, mod_rules, play
 
 
 def gain(st: GameState, seat: int, vp: int, source: str = "test") -> tuple[int, list[dict[str, Any]]]:

@@ -16,8 +16,7 @@ from rules.hooks import Shape
 from rules.ruleset import BASE_PHASES, BASE_TOKENS
 from rules.scoring import final_scoring
 
-from .helpers import play
-from .society_helpers import end_phase, ibg, module2, society_game, sp_plus
+from .helpers import end_phase, ibg, module2, play, society_game, sp_plus
 
 REPLACED = ("czar_and_carpenter", "observatory", "academy", "mistress_of_ceremonies", "mariinsky_theater")
 
