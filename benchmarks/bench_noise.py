@@ -1,5 +1,5 @@
 """How much a whole game says in its channel: messages posted, edited and deleted, mentions that notify
-someone, and DMs (issue 17, item 10). Not a test; it prints figures. From the repository root::
+someone, and DMs. Not a test; it prints figures. From the repository root::
 
     .venv/bin/python benchmarks/bench_noise.py [--players 2] [--games 3] [--seed 1]
 
