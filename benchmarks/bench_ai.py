@@ -1,5 +1,5 @@
 """Speed of the computer players' search: iterations per second of CPU time on seeded positions,
-for the strong search, the same with the max-n tree (``strong-maxn``, before issue 18's opponent model), the plain
+for the strong search, the same with the max-n tree (``strong-maxn``, without the opponent model), the plain
 MCTS baseline (``mcts``) and the strong search with random playouts.
 Not a test; run it from the repository root::
 
