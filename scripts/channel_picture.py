@@ -320,6 +320,7 @@ def screenshot(html_file: Path, out: Path, width: int, height: int, chromium: st
     with tempfile.TemporaryDirectory() as profile:
         subprocess.run([chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                         "--disable-component-update", "--disable-sync", "--no-first-run", "--hide-scrollbars",
+                        "--virtual-time-budget=15000",  # web fonts loaded before the screenshot (else blank text)
                         f"--user-data-dir={profile}", f"--screenshot={out.resolve()}",
                         f"--window-size={width},{height}", html_file.resolve().as_uri()],
                        check=True, capture_output=True, timeout=120)
