@@ -7,6 +7,7 @@ all files of a language are merged. Card names and texts come from the card cata
 from __future__ import annotations
 
 import json
+import re
 from functools import cache
 from typing import Any
 
@@ -27,13 +28,20 @@ def strings(lang: str) -> dict[str, str]:
     return merged
 
 
+_ONE_RUBLE = re.compile(r"(?<![\d.,])([+\u2212-]?1) rubles\b")  # "1 rubles", "+1 rubles"; not "11 rubles"
+
+
 def t(key: str, lang: str = DEFAULT_LANG, **params: Any) -> str:
-    """The text for ``key`` in ``lang`` (falling back to English, then to the key itself)."""
-    template = strings(lang).get(key) or strings(DEFAULT_LANG).get(key) or key
+    """The text for ``key`` in ``lang`` (falling back to English, then to the key itself). An English text
+    says "1 ruble", whatever number its template was given (German "Rubel" is singular and plural)."""
+    own = strings(lang).get(key)
+    template = own or strings(DEFAULT_LANG).get(key) or key
     try:
-        return template.format(**params)
+        text = template.format(**params)
     except (KeyError, IndexError, ValueError):
         return template
+    english = lang == DEFAULT_LANG or own is None
+    return _ONE_RUBLE.sub(r"\1 ruble", text) if english and " rubles" in text else text
 
 
 def card_name(card_id: str, edition: int, lang: str = DEFAULT_LANG) -> str:

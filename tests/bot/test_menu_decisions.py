@@ -104,7 +104,7 @@ async def test_guild_hall_split_and_trading_house_from_the_menu(env: simcord.Env
     vp, rubles = st.vp[seat], st.rubles[seat]
     menu = await open_menu(actor, board_message(channel))
     split = _select(menu, "guild_hall")
-    three = next(o for o in split.options if o.label == "Guild Hall: take 3 VP and 1 rubles")
+    three = next(o for o in split.options if o.label == "Guild Hall: take 3 VP and 1 ruble")
     r = await actor.select(menu, [three.value], custom_id=split.custom_id)
     assert "✅" in reply_of(r).content
     st = await state_in(env, channel)

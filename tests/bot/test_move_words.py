@@ -101,7 +101,7 @@ def test_purple_plays_name_card_target_and_player() -> None:
 
 def test_decisions_in_words() -> None:
     """Module 2 (M2-03, M2-05, M2-09), the Debtor's Prison, the Pickpocket, Modules 4 and 6."""
-    assert describe_action(Action("guild_hall", amount=3), 2, "en") == "Guild Hall: take 3 VP and 1 rubles"
+    assert describe_action(Action("guild_hall", amount=3), 2, "en") == "Guild Hall: take 3 VP and 1 ruble"
     assert describe_action(Action("trading_house", amount=1), 2, "en", 3) == "Trading House: buy 2 VP: 3 rubles"
     assert describe_action(Action("trading_house", amount=1), 1, "de") == "Markthalle: kauft 2 SP"
     assert describe_action(Action("sycophant", amount=0), 2, "en") == "Sycophant: discard them all"

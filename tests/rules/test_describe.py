@@ -46,3 +46,15 @@ def test_every_event_of_random_games_reads(lang: str) -> None:
                 if line is not None:
                     assert "{" not in line and "log." not in line, line
     assert {"buy", "take", "pass", "score", "phase", "round_end", "game_end", "dealt"} <= seen
+
+
+def test_one_ruble_is_singular_in_english_only() -> None:
+    """English agrees "1 ruble" / "2 rubles" / "11 rubles" wherever a text counts rubles; German "Rubel" is both."""
+    from rules.i18n import t
+
+    assert t("bot.rubles_left", "en", n=1) == "1 ruble left"
+    assert t("bot.rubles_left", "en", n=11) == "11 rubles left"
+    assert t("bot.rubles_left", "en", n=21) == "21 rubles left"
+    assert t("log.score", "en", phase="Workers", player="Anna", rubles=1, vp=1) == \
+        "Workers scoring: Anna +1 ruble, +1 VP."
+    assert t("bot.rubles_left", "de", n=1).replace("1", "2") == t("bot.rubles_left", "de", n=2)

@@ -135,7 +135,7 @@ def test_M2_05_sycophants_pay_after_the_income_or_discard() -> None:
     assert st.rubles[0] == 0
     assert [st.cards[c].id for c in st.tableaux[0]].count("sycophant") == 1
     assert st.cards[st.discard[-1]].id == "sycophant"
-    assert describe(events[0], st.seats, 2, "en") == "P0 keeps 1 Sycophant(s) for 1 rubles and discards 1."
+    assert describe(events[0], st.seats, 2, "en") == "P0 keeps 1 Sycophant(s) for 1 ruble and discards 1."
     assert describe(events[0], st.seats, 2, "de") == "P0 behält 1 Hochstapler für 1 Rubel und wirft 1 ab."
 
 
