@@ -40,6 +40,16 @@ def shown(mu: float, sigma: float) -> int:
     return round(MODEL.rating(mu=mu, sigma=sigma).ordinal(z=3.0, alpha=SCALE, target=OFFSET))
 
 
+def user_of(player: str) -> int | None:
+    """The member of a player key (``user:<id>``), None for a computer level."""
+    return int(player.removeprefix(USER)) if player.startswith(USER) else None
+
+
+def computer_of(player: str) -> str | None:
+    """The computer level of a player key (``computer:<level>``), None for a member."""
+    return player.removeprefix(COMPUTER) if player.startswith(COMPUTER) else None
+
+
 def default() -> tuple[float, float]:
     """(μ, σ) of someone not rated yet."""
     r = MODEL.rating()
@@ -103,11 +113,11 @@ class Change:
 
     @property
     def user_id(self) -> int | None:
-        return int(self.player.removeprefix(USER)) if self.player.startswith(USER) else None
+        return user_of(self.player)
 
     @property
     def computer(self) -> str | None:
-        return self.player.removeprefix(COMPUTER) if self.player.startswith(COMPUTER) else None
+        return computer_of(self.player)
 
 
 def rate_game(priors: Mapping[str, tuple[float, float]], seats: Sequence[SeatResult]) -> list[Change]:
@@ -206,11 +216,8 @@ async def _write(tx: Tx, guild: int, game_id: int, seq: int, changes: Sequence[C
 
 
 async def _save(tx: Tx, guild: int, ratings: Iterable[Rating]) -> None:
-    rows = []
-    for r in ratings:
-        user_id = int(r.player.removeprefix(USER)) if r.player.startswith(USER) else None
-        computer = r.player.removeprefix(COMPUTER) if r.player.startswith(COMPUTER) else None
-        rows.append((guild, r.player, user_id, computer, r.mu, r.sigma, r.games, r.wins))
+    rows = [(guild, r.player, user_of(r.player), computer_of(r.player), r.mu, r.sigma, r.games, r.wins)
+            for r in ratings]
     await tx.executemany(
         "INSERT INTO ratings (guild_id, player, user_id, computer, mu, sigma, games, wins) "
         "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id, player) DO UPDATE SET mu = excluded.mu, "
@@ -225,9 +232,10 @@ async def rate_finished(tx: Tx, game_id: int) -> list[Change]:
     row = await tx.fetch("SELECT COALESCE(guild_id, 0) FROM games WHERE id = ?", (game_id,))
     guild = int(row[0][0])
     seats = (await seat_results(tx, [game_id]))[game_id]
-    players = sorted({p for s in seats if (p := player_of(s)) is not None})
-    if sum(player_of(s) is not None for s in seats) < 2:
+    counted = [p for s in seats if (p := player_of(s)) is not None]
+    if len(counted) < 2:
         return []
+    players = sorted(set(counted))
     marks = ", ".join("?" for _ in players)
     stored, last = await tx.fetch_many([
         (f"SELECT player, mu, sigma, games, wins FROM ratings WHERE guild_id = ? AND player IN ({marks})",

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from rules.i18n import t
 
-from .ratings import COMPUTER, USER, Change, Rating, shown
+from .ratings import COMPUTER, USER, Change, Rating, computer_of, shown, user_of
 
 if TYPE_CHECKING:
     from .store import Game, Store
@@ -24,9 +24,8 @@ def level_name(level: str, lang: str) -> str:
 
 def player_label(player: str, lang: str) -> str:
     """A mention for a member, 🤖 and the level for a computer player."""
-    if player.startswith(USER):
-        return f"<@{player.removeprefix(USER)}>"
-    return f"🤖 {level_name(player.removeprefix(COMPUTER), lang)}"
+    user = user_of(player)
+    return f"<@{user}>" if user is not None else f"🤖 {level_name(computer_of(player) or player, lang)}"
 
 
 async def game_changes(store: Store, game_id: int) -> list[Change]:
@@ -50,13 +49,18 @@ def _levels(table: Sequence[Rating]) -> list[Rating]:
     return sorted((r for r in table if r.player.startswith(COMPUTER)), key=lambda r: (r.ordinal, r.player))
 
 
+def _level(r: Rating, lang: str) -> str:
+    """A computer level's rating row as its level is named."""
+    return level_name(computer_of(r.player) or r.player, lang)
+
+
 def _where(ordinal: float, levels: Sequence[Rating], lang: str) -> str:
     """" · rated above Normal" (the best level below), " · rated below Easy", or nothing without rated levels."""
     below = [lv for lv in levels if lv.ordinal < ordinal]
     if below:
-        return t("bot.rating_above", lang, level=level_name(below[-1].player.removeprefix(COMPUTER), lang))
+        return t("bot.rating_above", lang, level=_level(below[-1], lang))
     if levels:
-        return t("bot.rating_below", lang, level=level_name(levels[0].player.removeprefix(COMPUTER), lang))
+        return t("bot.rating_below", lang, level=_level(levels[0], lang))
     return ""
 
 
@@ -99,7 +103,7 @@ def leaderboard_by_rating(table: Sequence[Rating], lang: str, *, everyone: bool,
                        rating=r.shown, games=r.games, wins=r.wins))
     if not everyone and levels:
         lines.append(t("bot.rating_levels", lang, levels=" · ".join(
-            f"{level_name(lv.player.removeprefix(COMPUTER), lang)} {lv.shown}" for lv in reversed(levels))))
+            f"{_level(lv, lang)} {lv.shown}" for lv in reversed(levels))))
     return "\n".join(lines)
 
 

@@ -2,8 +2,8 @@
 notation: ``rules.record``), and the pictures of its steps, both kept in small LRU caches in memory.
 
 Step 0 is the game as it started, step ``k`` the game after its ``k``-th stored action. Rebuilding a whole
-game takes milliseconds (``rules.record.replay``'s work plus one JSON copy per step), so it runs where it is
-asked for; the pictures are drawn by the replay worker (``bot.images.replay_png``), once per step while they
+game takes 10-50 ms (``rules.record.replay``'s work plus one JSON copy per step), in a thread so that the
+event loop goes on; the pictures are drawn by the replay worker (``bot.images.replay_png``), once per step while they
 stay in the cache. Nothing here knows Discord; ``cogs.replays`` builds the viewer from it.
 """
 
@@ -133,7 +133,7 @@ class Replays:
                    ) -> ReplayGame:
         async def make() -> ReplayGame:
             record, rows = await load()
-            return rebuild(game_id, record, rows)
+            return await asyncio.to_thread(rebuild, game_id, record, rows)  # 10-50 ms a game: off the loop
 
         return await self.games.get(game_id, make, keep=lambda g: True)
 

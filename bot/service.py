@@ -27,7 +27,7 @@ from rules.autopass import AutoPass, arm, default_action, due, expired, only_pas
 
 from .lobby import LobbyService, hands_of
 from .service_base import MAX_PLAYERS, MIN_PLAYERS, UserError
-from .store import ACTIVE, FINISHED, Game, TimerRow, VersionConflict
+from .store import ACTIVE, FINISHED, ActionRow, Game, TimerRow, VersionConflict
 from .timers import REMIND, Timing, resolve
 
 __all__ = ["MAX_PLAYERS", "MIN_PLAYERS", "GameService", "Outcome", "UserError", "hands_of"]
@@ -270,9 +270,12 @@ class GameService(LobbyService):
     # --- records ----------------------------------------------------------------------------------
     async def record(self, game: Game) -> GameRecord:
         """The game's record (ruleset, seats, seed, every action's notation): ``rules.replay`` rebuilds it."""
+        return self.record_of(game, await self.store.actions(game.id))
+
+    def record_of(self, game: Game, rows: list[ActionRow]) -> GameRecord:
+        """The record of ``game`` from its stored action rows (read already)."""
         st = self.state(game)
-        actions = [row.notation for row in await self.store.actions(game.id)]
-        return GameRecord(st.ruleset, list(st.seats), seed=game.seed, actions=actions)
+        return GameRecord(st.ruleset, list(st.seats), seed=game.seed, actions=[row.notation for row in rows])
 
     # --- playing ----------------------------------------------------------------------------------
     async def act(self, game_id: int, user_id: int, action: Action | str, *, version: int | None = None,

@@ -16,16 +16,15 @@ from __future__ import annotations
 import io
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any
 
 import discord
 
 from bot import images
 from bot.replays import ReplayGame, Replays
 from bot.service import UserError
-from bot.store import FINISHED, Game
+from bot.store import FINISHED, ActionRow, Game
 from bot.texts import event_lines, final_text
-from rules import view
+from rules import GameRecord, GameState, view
 from rules.i18n import t
 
 from .base import NO_PINGS, CogBase, Interaction, lang_of
@@ -98,13 +97,15 @@ class ReplayViewer(CogBase):
 
         await self.guard(interaction, lang_of(interaction, None, self.bot.config.language), work)
 
-    async def _load(self, game: Game) -> Any:
-        return await self.service.record(game), await self.store.actions(game.id)
+    async def _load(self, game: Game) -> tuple[GameRecord, list[ActionRow]]:
+        rows = await self.store.actions(game.id)
+        return self.service.record_of(game, rows), rows
 
-    def _board(self, game: Game, r: ReplayGame, step: int) -> PublicBoard:
-        """The board message as the channel showed it after ``step`` actions (the live poster's own function)."""
+    def _board(self, game: Game, r: ReplayGame, step: int, st: GameState | None = None) -> PublicBoard:
+        """The board message as the channel showed it after ``step`` actions (the live poster's own function);
+        ``st``: that step's state, when rebuilt already."""
         recent = [(row.events, row.auto) for row in r.rows[max(0, step - RECENT_ACTIONS):step]]
-        return public_board(game, r.state(step), recent, {})
+        return public_board(game, st if st is not None else r.state(step), recent, {})
 
     @staticmethod
     def _draw(pb: PublicBoard, lang: str) -> Callable[[], Awaitable[bytes | None]]:
@@ -114,7 +115,7 @@ class ReplayViewer(CogBase):
     async def _show(self, interaction: Interaction, game: Game, r: ReplayGame, step: int) -> None:
         lang = game.lang
         st = r.state(step)
-        pb = self._board(game, r, step)
+        pb = self._board(game, r, step, st)
         if step == 0:
             lines = [t("bot.replay_at_start", lang, game=game.id, total=r.last)]
         else:
