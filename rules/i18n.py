@@ -49,10 +49,32 @@ def card_name(card_id: str, edition: int, lang: str = DEFAULT_LANG) -> str:
     return t_.name(lang) if t_ is not None else card_id
 
 
+def part_name(key: str, lang: str = DEFAULT_LANG) -> str:
+    """An expansion's or module's name (``part.<registry key>``) as the README and the rulebooks give it, e.g.
+    "Module 3 (the Assistants)"; the key itself for a part without one."""
+    return strings(lang).get(f"part.{key}") or strings(DEFAULT_LANG).get(f"part.{key}") or key
+
+
+def _ruleset_names(p: dict[str, Any], lang: str) -> None:
+    """Name the parts and editions of a ``RulesetError``'s parameters in ``lang``."""
+    for key in ("part", "need", "other", "instead"):
+        if key in p:
+            p[key] = part_name(str(p[key]), lang)
+    if "parts" in p:
+        p["parts"] = t("word.and", lang).join(part_name(str(k), lang) for k in p["parts"])
+    if "editions" in p:
+        p["editions"] = t("word.or", lang).join(t(f"edition.{e}", lang) for e in p["editions"])
+    if "edition" in p:
+        p["edition_name"] = t(f"edition.{p['edition']}", lang)
+
+
 def error_text(code: str, lang: str = DEFAULT_LANG, **params: Any) -> str:
-    """A RuleError's message in ``lang`` (keys ``error.<code>``): card ids (``card_id``, ``target_id``,
-    with ``edition``), stacks (``deck``) and decisions (``pending``) are named in that language."""
+    """A RuleError's (or RulesetError's) message in ``lang`` (keys ``error.<code>``): card ids (``card_id``,
+    ``target_id``, with ``edition``), stacks (``deck``), decisions (``pending``), expansions and modules, and
+    editions are named in that language."""
     p = dict(params)
+    if code.startswith("ruleset_"):
+        _ruleset_names(p, lang)
     edition = int(p.get("edition", 2))
     for key in ("card", "target"):
         if f"{key}_id" in p:
@@ -61,4 +83,5 @@ def error_text(code: str, lang: str = DEFAULT_LANG, **params: Any) -> str:
         p["deck"] = t(f"deck.{p['deck']}", lang)
     if "pending" in p:
         p["pending"] = t(f"pending.{p['pending']}", lang, card=p.get("card", ""))
-    return t(f"error.{code}", lang, **p)
+    text = t(f"error.{code}", lang, **p)
+    return text[:1].upper() + text[1:]  # "The Market is ...": a text may begin with a part's name
