@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterable
 from functools import cache
 from typing import Any
 
@@ -42,6 +43,19 @@ def t(key: str, lang: str = DEFAULT_LANG, **params: Any) -> str:
         return template
     english = lang == DEFAULT_LANG or own is None
     return _ONE_RUBLE.sub(r"\1 ruble", text) if english and " rubles" in text else text
+
+
+@cache
+def _source_rank() -> dict[str, int]:
+    with (DATA_DIR / "vp_sources.json").open(encoding="utf-8") as f:
+        return {key: i for i, key in enumerate(json.load(f)["order"])}
+
+
+def source_order(keys: Iterable[str]) -> list[str]:
+    """VP sources (``vp_by_source`` keys) in the rulebooks' scoring order (``data/vp_sources.json``), the same
+    for every player; a source it does not list comes after those it does, by name."""
+    rank = _source_rank()
+    return sorted(set(keys), key=lambda k: (rank.get(k, len(rank)), k))
 
 
 def card_name(card_id: str, edition: int, lang: str = DEFAULT_LANG) -> str:
