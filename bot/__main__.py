@@ -92,22 +92,28 @@ async def _log_in(bot: PetersburgBot, config: Config) -> int:
     import aiohttp
     import discord
 
-    where = config.rest_proxy or "discord.com"
     try:
         await bot.login(config.token)
-    except discord.LoginFailure:
-        print("error: Discord refused the token (401 Unauthorized): check DISCORD_TOKEN in .env (Discord "
-              "Developer Portal > your application > Bot > Reset Token)", file=sys.stderr)
-        return 2
-    except discord.HTTPException as e:
-        print(f"error: Discord answered the login with {e.status} {e.text or ''}".rstrip()
-              + f" ({where}); try again later", file=sys.stderr)
-        return 4
-    except (aiohttp.ClientError, OSError, TimeoutError) as e:
-        print(f"error: cannot reach Discord ({where}): {e or type(e).__name__}; check the network"
-              + (" and DISCORD_REST_PROXY" if config.rest_proxy else ""), file=sys.stderr)
-        return 4
+    except (discord.DiscordException, aiohttp.ClientError, OSError, TimeoutError) as e:
+        if bot.setting_up:  # logged in: what failed is the bot's own setup (e.g. --sync), not the login
+            raise
+        print(f"error: {_login_problem(e, config)}", file=sys.stderr)
+        return 2 if isinstance(e, discord.LoginFailure) else 4
     return 0
+
+
+def _login_problem(error: BaseException, config: Config) -> str:
+    """What went wrong at the login, and what to do, in one line."""
+    import discord
+
+    where = config.rest_proxy or "discord.com"
+    if isinstance(error, discord.LoginFailure):
+        return ("Discord refused the token (401 Unauthorized): check DISCORD_TOKEN in .env (Discord Developer "
+                "Portal > your application > Bot > Reset Token)")
+    if isinstance(error, discord.HTTPException):
+        return f"Discord answered the login with {error.status} {error.text}".rstrip() + f" ({where}); try again later"
+    return (f"cannot reach Discord ({where}): {error or type(error).__name__}; check the network"
+            + (" and DISCORD_REST_PROXY" if config.rest_proxy else ""))
 
 
 def stop_on_sigterm(bot: PetersburgBot) -> None:

@@ -78,9 +78,11 @@ class PetersburgBot(commands.Bot):
         self.timer_loop.before_loop(self._before_timers)
         self.backup_task: asyncio.Task[None] | None = None
         self.workers_task: asyncio.Task[None] | None = None
+        self.setting_up = False  # setup_hook has begun: Discord accepted the login
 
     async def setup_hook(self) -> None:
         """Open the database, load cogs, register DynamicItems and the translator; sync on request."""
+        self.setting_up = True
         if self.store is None:
             self.store = await Store.open(self.config.database, clock=wall_clock, pool_size=self.config.pool_size)
         c = self.config
