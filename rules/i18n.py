@@ -98,4 +98,6 @@ def error_text(code: str, lang: str = DEFAULT_LANG, **params: Any) -> str:
     if "pending" in p:
         p["pending"] = t(f"pending.{p['pending']}", lang, card=p.get("card", ""))
     text = t(f"error.{code}", lang, **p)
-    return text[:1].upper() + text[1:]  # "The Market is ...": a text may begin with a part's name
+    if code.startswith("ruleset_"):  # "The Market is ...": it may begin with a part's name
+        return text[:1].upper() + text[1:]
+    return text
