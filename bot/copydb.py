@@ -14,7 +14,7 @@ import os
 import sys
 from collections.abc import Sequence
 
-from .config import load_env
+from .config import ENV_FILE_HELP, load_env
 from .store import Store, StoreError
 from .store.backend import aiter_rows
 from .store.postgres import redact
@@ -76,7 +76,7 @@ async def copy_db(source: Store, target: Store, *, force: bool = False) -> dict[
 async def run(source_url: str, target_url: str, force: bool) -> int:
     """Open both, copy, print the counts; 0 when done, 1 when refused or failed."""
     try:
-        source = await Store.open(source_url)
+        source = await Store.open(source_url, existing=True)
     except StoreError as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
@@ -107,9 +107,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--from", dest="source", default=None,
                         help="source database (default: DATABASE_PATH from .env or the environment)")
     parser.add_argument("--force", action="store_true", help="replace the contents of a non-empty target")
-    parser.add_argument("--env-file", default=".env", help="settings file to read (default: .env)")
+    parser.add_argument("--env-file", default=None, help=ENV_FILE_HELP)
     args = parser.parse_args(argv)
-    load_env(args.env_file)
+    try:
+        load_env(args.env_file)
+    except ValueError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
     source = args.source or os.environ.get("DATABASE_PATH", "").strip() or "data/petersburg.sqlite3"
     if source == args.target:
         print("error: the source and the target are the same database", file=sys.stderr)

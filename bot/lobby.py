@@ -7,7 +7,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from rules import GameState, Ruleset, new_game
+from rules import GameState, Ruleset, RulesetError, new_game
 from rules.i18n import LANGUAGES
 from rules.ruleset import module_key
 
@@ -31,6 +31,13 @@ def ruleset_of(stored: dict[str, Any], players: int) -> Ruleset:
     return Ruleset(edition=int(stored.get("edition", 2)), players=players,
                    open_money=bool(stored.get("open_money", True)),
                    expansions=tuple(stored.get("expansions", ())), modules=tuple(stored.get("modules", ())))
+
+
+def refused(error: ValueError) -> UserError:
+    """The rules core's refusal of a combination (X-02) for the host, in the game's language."""
+    if isinstance(error, RulesetError):
+        return UserError(error.code, **error.params)
+    return UserError("bad_ruleset", reason=str(error))
 
 
 def max_players(game: Game) -> int:
@@ -116,7 +123,7 @@ class LobbyService(ServiceBase):
         try:
             Ruleset(edition=edition, expansions=tuple(expansions), modules=tuple(modules))  # validates them
         except ValueError as e:
-            raise UserError("bad_ruleset", reason=str(e)) from None
+            raise refused(e) from None
         seed = seed if seed is not None else random.SystemRandom().randrange(1, 2**62)
         ruleset: dict[str, Any] = {"edition": edition, "open_money": open_money}
         if expansions:
@@ -145,7 +152,7 @@ class LobbyService(ServiceBase):
             try:
                 ruleset_of(stored, seats)
             except ValueError as e:
-                raise UserError("bad_ruleset", reason=str(e)) from None
+                raise refused(e) from None
             await self.store.update_lobby(game.id, game.version, game.seats, ruleset=stored)
             return await self.game(game.id)
 

@@ -13,7 +13,7 @@ from .engine import (
     price,
     targets,
 )
-from .errors import NotationError, RuleError
+from .errors import NotationError, RuleError, RulesetError
 from .record import GameRecord, ReplayError, parse_for, replay
 from .ruleset import Phase, Ruleset
 from .state import DRAWN, HAND, LOWER, UPPER, GameState, Pending
@@ -42,6 +42,7 @@ __all__ = [
     "Phase",
     "ReplayError",
     "RuleError",
+    "RulesetError",
     "Ruleset",
     "apply",
     "aristocrat_vp",

@@ -261,6 +261,7 @@ class Expansion:
     editions: tuple[int, ...] = (1, 2)
     requires: tuple[str, ...] = ()  # other expansions it needs
     excludes: tuple[str, ...] = ()  # expansions it cannot be combined with
+    instead: str = ""  # the part that has its place in the other edition (named when the edition is wrong)
 
     def configure(self, shape: Shape) -> None:
         """Change the derived data (phases, stacks, tokens...); the default changes nothing."""

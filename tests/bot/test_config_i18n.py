@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import re
 import subprocess
 import sys
@@ -48,7 +49,7 @@ def test_env_example_documents_every_setting() -> None:
 
 def test_without_token_explains_and_exits_nonzero(tmp_path: Path) -> None:
     env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}
-    proc = subprocess.run([sys.executable, "-m", "bot", "--env-file", str(tmp_path / "none")], cwd=ROOT, env=env,
+    proc = subprocess.run([sys.executable, "-m", "bot", "--env-file", os.devnull], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode != 0
     assert "DISCORD_TOKEN" in proc.stderr and ".env.example" in proc.stderr

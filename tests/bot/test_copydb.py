@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import random
 import subprocess
 import sys
@@ -60,7 +61,7 @@ async def _source(path: Path) -> dict[str, int]:
 
 def _copy(source: Path, target: str, *extra: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "bot", "copy-db", "--from", f"sqlite:///{source}", "--to", target,
-                           "--env-file", "/nonexistent", *extra], cwd=ROOT, capture_output=True, text=True, timeout=120)
+                           "--env-file", os.devnull, *extra], cwd=ROOT, capture_output=True, text=True, timeout=120)
 
 
 async def test_copy_then_continue_on_the_copy(db_url: str, tmp_path: Path) -> None:
@@ -110,6 +111,7 @@ async def test_copy_then_continue_on_the_copy(db_url: str, tmp_path: Path) -> No
 
 async def test_copy_refuses_the_same_database_and_a_bad_target(tmp_path: Path) -> None:
     source = tmp_path / "s.sqlite3"
+    await (await Store.open(source)).close()
     same = await asyncio.to_thread(_copy, source, f"sqlite:///{source}")
     assert same.returncode == 2 and "same database" in same.stderr
     bad = await asyncio.to_thread(_copy, source, "postgresql://nobody@127.0.0.1:1/none")

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import os
 import random
 import subprocess
 import sys
@@ -271,7 +272,7 @@ async def test_a_rebuild_reproduces_the_stored_ratings(db_url: str, monkeypatch:
     assert await _ratings(store) == ratings
     await store.close()
     proc = subprocess.run([sys.executable, "-m", "bot", "ratings", "--rebuild", "--database", db_url,
-                           "--env-file", "/nonexistent"], cwd=ROOT, capture_output=True, text=True, timeout=120)
+                           "--env-file", os.devnull], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     assert "5 games rated, 6 players; 0 stored ratings differed" in proc.stdout
 
