@@ -18,7 +18,7 @@ from bot.timers import AUTOPASS
 from bot.translator import locale_str as _
 from rules.i18n import t
 
-from .base import CogBase, Interaction
+from .base import HOST, CogBase, Interaction
 from .public import names_of
 
 log = logging.getLogger(__name__)
@@ -27,7 +27,9 @@ log = logging.getLogger(__name__)
 class HostCommands(CogBase):
     """Abort, kick, replace; reminders and time-outs (called by the client's poll)."""
 
-    @app_commands.command(name="abort", description=_("cmd.abort"))
+    host = HOST  # the ``/petersburg host`` group (its commands are in this and the other parts of the cog)
+
+    @HOST.command(name="abort", description=_("cmd.abort"))
     async def abort(self, interaction: Interaction) -> None:
         await self.defer(interaction)
         lang = await self.channel_lang(interaction)
@@ -43,7 +45,7 @@ class HostCommands(CogBase):
 
         await self.guard(interaction, lang, work)
 
-    @app_commands.command(name="kick", description=_("cmd.kick"))
+    @HOST.command(name="kick", description=_("cmd.kick"))
     @app_commands.describe(player=_("opt.player"))
     async def kick(self, interaction: Interaction, player: discord.Member) -> None:
         await self.defer(interaction)
@@ -59,7 +61,7 @@ class HostCommands(CogBase):
 
         await self.guard(interaction, lang, work)
 
-    @app_commands.command(name="replace", description=_("cmd.replace"))
+    @HOST.command(name="replace", description=_("cmd.replace"))
     @app_commands.describe(player=_("opt.player"), new_player=_("opt.new_player"))
     async def replace(self, interaction: Interaction, player: discord.Member, new_player: discord.Member) -> None:
         await self.defer(interaction)

@@ -17,7 +17,7 @@ from bot.translator import locale_str as _
 from rules import view
 from rules.i18n import t
 
-from .base import NO_PINGS, CogBase, Interaction
+from .base import HOST, NO_PINGS, CogBase, Interaction
 from .public import embed_of, names_of
 from .replays import history_view
 
@@ -57,7 +57,7 @@ class InfoCommands(CogBase):
         except discord.HTTPException as e:
             log.info("could not announce in channel %s: %s", interaction.channel_id, e)
 
-    @app_commands.command(name="settings", description=_("cmd.settings"))
+    @HOST.command(name="settings", description=_("cmd.settings"))
     @app_commands.describe(reminder=_("opt.reminder"), interval=_("opt.interval"), autopass=_("opt.autopass"),
                            server=_("opt.server"), takeover=_("opt.takeover"), hints=_("opt.hints"))
     async def settings(self, interaction: Interaction, reminder: str | None = None, interval: str | None = None,

@@ -24,7 +24,7 @@ from rules import view
 from rules.cards import all_types, find_type
 from rules.i18n import LANGUAGES, error_text, t
 
-from .base import NO_PINGS, Interaction, lang_of
+from .base import HOST, NO_PINGS, Interaction, lang_of
 from .board import BoardPoster
 from .components import DYNAMIC_ITEMS
 from .computers import ComputerCommands, ComputerPlayers, computer_name
@@ -35,6 +35,7 @@ from .play import PlayCommands
 from .replays import ReplayViewer
 
 log = logging.getLogger(__name__)
+__all__ = ["HOST", "Petersburg", "setup"]
 
 
 
