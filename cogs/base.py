@@ -60,6 +60,9 @@ class CogBase(commands.Cog):
     poster: BoardPoster
     dms: DirectMessages
 
+    if TYPE_CHECKING:  # made by another part of the cog (``cogs.social``)
+        async def archive_threads(self) -> None: ...
+
     @property
     def service(self) -> GameService:
         assert self.bot.service is not None

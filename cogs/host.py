@@ -12,7 +12,7 @@ import discord
 from discord import app_commands
 
 from bot.service import UserError
-from bot.store import LOBBY, DatabaseLost, TimerRow
+from bot.store import LOBBY, DatabaseLost, Game, TimerRow
 from bot.texts import event_lines
 from bot.timers import AUTOPASS
 from bot.translator import locale_str as _
@@ -20,6 +20,7 @@ from rules.i18n import t
 
 from .base import HOST, CogBase, Interaction
 from .public import names_of
+from .social import jump as cogs_jump
 
 log = logging.getLogger(__name__)
 
@@ -81,43 +82,67 @@ class HostCommands(CogBase):
 
     # --- reminders and time-outs ----------------------------------------------------------------------
     async def run_due_timers(self) -> None:
-        """Send due reminders and play for players whose time ran out; each one on its own."""
+        """Send due reminders and play for players whose time ran out; each one on its own. A member with
+        several games whose reminders fall due together gets one DM that lists them all (each game's channel
+        still gets its own reminder). Then the threads of games that ended a while ago are archived."""
+        dms: dict[int, list[tuple[Game, str, str]]] = {}
         for timer in await self.service.due_timers(self.bot.shard_filter()):
             try:
                 if timer.kind == AUTOPASS:
                     await self._time_out(timer)
                 else:
-                    await self._remind(timer)
+                    sent = await self._remind(timer)
+                    if sent is not None:
+                        dms.setdefault(sent[0], []).append(sent[1:])
             except DatabaseLost:  # logged once by the store (issue 17, item 3)
                 return
             except Exception as e:
                 log.exception("timer %s of game %s failed", timer.kind, timer.game_id)
                 self.bot.record_bug(e)
+        for uid, games in dms.items():
+            await self.dms.send(uid, self._reminder_dm(games), force=True)
+        try:
+            await self.archive_threads()
+        except DatabaseLost:
+            return
 
-    async def _remind(self, timer: TimerRow) -> None:
+    @staticmethod
+    def _reminder_dm(games: list[tuple[Game, str, str]]) -> str:
+        """One game's reminder DM, or the digest of several (each game: its channel, since when, a link)."""
+        game, since, note = games[0]
+        lang = game.lang
+        link = cogs_jump(game)
+        if len(games) == 1:
+            return t("bot.reminder_dm", lang, channel=f"<#{game.channel_id}>", game=game.id, since=since,
+                     link=link) + note
+        lines = "\n".join(t("bot.reminder_digest_line", lang, channel=f"<#{g.channel_id}>", game=g.id, since=s,
+                            link=cogs_jump(g)) for g, s, _n in games)
+        return t("bot.reminder_digest", lang, n=len(games), lines=lines)[:2000]
+
+    async def _remind(self, timer: TimerRow) -> tuple[int, Game, str, str] | None:
         """Claim the reminder in the database (so it goes out once), then ping the player in the channel (the
-        turn message is replaced, so reminders do not pile up) and by DM."""
+        turn message is replaced, so reminders do not pile up); returns what their DM must say (the caller
+        sends one DM a member). A member away gets none: the reminder waits until they are back."""
         async with self.service.lock(timer.game_id):
             game = await self.store.get_game(timer.game_id)
-            if game is None or not await self.service.claim_reminder(timer, game):
-                return
+            if game is None or await self.service.postpone_if_away(game, timer):
+                return None
+            if not await self.service.claim_reminder(timer, game):
+                return None
         uid = game.user_at(timer.seat)
         if uid is None:
-            return
+            return None
         lang = game.lang
         timing = await self.service.timing(game)
         since = f"<t:{int(game.updated_at)}:R>"
-        link = (f"https://discord.com/channels/{game.guild_id or '@me'}/{game.channel_id}/{game.board_message_id}"
-                if game.board_message_id else f"<#{game.channel_id}>")
         note = ""
         if timing.autopass > 0:
             deadline = int(game.updated_at + 60 * timing.autopass)
             note = "\n" + t("bot.reminder_autopass", lang, at=f"<t:{deadline}:R>")
         if not await self.poster.remind(game.id, timer.version,
                                         t("bot.reminder_channel", lang, mention=f"<@{uid}>", since=since) + note, uid):
-            return  # the player acted meanwhile
-        await self.dms.send(uid, t("bot.reminder_dm", lang, channel=f"<#{game.channel_id}>", game=game.id,
-                                   since=since, link=link) + note, force=True)
+            return None  # the player acted meanwhile
+        return uid, game, since, note
 
     async def _time_out(self, timer: TimerRow) -> None:
         """Time is up: the bot plays the default action for the absent player (and tells them)."""

@@ -1,0 +1,232 @@
+"""Between and across games: 🔁 Rematch, games in threads of their own, ``/petersburg games`` (a member's games
+in the server), ``/petersburg away`` (time away), the digest of reminder DMs and archiving a game's thread
+some time after its end.
+
+A game in a thread is a game in a channel like any other (the store keys games by channel; a thread is one);
+``games.parent_id`` only says where its thread hangs, so the rematch gets a new thread there and the thread
+can be archived (not deleted: the replay button on the final scores keeps working in an archived thread).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import weakref
+from collections.abc import Callable, Sequence
+from typing import Literal
+
+import discord
+from discord import app_commands
+
+from bot.lobby import max_players
+from bot.service import UserError
+from bot.social import away_date
+from bot.store import ACTIVE, LOBBY, Game
+from bot.translator import locale_str as _
+from rules import GameState
+from rules.i18n import t
+
+from .base import NO_PINGS, CogBase, Interaction, lang_of
+from .computers import computer_name
+
+log = logging.getLogger(__name__)
+
+THREAD_PERMISSIONS = ("create_public_threads", "send_messages_in_threads")
+ARCHIVE_AFTER = 3600.0  # seconds after the final scores (or the abort) a game's thread is archived
+THREAD_ARCHIVE_MINUTES: Literal[10080] = 10080  # Discord archives an idle thread after a week
+THREAD_NAME = 100  # Discord's limit
+
+
+def jump(game: Game, message_id: int | None = None) -> str:
+    """A link to the game's live board or lobby message (else to its channel)."""
+    target = message_id if message_id is not None else game.board_message_id
+    if target is None:
+        return f"<#{game.channel_id}>"
+    return f"https://discord.com/channels/{game.guild_id or '@me'}/{game.channel_id}/{target}"
+
+
+def is_thread(channel: object) -> bool:
+    kind = getattr(channel, "type", None)
+    return kind in (discord.ChannelType.public_thread, discord.ChannelType.private_thread,
+                    discord.ChannelType.news_thread)
+
+
+class SocialCommands(CogBase):
+    """Rematch, threads, ``games``, ``away``, digest DMs, archiving threads; part of the ``/petersburg`` cog."""
+
+    _rematching: weakref.WeakValueDictionary[int, asyncio.Lock]
+
+    # --- threads ------------------------------------------------------------------------------------
+    async def open_thread(self, interaction: Interaction, parent_id: int, players: Sequence[str], lang: str,
+                          line: Callable[[str], str]) -> int:
+        """A new public thread of ``parent_id`` named after the game and its players, hanging from the one line
+        the channel gets about it (``line(thread mention)``); the missing permissions are named (a UserError)
+        when the bot may not open or write in one."""
+        perms = interaction.app_permissions
+        missing = [p for p in THREAD_PERMISSIONS if not getattr(perms, p, False)]
+        if missing:
+            raise UserError("thread_permissions", perms=", ".join(t(f"bot.perm_{p}", lang) for p in missing))
+        name = t("bot.thread_name", lang, players=", ".join(players))[:THREAD_NAME]
+        channel = self.bot.get_partial_messageable(parent_id, guild_id=interaction.guild_id)
+        msg = await channel.send(line(t("bot.thread_below", lang))[:2000], allowed_mentions=NO_PINGS)
+        try:
+            data = await self.bot.http.start_thread_with_message(
+                parent_id, msg.id, name=name, auto_archive_duration=THREAD_ARCHIVE_MINUTES)
+        except discord.Forbidden:
+            with contextlib.suppress(discord.HTTPException):
+                await msg.delete()
+            raise UserError("thread_permissions",
+                            perms=", ".join(t(f"bot.perm_{p}", lang) for p in THREAD_PERMISSIONS)) from None
+        thread_id = int(data["id"])
+        try:
+            await msg.edit(content=line(f"<#{thread_id}>")[:2000], allowed_mentions=NO_PINGS)
+        except discord.HTTPException as e:
+            log.info("could not link thread %s in its line: %s", thread_id, e)
+        return thread_id
+
+    async def wants_thread(self, interaction: Interaction, thread: bool | None) -> bool:
+        """Whether ``create`` opens the game in a new thread: the option, else the server's default; never
+        from inside a thread (the game is then played in that thread)."""
+        if is_thread(interaction.channel):
+            return False
+        if thread is not None:
+            return thread
+        if interaction.guild_id is None:
+            return False
+        return bool((await self.store.guild_settings(interaction.guild_id)).get("threads"))
+
+    async def archive_threads(self) -> None:
+        """Archive the threads of games that ended ``ARCHIVE_AFTER`` ago (called by the timer poll)."""
+        for game_id, thread_id in await self.store.threads_to_archive(self.store.clock() - ARCHIVE_AFTER):
+            try:
+                await self.bot.http.edit_channel(thread_id, archived=True)
+            except discord.NotFound:
+                pass
+            except discord.HTTPException as e:
+                log.info("could not archive the thread of game %s: %s", game_id, e)
+                continue
+            await self.store.set_archived(game_id)
+
+    # --- rematch ------------------------------------------------------------------------------------
+    async def on_rematch(self, interaction: Interaction, game_id: int) -> None:
+        """🔁 Rematch: the first press of one of the game's players opens the lobby (in the game's channel, or
+        a new thread beside the game's thread), hosted by the presser; a later press links to it."""
+        await self.defer(interaction)
+        game = await self.store.get_game(game_id)
+        lang = game.lang if game is not None else lang_of(interaction, default=self.bot.config.language)
+
+        async def work() -> None:
+            if game is None:
+                raise UserError("no_game")
+            if interaction.user.id not in {s.user_id for s in game.seats if s.user_id is not None}:
+                raise UserError("rematch_not_player")
+            locks = self.__dict__.setdefault("_rematching", weakref.WeakValueDictionary())
+            lock = locks.setdefault(game_id, asyncio.Lock())
+            async with lock:
+                await self._rematch(interaction, game, lang)
+
+        await self.guard(interaction, lang, work)
+
+    async def _rematch(self, interaction: Interaction, game: Game, lang: str) -> None:
+        existing = await self.store.open_rematch(game.id)
+        if existing is not None:
+            await self.private(interaction, t("bot.rematch_already", lang, link=jump(existing)))
+            return
+        user = interaction.user
+        names = {lv: computer_name(lv, lang) for lv in ("easy", "normal", "strong")}
+        thread_id = None
+        if game.parent_id is not None:
+            players = [user.display_name, *(s.name for s in game.seats if s.user_id not in (None, user.id))]
+            thread_id = await self.open_thread(interaction, game.parent_id, players, lang,
+                                               lambda where: t("bot.rematch_line", lang, host=user.mention,
+                                                               game=game.id, thread=where))
+        made, created = await self.service.rematch(game.id, user.id, user.display_name, channel_id=thread_id,
+                                                   computer_names=names)
+        if not created:  # another process opened it first
+            if thread_id is not None:
+                with contextlib.suppress(discord.HTTPException):
+                    await self.bot.http.delete_channel(thread_id)
+            await self.private(interaction, t("bot.rematch_already", lang, link=jump(made)))
+            return
+        msg = await self.channel(made).send(await self.lobby_text(made), view=self.lobby_controls(made),
+                                            allowed_mentions=NO_PINGS)
+        await self.store.set_board_message(made.id, msg.id)
+        link = jump(made, msg.id)
+        others = sorted({s.user_id for s in game.seats if s.user_id is not None and s.user_id != user.id})
+        if others:  # mentioned once, here; the lobby message itself pings nobody
+            try:
+                await self.channel(made).send(
+                    t("bot.rematch_call", lang, host=user.mention, game=game.id,
+                      players=", ".join(f"<@{u}>" for u in others), link=link)[:2000],
+                    allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in others],
+                                                             everyone=False, roles=False))
+            except discord.HTTPException as e:
+                log.info("could not call the players to the rematch of game %s: %s", game.id, e)
+        await self.private(interaction, t("bot.rematch_opened", lang, link=link))
+
+    # --- a member's games ------------------------------------------------------------------------------
+    @app_commands.command(name="games", description=_("cmd.games"))
+    async def games(self, interaction: Interaction) -> None:
+        """Your games in this server: waiting for you (and since when), the others, the lobbies to join."""
+        await self.defer(interaction)
+        lang = lang_of(interaction, default=self.bot.config.language)
+
+        async def work() -> None:
+            assert interaction.guild_id is not None
+            mine = await self.service.member_games(interaction.guild_id, interaction.user.id)
+            parts: list[str] = []
+            if mine.waiting:
+                parts.append(t("bot.games_waiting", lang))
+                parts.extend(t("bot.games_line_waiting", lang, game=g.id, where=f"<#{g.channel_id}>",
+                               since=f"<t:{int(since)}:R>", players=_players(g), link=jump(g))
+                             for g, since in mine.waiting)
+            if mine.others:
+                parts.append(t("bot.games_others", lang))
+                parts.extend(t("bot.games_line", lang, game=g.id, where=f"<#{g.channel_id}>",
+                               status=_status(g, lang), players=_players(g), link=jump(g)) for g in mine.others)
+            if mine.lobbies:
+                parts.append(t("bot.games_lobbies", lang))
+                parts.extend(t("bot.games_line_lobby", lang, game=g.id, where=f"<#{g.channel_id}>", n=len(g.seats),
+                               max=max_players(g), host=f"<@{g.host_id}>", link=jump(g)) for g in mine.lobbies)
+            text = t("bot.games_title", lang) + "\n" + "\n".join(parts) if parts else t("bot.games_none", lang)
+            if len(text) > 2000:
+                text = text[:2000].rsplit("\n", 1)[0]
+            await self.private(interaction, text)
+
+        await self.guard(interaction, lang, work)
+
+    # --- time away ----------------------------------------------------------------------------------
+    @app_commands.command(name="away", description=_("cmd.away"))
+    @app_commands.describe(days=_("opt.days"))
+    async def away(self, interaction: Interaction, days: app_commands.Range[int, 0, 30]) -> None:
+        """Away from this server's games for ``days`` (0: back now): seats marked, no reminders, no time-outs."""
+        await self.defer(interaction)
+        lang = lang_of(interaction, default=self.bot.config.language)
+
+        async def work() -> None:
+            assert interaction.guild_id is not None
+            was = await self.store.away_until(interaction.guild_id, [interaction.user.id])
+            until = await self.service.set_away(interaction.guild_id, interaction.user.id, days)
+            if until is not None:
+                text = t("bot.away_set", lang, date=away_date(until, lang))
+            else:
+                text = t("bot.away_back" if was else "bot.away_not", lang)
+            for game in await self.store.guild_open_games(interaction.guild_id):
+                if game.status == ACTIVE and game.seat_of(interaction.user.id) is not None:
+                    await self.poster.show(game.id, refresh=True)  # the mark on the board
+            await self.private(interaction, text)
+
+        await self.guard(interaction, lang, work)
+
+
+def _players(game: Game) -> str:
+    return ", ".join(s.name for s in game.seats)
+
+
+def _status(game: Game, lang: str) -> str:
+    if game.status == LOBBY or game.state is None:
+        return t("bot.games_status_lobby", lang)
+    st = GameState.from_json(game.state)
+    seat = game.seats[st.decider] if st.decider < len(game.seats) else None
+    return t("bot.games_status_turn", lang, player=seat.name if seat is not None else "?")
