@@ -52,7 +52,7 @@ def waits_for(game: Game, user_id: int) -> bool:
 def rematch_parts(game: Game) -> dict[str, object]:
     """The finished game's options for its rematch: edition, money, expansions and modules."""
     keys = ("edition", "open_money", "expansions", "modules")
-    return {k: game.ruleset[k] for k in keys if k in game.ruleset}
+    return {k: game.ruleset[k] for k in keys if game.ruleset.get(k) not in (None, [], ())}
 
 
 class SocialService(ServiceBase):
