@@ -62,6 +62,7 @@ class CogBase(commands.Cog):
 
     if TYPE_CHECKING:  # made by another part of the cog (``cogs.social``)
         async def archive_threads(self) -> None: ...
+        async def rename_thread(self, game: Game) -> None: ...
 
     @property
     def service(self) -> GameService:

@@ -133,6 +133,8 @@ class Petersburg(PlayCommands, HostCommands, InfoCommands, ComputerCommands, Rep
         self.poster.kick(game.id)
         lang = game.lang
         await self.refresh_lobby(game)
+        if game.parent_id is not None:  # the game's own thread: named after all its players now
+            await self.rename_thread(game)
         unreachable = []
         for s in game.seats:
             if s.user_id is None:  # a computer player
@@ -319,10 +321,11 @@ class Petersburg(PlayCommands, HostCommands, InfoCommands, ComputerCommands, Rep
 
     @app_commands.command(name="rules", description=_("cmd.rules"))
     async def rules(self, interaction: Interaction) -> None:
-        """Short help, and how the ratings count games (docs/ratings.md)."""
+        """Short help, how the ratings count games (docs/ratings.md), and time away, rematches and threads."""
         await self.defer(interaction)
         lang = await self.channel_lang(interaction)
         ratings = discord.Embed(title=t("bot.rules_ratings_title", lang), description=t("bot.rules_ratings", lang))
+        ratings.add_field(name=t("bot.rules_away_title", lang), value=t("bot.rules_away", lang)[:1024], inline=False)
         await self.guard(interaction, lang, lambda: self.private(interaction, t("bot.rules_help", lang),
                                                                  embed=ratings))
 

@@ -85,6 +85,14 @@ class SocialCommands(CogBase):
             log.info("could not link thread %s in its line: %s", thread_id, e)
         return thread_id
 
+    async def rename_thread(self, game: Game) -> None:
+        """The game's thread named after the game and the players who start it (a failure is only logged)."""
+        name = t("bot.thread_name", game.lang, players=", ".join(s.name for s in game.seats))[:THREAD_NAME]
+        try:
+            await self.bot.http.edit_channel(game.channel_id, name=name)
+        except discord.HTTPException as e:
+            log.info("could not rename the thread of game %s: %s", game.id, e)
+
     async def wants_thread(self, interaction: Interaction, thread: bool | None) -> bool:
         """Whether ``create`` opens the game in a new thread: the option, else the server's default; never
         from inside a thread (the game is then played in that thread)."""

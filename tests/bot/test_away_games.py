@@ -107,3 +107,7 @@ async def test_a_member_away_is_marked_gets_no_reminder_and_no_time_out(env: sim
     assert "🏖️" not in " ".join(f.name or "" for f in board_message(channel).embeds[0].fields)
     st = await state_in(env, channel)
     assert st.decider is not None
+    r = await b.slash(channel, "petersburg rules")  # written in the help
+    [embed] = reply_of(r).embeds
+    assert any(f.name == "Away, rematches, threads" and "/petersburg away days:" in (f.value or "")
+               for f in embed.fields)

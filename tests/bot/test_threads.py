@@ -46,6 +46,7 @@ async def test_a_whole_game_in_a_thread_then_archived_with_its_buttons_working(e
     r = await a.slash(thread, "petersburg start")
     game = await game_in(env, thread)
     assert game.channel_id == thread.id and game.parent_id == channel.id and game.status == "active"
+    assert env.backend.channels[thread.id].name == "Saint Petersburg: p0, p1"  # named after its players
     await play_to_end(env, thread, [a, b])
     assert _lines(channel) == lines  # everything happened in the thread
     final = next(m for m in reversed(thread.history()) if any((c.custom_id or "").startswith("pb:rm:")
@@ -84,6 +85,13 @@ async def test_two_games_in_threads_of_one_channel_at_once_and_the_server_defaul
         assert board.channel.id == thread.id
         await act_by_buttons(env, thread, players)
         assert (await game_in(env, thread)).version > before
+    # reminders and the host's kick work in a thread as in a channel
+    await a.slash(first, "petersburg host settings", reminder="2")
+    await env.advance_time(3 * 60)
+    assert any("⏰" in m.content for m in first.history())
+    r = await c.slash(second, "petersburg host kick", player=d)
+    assert "seat" in reply_of(r).content.lower() or "Platz" in reply_of(r).content
+    assert (await game_in(env, second)).seat_of(d.id) is None
     lines = _lines(channel)  # the settings' announcement, then one line a game, nothing else
     assert len(lines) == 3 and lines[0].startswith("⚙️") and first.mention in lines[1] and second.mention in lines[2]
 
