@@ -73,11 +73,13 @@ class SocialCommands(CogBase):
         try:
             data = await self.bot.http.start_thread_with_message(
                 parent_id, msg.id, name=name, auto_archive_duration=THREAD_ARCHIVE_MINUTES)
-        except discord.Forbidden:
+        except discord.HTTPException as e:  # no thread here (a channel that has none, a lost permission)
             with contextlib.suppress(discord.HTTPException):
                 await msg.delete()
-            raise UserError("thread_permissions",
-                            perms=", ".join(t(f"bot.perm_{p}", lang) for p in THREAD_PERMISSIONS)) from None
+            if isinstance(e, discord.Forbidden):
+                raise UserError("thread_permissions",
+                                perms=", ".join(t(f"bot.perm_{p}", lang) for p in THREAD_PERMISSIONS)) from None
+            raise UserError("thread_failed", reason=e.text or e.status) from None
         thread_id = int(data["id"])
         try:
             await msg.edit(content=line(f"<#{thread_id}>")[:2000], allowed_mentions=NO_PINGS)
