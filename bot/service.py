@@ -60,6 +60,7 @@ class Outcome:
     changed_hands: list[int]
     auto: str | None = None
     followups: list[Outcome] = field(default_factory=list)
+    back: bool = False  # the player was away from the server's games until this action
 
     def chain(self) -> list[Outcome]:
         """This action and its automatic follow-ups, in order."""
@@ -306,7 +307,7 @@ class GameService(LobbyService, SocialService):
             await self._check_version(game, st, user_id, action, version)
             timing = await self.timing(game)
             out = await self._commit(game, st, seat, action, user_id=user_id, auto=None, timing=timing)
-            await self.store.back_if_away(game.guild_id, user_id)  # acting ends their time away
+            out.back = await self.store.back_if_away(game.guild_id, user_id)  # acting ends their time away
             out.followups = await self._follow_up(game, st, timing)
             if after is not None:
                 await after(out)

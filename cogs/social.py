@@ -222,12 +222,16 @@ class SocialCommands(CogBase):
                 text = t("bot.away_set", lang, date=away_date(until, lang))
             else:
                 text = t("bot.away_back" if was else "bot.away_not", lang)
-            for game in await self.store.guild_open_games(interaction.guild_id):
-                if game.status == ACTIVE and game.seat_of(interaction.user.id) is not None:
-                    await self.poster.show(game.id, refresh=True)  # the mark on the board
+            await self.refresh_boards(interaction.guild_id, interaction.user.id)  # the mark on the boards
             await self.private(interaction, text)
 
         await self.guard(interaction, lang, work)
+
+    async def refresh_boards(self, guild_id: int, user_id: int) -> None:
+        """Draw again the boards of the member's games in play in the server (their 🏖️ mark came or went)."""
+        for game in await self.store.guild_open_games(guild_id):
+            if game.status == ACTIVE and game.seat_of(user_id) is not None:
+                await self.poster.show(game.id, refresh=True)
 
 
 def _players(game: Game) -> str:

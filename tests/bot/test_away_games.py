@@ -85,11 +85,16 @@ async def test_several_reminders_due_together_come_in_one_dm(env: simcord.Env) -
         assert texts(channel.history(), f"⏰ {a.mention}") or texts(channel.history(), a.mention)
 
 
+def _marked(channel: simcord.ChannelHandle) -> bool:
+    return "🏖️" in " ".join(f.name or "" for f in board_message(channel).embeds[0].fields)
+
+
 async def test_a_member_away_is_marked_gets_no_reminder_and_no_time_out(env: simcord.Env) -> None:
     guild = env.create_guild()
-    channel = guild.create_text_channel("one")
-    a, b = setup_members(env, 2, guild)
+    channel, other = guild.create_text_channel("one"), guild.create_text_channel("two")
+    a, b, c = setup_members(env, 3, guild)
     await start_game(env, channel, [a, b])
+    await start_game(env, other, [c, b])  # b's other game in the server
     await _until(env, channel, [a, b], b, for_them=True)
     await a.slash(channel, "petersburg host settings", reminder="3", autopass="5")
     r = await b.slash(channel, "petersburg away", days=3)
@@ -97,6 +102,7 @@ async def test_a_member_away_is_marked_gets_no_reminder_and_no_time_out(env: sim
     board = board_message(channel)
     names = " ".join(f.name or "" for f in board.embeds[0].fields)
     assert "p1 🏖️ until 4 Jan" in names and "p0 🏖️" not in names
+    assert _marked(other)  # in every game of the server
     game = await game_in(env, channel)
     await env.advance_time(30 * MIN)  # the reminder and the time-out would have come long ago
     assert [r for r in await _store(env).actions(game.id) if r.auto == "timeout"] == []
@@ -104,7 +110,7 @@ async def test_a_member_away_is_marked_gets_no_reminder_and_no_time_out(env: sim
     assert (await game_in(env, channel)).version == game.version
     await act_by_buttons(env, channel, [a, b])  # b acts: back
     assert await _store(env).away_until(guild.id, [b.id]) == {}
-    assert "🏖️" not in " ".join(f.name or "" for f in board_message(channel).embeds[0].fields)
+    assert not _marked(channel) and not _marked(other)
     st = await state_in(env, channel)
     assert st.decider is not None
     r = await b.slash(channel, "petersburg rules")  # written in the help
