@@ -20,7 +20,6 @@ from rules.i18n import t
 
 from .base import HOST, CogBase, Interaction
 from .public import names_of
-from .social import jump as cogs_jump
 
 log = logging.getLogger(__name__)
 
@@ -82,9 +81,9 @@ class HostCommands(CogBase):
 
     # --- reminders and time-outs ----------------------------------------------------------------------
     async def run_due_timers(self) -> None:
-        """Send due reminders and play for players whose time ran out; each one on its own. A member with
-        several games whose reminders fall due together gets one DM that lists them all (each game's channel
-        still gets its own reminder). Then the threads of games that ended a while ago are archived."""
+        """Send due reminders and play for players whose time ran out; each one on its own. Each game's channel
+        gets its own reminder, a member one DM that lists all their games waiting for them
+        (``reminder_dms``). Then the threads of games that ended a while ago are archived."""
         dms: dict[int, list[tuple[Game, str, str]]] = {}
         for timer in await self.service.due_timers(self.bot.shard_filter()):
             try:
@@ -99,25 +98,11 @@ class HostCommands(CogBase):
             except Exception as e:
                 log.exception("timer %s of game %s failed", timer.kind, timer.game_id)
                 self.bot.record_bug(e)
-        for uid, games in dms.items():
-            await self.dms.send(uid, self._reminder_dm(games), force=True)
         try:
+            await self.reminder_dms(dms)
             await self.archive_threads()
         except DatabaseLost:
             return
-
-    @staticmethod
-    def _reminder_dm(games: list[tuple[Game, str, str]]) -> str:
-        """One game's reminder DM, or the digest of several (each game: its channel, since when, a link)."""
-        game, since, note = games[0]
-        lang = game.lang
-        link = cogs_jump(game)
-        if len(games) == 1:
-            return t("bot.reminder_dm", lang, channel=f"<#{game.channel_id}>", game=game.id, since=since,
-                     link=link) + note
-        lines = "\n".join(t("bot.reminder_digest_line", lang, channel=f"<#{g.channel_id}>", game=g.id, since=s,
-                            link=cogs_jump(g)) for g, s, _n in games)
-        return t("bot.reminder_digest", lang, n=len(games), lines=lines)[:2000]
 
     async def _remind(self, timer: TimerRow) -> tuple[int, Game, str, str] | None:
         """Claim the reminder in the database (so it goes out once), then ping the player in the channel (the

@@ -21,7 +21,7 @@ from discord import app_commands
 
 from bot.lobby import max_players
 from bot.service import UserError
-from bot.social import away_date
+from bot.social import away_date, waits_for
 from bot.store import ACTIVE, LOBBY, Game
 from bot.translator import locale_str as _
 from rules import GameState
@@ -36,6 +36,7 @@ THREAD_PERMISSIONS = ("create_public_threads", "send_messages_in_threads")
 ARCHIVE_AFTER = 3600.0  # seconds after the final scores (or the abort) a game's thread is archived
 THREAD_ARCHIVE_MINUTES: Literal[10080] = 10080  # Discord archives an idle thread after a week
 THREAD_NAME = 100  # Discord's limit
+DIGEST_WINDOW = 1800.0  # seconds in which a game listed in a member's reminder DM sends no DM of its own
 
 
 def jump(game: Game, message_id: int | None = None) -> str:
@@ -117,6 +118,27 @@ class SocialCommands(CogBase):
                 log.info("could not archive the thread of game %s: %s", game_id, e)
                 continue
             await self.store.set_archived(game_id)
+
+    # --- one reminder DM for several games ----------------------------------------------------------------
+    async def reminder_dms(self, due: dict[int, list[tuple[Game, str, str]]]) -> None:
+        """The reminder DMs of a poll: member -> their games whose reminder went out now (game, since when, the
+        time-out's note). A member gets one DM listing every game that waits for them, not one a game; a game
+        listed in the last ``DIGEST_WINDOW`` seconds (by this process) sends no DM of its own again."""
+        now = self.store.clock()
+        listed: dict[tuple[int, int], float] = self.__dict__.setdefault("_listed", {})
+        for key in [k for k, at in listed.items() if now - at >= DIGEST_WINDOW]:
+            del listed[key]
+        for uid, games in due.items():
+            if all((uid, g.id) in listed for g, _s, _n in games):
+                continue
+            entries = list(games)
+            known = {g.id for g, _s, _n in games}
+            for game in await self.store.user_games(uid, status=ACTIVE, limit=50):
+                if game.id not in known and waits_for(game, uid):
+                    entries.append((game, f"<t:{int(game.updated_at)}:R>", ""))
+            for game, _s, _n in entries:
+                listed[(uid, game.id)] = now
+            await self.dms.send(uid, reminder_text(entries), force=True)
 
     # --- rematch ------------------------------------------------------------------------------------
     async def on_rematch(self, interaction: Interaction, game_id: int) -> None:
@@ -232,6 +254,18 @@ class SocialCommands(CogBase):
         for game in await self.store.guild_open_games(guild_id):
             if game.status == ACTIVE and game.seat_of(user_id) is not None:
                 await self.poster.show(game.id, refresh=True)
+
+
+def reminder_text(games: list[tuple[Game, str, str]]) -> str:
+    """One game's reminder DM, or the list of several (each: its channel, since when, a link)."""
+    game, since, note = games[0]
+    lang = game.lang
+    if len(games) == 1:
+        return t("bot.reminder_dm", lang, channel=f"<#{game.channel_id}>", game=game.id, since=since,
+                 link=jump(game)) + note
+    lines = "\n".join(t("bot.reminder_digest_line", lang, channel=f"<#{g.channel_id}>", game=g.id, since=s,
+                        link=jump(g)) for g, s, _n in games)
+    return t("bot.reminder_digest", lang, n=len(games), lines=lines)[:2000]
 
 
 def _players(game: Game) -> str:
