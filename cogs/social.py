@@ -123,7 +123,8 @@ class SocialCommands(CogBase):
     async def reminder_dms(self, due: dict[int, list[tuple[Game, str, str]]]) -> None:
         """The reminder DMs of a poll: member -> their games whose reminder went out now (game, since when, the
         time-out's note). A member gets one DM listing every game that waits for them, not one a game; a game
-        listed in the last ``DIGEST_WINDOW`` seconds (by this process) sends no DM of its own again."""
+        listed so beside another's reminder in the last ``DIGEST_WINDOW`` seconds (by this process) sends no DM
+        of its own then."""
         now = self.store.clock()
         listed: dict[tuple[int, int], float] = self.__dict__.setdefault("_listed", {})
         for key in [k for k, at in listed.items() if now - at >= DIGEST_WINDOW]:
@@ -136,7 +137,7 @@ class SocialCommands(CogBase):
             for game in await self.store.user_games(uid, status=ACTIVE, limit=50):
                 if game.id not in known and waits_for(game, uid):
                     entries.append((game, f"<t:{int(game.updated_at)}:R>", ""))
-            for game, _s, _n in entries:
+            for game, _s, _n in entries[len(games):]:  # listed beside the due ones (a due one's repeat still DMs)
                 listed[(uid, game.id)] = now
             await self.dms.send(uid, reminder_text(entries), force=True)
 
