@@ -56,8 +56,8 @@ def is_thread(channel: object) -> bool:
 class SocialCommands(CogBase):
     """Rematch, threads, ``games``, ``away``, digest DMs, archiving threads; part of the ``/petersburg`` cog."""
 
-    _rematching: weakref.WeakValueDictionary[int, asyncio.Lock]
-
+    # per process: the presses of one game's 🔁 Rematch in turn (so a second press never opens a thread for
+    # nothing), and which games a member's last reminder DM listed (``reminder_dms``); made on first use
     # --- threads ------------------------------------------------------------------------------------
     async def open_thread(self, interaction: Interaction, parent_id: int, players: Sequence[str], lang: str,
                           line: Callable[[str], str]) -> int:
@@ -154,7 +154,8 @@ class SocialCommands(CogBase):
                 raise UserError("no_game")
             if interaction.user.id not in {s.user_id for s in game.seats if s.user_id is not None}:
                 raise UserError("rematch_not_player")
-            locks = self.__dict__.setdefault("_rematching", weakref.WeakValueDictionary())
+            locks: weakref.WeakValueDictionary[int, asyncio.Lock] = self.__dict__.setdefault(
+                "_rematching", weakref.WeakValueDictionary())
             lock = locks.setdefault(game_id, asyncio.Lock())
             async with lock:
                 await self._rematch(interaction, game, lang)
