@@ -116,9 +116,10 @@ class LobbyService(ServiceBase):
     # --- lobby ------------------------------------------------------------------------------------
     async def create(self, *, guild_id: int | None, channel_id: int, user_id: int, name: str, edition: int = 2,
                      open_money: bool = True, lang: str | None = None, seed: int | None = None,
-                     expansions: Sequence[str] = (), modules: Sequence[int] = ()) -> Game:
+                     expansions: Sequence[str] = (), modules: Sequence[int] = (), parent_id: int | None = None) -> Game:
         """A new lobby in the channel with the creator as host and first seat; ``expansions`` as the rules
-        core names them (e.g. the Market), refused with the core's reason where the rulebooks do not allow them."""
+        core names them (e.g. the Market), refused with the core's reason where the rulebooks do not allow them;
+        ``parent_id``: the channel is the game's own thread in that channel."""
         lang = lang if lang in LANGUAGES else self.default_lang
         try:
             Ruleset(edition=edition, expansions=tuple(expansions), modules=tuple(modules))  # validates them
@@ -133,7 +134,7 @@ class LobbyService(ServiceBase):
         try:
             return await self.store.create_game(
                 guild_id=guild_id, channel_id=channel_id, host_id=user_id, host_name=name,
-                ruleset=ruleset, seed=seed, lang=lang)
+                ruleset=ruleset, seed=seed, lang=lang, parent_id=parent_id)
         except ChannelBusy:
             raise UserError("channel_busy") from None
 

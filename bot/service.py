@@ -27,6 +27,7 @@ from rules.autopass import AutoPass, arm, default_action, due, expired, only_pas
 
 from .lobby import LobbyService, hands_of
 from .service_base import MAX_PLAYERS, MIN_PLAYERS, UserError
+from .social import SocialService
 from .store import ACTIVE, FINISHED, ActionRow, Game, TimerRow, VersionConflict
 from .timers import REMIND, Timing, resolve
 
@@ -59,6 +60,7 @@ class Outcome:
     changed_hands: list[int]
     auto: str | None = None
     followups: list[Outcome] = field(default_factory=list)
+    back: bool = False  # the player was away from the server's games until this action
 
     def chain(self) -> list[Outcome]:
         """This action and its automatic follow-ups, in order."""
@@ -68,7 +70,7 @@ class Outcome:
         return sorted({s for o in self.chain() for s in o.changed_hands})
 
 
-class GameService(LobbyService):
+class GameService(LobbyService, SocialService):
     """Create, join, start and play games; every method re-reads the game from the store."""
 
     async def _reschedule(self, game: Game) -> None:
@@ -136,6 +138,8 @@ class GameService(LobbyService):
             st = self.state(game)
             if st.decider != timer.seat or game.computer_at(timer.seat) is not None:
                 await self.store.claim_timer(timer, None)
+                return None
+            if await self.postpone_if_away(game, timer):  # no time-out plays for a member away
                 return None
             if game.settings.get("takeover"):
                 await self.hand_to_computer(game, timer.seat)
@@ -303,6 +307,7 @@ class GameService(LobbyService):
             await self._check_version(game, st, user_id, action, version)
             timing = await self.timing(game)
             out = await self._commit(game, st, seat, action, user_id=user_id, auto=None, timing=timing)
+            out.back = await self.store.back_if_away(game.guild_id, user_id)  # acting ends their time away
             out.followups = await self._follow_up(game, st, timing)
             if after is not None:
                 await after(out)

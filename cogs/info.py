@@ -17,7 +17,7 @@ from bot.translator import locale_str as _
 from rules import view
 from rules.i18n import t
 
-from .base import NO_PINGS, CogBase, Interaction
+from .base import HOST, NO_PINGS, CogBase, Interaction
 from .public import embed_of, names_of
 from .replays import history_view
 
@@ -57,15 +57,17 @@ class InfoCommands(CogBase):
         except discord.HTTPException as e:
             log.info("could not announce in channel %s: %s", interaction.channel_id, e)
 
-    @app_commands.command(name="settings", description=_("cmd.settings"))
+    @HOST.command(name="settings", description=_("cmd.settings"))
     @app_commands.describe(reminder=_("opt.reminder"), interval=_("opt.interval"), autopass=_("opt.autopass"),
-                           server=_("opt.server"), takeover=_("opt.takeover"), hints=_("opt.hints"))
+                           server=_("opt.server"), takeover=_("opt.takeover"), hints=_("opt.hints"),
+                           threads=_("opt.threads"))
     async def settings(self, interaction: Interaction, reminder: str | None = None, interval: str | None = None,
                        autopass: str | None = None, server: bool = False, takeover: bool | None = None,
-                       hints: bool | None = None) -> None:
+                       hints: bool | None = None, threads: bool | None = None) -> None:
         """Host: this game's reminder, repeat interval and time-out, whether a computer player takes over an
         absent player's seat at the time-out, and whether hints are allowed; with ``server`` (Manage Server)
-        the server's timer defaults. Without values: show them."""
+        the server's timer defaults and whether new games open in a thread (``threads``). Without values: show
+        them."""
         await self.defer(interaction)
         lang = await self.channel_lang(interaction)
 
@@ -81,6 +83,10 @@ class InfoCommands(CogBase):
             if server and flags:
                 raise UserError("game_only_setting")
             changes.update(flags)
+            if threads is not None:  # the server's default for create's thread option
+                if not server:
+                    raise UserError("threads_server_only")
+                changes["threads"] = int(threads)
             if server:
                 perms = interaction.permissions
                 if changes and not (perms and perms.manage_guild):
@@ -89,6 +95,8 @@ class InfoCommands(CogBase):
                 timing = await self.service.update_server_settings(interaction.guild_id, changes)
                 key = "bot.server_settings_set" if changes else "bot.server_settings"
                 text = t(key, lang, player=interaction.user.mention, settings=timing_text(timing, lang))
+                on = (await self.store.guild_settings(interaction.guild_id)).get("threads")
+                text += "\n" + t("bot.threads_flag", lang, threads=t("bot.on" if on else "bot.off", lang))
             else:
                 game = await self.store.open_game_in_channel(self.cid(interaction))
                 if game is None and not changes:

@@ -74,6 +74,8 @@ class PlayCommands(CogBase):
                 menu = move_view(game.id, game.version, out.state, lang)
                 self.poster.seen.told(game.id, interaction.user.id, game.version)
             await self.after_commit(interaction, done, menu)
+            if out.back and game.guild_id is not None:  # back: their other games' boards lose the 🏖️ mark
+                await self.refresh_boards(game.guild_id, interaction.user.id)
 
         await self.guard(interaction, lang, work)
 

@@ -11,7 +11,8 @@ turn's reminder and time-out (keyed by game and version, so any action voids the
 with an UPDATE before it is sent), ``pass_modes`` the players' ``rules.autopass.AutoPass``, ``results`` each
 finished game's scores (history, leaderboard), ``guild_settings`` a server's timer defaults, ``notices``
 channel messages still to post, ``dm_unreachable`` users whose DMs are closed, and ``ratings`` and
-``rating_changes`` the ratings per server (``bot.ratings``, docs/ratings.md).
+``rating_changes`` the ratings per server (``bot.ratings``, docs/ratings.md), ``away`` the members away from a
+server's games until a time (``social``: also rematch lobbies and the threads of games).
 
 Files: ``rows`` (dataclasses, errors), ``backend`` (the interface), ``sqlite``/``postgres`` (backends),
 ``core`` (open, migrate, transactions), ``reads`` and ``writes`` (the queries).
@@ -46,6 +47,7 @@ from .rows import (
     Unusable,
     VersionConflict,
 )
+from .social import StoreSocial
 from .writes import StoreWrites
 
 __all__ = [
@@ -57,5 +59,5 @@ __all__ = [
 ]
 
 
-class Store(StoreReads, StoreWrites):
+class Store(StoreReads, StoreWrites, StoreSocial):
     """The bot's database (see the module docstring); open it with ``await Store.open(path_or_url)``."""

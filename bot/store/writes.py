@@ -26,17 +26,23 @@ class StoreWrites(StoreBase):
     """Write transactions; see ``bot.store.Store``."""
 
     async def create_game(self, *, guild_id: int | None, channel_id: int, host_id: int, host_name: str,
-                          ruleset: dict[str, Any], seed: int, lang: str) -> Game:
-        """A new lobby with the host in seat 0; ChannelBusy if the channel has an open game."""
+                          ruleset: dict[str, Any], seed: int, lang: str, parent_id: int | None = None,
+                          rematch_of: int | None = None, computers: Sequence[Seat] = (),
+                          settings: dict[str, Any] | None = None) -> Game:
+        """A new lobby with the host in seat 0 (and ``computers`` after it); ChannelBusy if the channel has an
+        open game or ``rematch_of`` has an open rematch. ``parent_id``: the game's thread is in that channel."""
         now = self.clock()
         try:
             async with self.transaction() as tx:
                 [(game_id,)] = await tx.fetch(
                     "INSERT INTO games (guild_id, channel_id, host_id, ruleset, seed, lang, status, version, "
-                    "created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, 'lobby', 0, ?, ?) RETURNING id",
-                    (guild_id, channel_id, host_id, dumps(ruleset), seed, lang, now, now))
-                await tx.execute("INSERT INTO seats (game_id, seat, user_id, name) VALUES (?, 0, ?, ?)",
-                                 (game_id, host_id, host_name))
+                    "created_at, updated_at, parent_id, rematch_of, settings) "
+                    "VALUES (?, ?, ?, ?, ?, ?, 'lobby', 0, ?, ?, ?, ?, ?) RETURNING id",
+                    (guild_id, channel_id, host_id, dumps(ruleset), seed, lang, now, now, parent_id, rematch_of,
+                     dumps(settings) if settings else None))
+                await tx.executemany("INSERT INTO seats (game_id, seat, user_id, name, computer) "
+                                     "VALUES (?, ?, ?, ?, ?)", [(game_id, 0, host_id, host_name, None),
+                                      *((game_id, n + 1, None, s.name, s.computer) for n, s in enumerate(computers))])
         except IntegrityError:
             raise ChannelBusy(f"channel {channel_id} already has an open game") from None
         game = await self.get_game(game_id)
