@@ -82,6 +82,6 @@ async def test_a_refused_combination_is_explained_in_the_lobbys_language(env: si
         refused = reply_of(await host.select(lobby, ["module3"], custom_id=_parts_select(lobby).custom_id))
         assert refused.ephemeral and words in refused.content, refused.content
         assert "modules" not in (await game_in(env, channel)).ruleset
-        await host.slash(channel, "petersburg abort")
+        await host.slash(channel, "petersburg host abort")
         refused = reply_of(await host.slash(channel, "petersburg create", edition=1, market=True, language=lang))
         assert refused.ephemeral and market_words in refused.content, refused.content
