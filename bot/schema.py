@@ -177,7 +177,7 @@ async def _migrate_ratings(tx: Tx) -> None:
     await tx.execute("UPDATE seats SET takeover = 1 WHERE computer IS NOT NULL AND EXISTS (SELECT 1 FROM actions a "
                      "WHERE a.game_id = seats.game_id AND a.seat = seats.seat "
                      "AND (a.user_id IS NOT NULL OR a.auto = 'timeout'))")
-    await rebuild_in(tx)
+    await rebuild_in(tx, standing=False)
 
 
 RATINGS_SCHEMA = """
@@ -217,6 +217,14 @@ games were rated (``seq``), so ``python -m bot ratings --rebuild`` can derive th
 ``seats.takeover`` marks a seat a computer player took over during the game (``Store.set_seat``)."""
 
 
+TAKEBACK_SCHEMA = """
+ALTER TABLE actions ADD COLUMN taken_back INTEGER;
+"""
+"""Take-backs (``bot.takeback``): an action taken back keeps its row, marked with the index of the take-back's
+own row (``auto`` 'takeback', whose first event says which rows it took back); the game's record, its ratings
+and its statistics count only the rows that stand (``taken_back`` NULL, not a take-back)."""
+
+
 MIGRATIONS: list[Migration] = [
     Migration(1, "initial: games, seats, actions, hands", INITIAL_SCHEMA),
     Migration(2, "settings, reminders, pass modes, automatic actions, results", _migrate_timers_and_results),
@@ -224,6 +232,7 @@ MIGRATIONS: list[Migration] = [
     Migration(4, "computer players", COMPUTERS_SCHEMA),
     Migration(5, "board poster claims", BOARD_CLAIM_SCHEMA),
     Migration(6, "ratings", _migrate_ratings),
+    Migration(7, "take-backs", TAKEBACK_SCHEMA),
 ]
 
 

@@ -33,13 +33,15 @@ from .host import HostCommands
 from .info import InfoCommands
 from .play import PlayCommands
 from .replays import ReplayViewer
+from .takeback import TakeBackCommands
 
 log = logging.getLogger(__name__)
 
 
 
 @app_commands.guild_only()
-class Petersburg(PlayCommands, HostCommands, InfoCommands, ComputerCommands, ReplayViewer, commands.GroupCog,
+class Petersburg(PlayCommands, TakeBackCommands, HostCommands, InfoCommands, ComputerCommands, ReplayViewer,
+                 commands.GroupCog,
                  group_name="petersburg", group_description=_("cmd.group")):
     """Saint Petersburg: lobby, turns, hands, host tools."""
 

@@ -12,7 +12,7 @@ is rebuilt exactly from the ruleset, the seed and the actions that stand (``rule
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 from .engine import apply
 from .errors import RuleError
@@ -37,7 +37,16 @@ def revealed(before: GameState, after: GameState, events: list[Event]) -> bool:
     return any(reveals(before, after, events) for reveals in after.ruleset.hooks.reveals)
 
 
-def rebuilt(record: GameRecord, start: int) -> tuple[GameState, bool]:
+class Rebuilt(NamedTuple):
+    """``rebuilt``'s answer: the state before the action, whether it or any after it brought something hidden
+    to light, and the state after all of them (None when something came to light: the replay stops there)."""
+
+    before: GameState
+    revealed: bool
+    after: GameState | None
+
+
+def rebuilt(record: GameRecord, start: int) -> Rebuilt:
     """The state before the record's action ``start`` (rebuilt from the ruleset, the seed and the actions
     before it), and whether that action or any after it in the record brought something hidden to light.
     Raises ``rules.ReplayError`` when an action does not apply (a record that is not the game's)."""
@@ -50,8 +59,8 @@ def rebuilt(record: GameRecord, start: int) -> tuple[GameState, bool]:
         prior = st.copy()
         events = _apply(st, i, texts[i])
         if revealed(prior, st, events):
-            return before, True
-    return before, False
+            return Rebuilt(before, True, None)
+    return Rebuilt(before, False, st)
 
 
 def _apply(st: GameState, index: int, text: str) -> list[Event]:

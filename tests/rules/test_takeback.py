@@ -108,6 +108,7 @@ def test_takeback_rebuilt_is_the_state_before_and_says_whether_anything_came_to_
         lit.append(revealed(before, st, events))
     record = GameRecord(rs, seats(3), seed=21, actions=texts)
     for k in (0, len(texts) // 3, len(texts) // 2, len(texts) - 5, len(texts) - 1):
-        state, came = rebuilt(record, k)
+        state, came, end = rebuilt(record, k)
         assert state.to_json() == states[k]
         assert came == any(lit[k:])
+        assert (end is None) == came and (end is None or end.to_json() == st.to_json())
