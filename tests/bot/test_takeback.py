@@ -14,7 +14,7 @@ import simcord
 from simcord.actors import MemberActor
 
 from bot.replays import rebuild
-from bot.service import UserError
+from bot.service import GameService, UserError
 from bot.store import TAKEBACK
 from rules import GameState, legal_moves, replay
 
@@ -29,9 +29,14 @@ from .helpers import (
     reply_of,
     select_kind,
     setup_members,
-    start_game,
     state_in,
 )
+
+
+def service_of(env: simcord.Env) -> GameService:
+    service = bot_of(env).service
+    assert service is not None
+    return service
 
 
 def takeback_id(message: Any) -> str | None:
@@ -95,7 +100,7 @@ async def test_takeback_in_a_base_game_from_the_confirmation(env: simcord.Env) -
 
     rows = await store.actions(game.id)
     assert [r.auto for r in rows] == [None, TAKEBACK] and rows[0].taken_back == 1 and not rows[0].stands
-    record = await bot_of(env).service.record(game)
+    record = await service_of(env).record(game)
     assert record.actions == [] and replay(record).to_json() == game.state
     log = reply_of(await anna.slash(channel, "petersburg log"))
     text = log.message.embeds[0].description or ""
@@ -104,7 +109,7 @@ async def test_takeback_in_a_base_game_from_the_confirmation(env: simcord.Env) -
     anna2, again = await move(channel, players)  # the game goes on from there
     assert anna2 is anna and again.content.startswith("✅")
     game = await game_in(env, channel)
-    assert replay(await bot_of(env).service.record(game)).to_json() == game.state
+    assert replay(await service_of(env).record(game)).to_json() == game.state
 
 
 async def test_takeback_from_the_menu_and_refused_once_another_seat_chose(env: simcord.Env) -> None:
@@ -121,13 +126,13 @@ async def test_takeback_from_the_menu_and_refused_once_another_seat_chose(env: s
     assert "Too late" in late.content
     game = await game_in(env, channel)
     with pytest.raises(UserError) as e:
-        await bot_of(env).service.take_back(game.id, anna.id, None)
+        await service_of(env).take_back(game.id, anna.id, None)
     assert e.value.code == "takeback_others"
     assert takeback_id(await open_menu(anna, board_message(channel))) is None
     # Boris may take his back; then Anna still may not take back hers (Boris chose since)
-    assert (await bot_of(env).service.take_back(game.id, boris.id, game.version)).seat == game.seat_of(boris.id)
+    assert (await service_of(env).take_back(game.id, boris.id, game.version)).seat == game.seat_of(boris.id)
     with pytest.raises(UserError) as e:
-        await bot_of(env).service.take_back(game.id, anna.id, None)
+        await service_of(env).take_back(game.id, anna.id, None)
     assert e.value.code == "takeback_others"
 
 
@@ -135,7 +140,7 @@ async def test_takeback_refused_when_a_card_was_drawn(env: simcord.Env) -> None:
     """Moves until one ends a phase that deals the next one's cards (2nd edition: the display bought empty):
     every move before it offers ↩️, that one does not, and its take-back is refused."""
     channel, players = await new_table(env, 2)
-    service = bot_of(env).service
+    service = service_of(env)
     game = await game_in(env, channel)
     for _ in range(40):
         before = await state_in(env, channel)
@@ -155,7 +160,7 @@ async def test_takeback_refused_when_a_card_was_drawn(env: simcord.Env) -> None:
 
 async def test_takeback_never_after_the_game_ended(env: simcord.Env) -> None:
     channel, players = await new_table(env, 2)
-    service = bot_of(env).service
+    service = service_of(env)
     game = await game_in(env, channel)
     rng = random.Random(3)
     while game.status == "active":
@@ -173,7 +178,7 @@ async def test_takeback_never_after_the_game_ended(env: simcord.Env) -> None:
 
 async def test_takeback_switched_off_by_the_host_and_the_server(env: simcord.Env) -> None:
     channel, players = await new_table(env, 2)
-    service = bot_of(env).service
+    service = service_of(env)
     host = players[0]
     shown = answer(await host.slash(channel, "petersburg settings", takeback=False))
     assert "last move: off" in shown.content
@@ -215,7 +220,7 @@ async def test_takeback_with_the_market_and_modules_and_its_replay(env: simcord.
     back = answer(await anna.click(done, custom_id=takeback_id(done)))
     assert "took back" in back.content
     assert (await game_in(env, channel)).state == start
-    service = bot_of(env).service
+    service = service_of(env)
     store = bot_of(env).store
     assert store is not None
     rng = random.Random(5)
