@@ -24,7 +24,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from rules import GameRecord, GameState, rebuilt, revealed
+from rules import GameRecord, GameState, ReplayError, rebuilt, revealed
 from rules.autopass import arm
 
 from .lobby import hands_of
@@ -126,11 +126,15 @@ class TakeBacks(ServiceBase):
         k = next(i for i, r in enumerate(standing) if r.idx == first.idx)
         st = self.state(game)
         record = GameRecord(st.ruleset, list(st.seats), seed=game.seed, actions=[r.notation for r in standing])
-        before, came, now = await asyncio.to_thread(rebuilt, record, k)  # a whole replay: off the event loop
+        try:
+            before, came, now = await asyncio.to_thread(rebuilt, record, k)  # a whole replay: off the event loop
+        except ReplayError as e:
+            now, came = None, False
+            log.warning("game %s: its standing actions do not replay (%s)", game.id, e)
         if came:
             raise UserError("takeback_revealed")
         if now is None or json.loads(dumps(now.to_json())) != game.state:  # the log does not lead to the game as stored
-            log.error("game %s: its standing actions do not replay to its state; no take-back", game.id)
+            log.warning("game %s: its standing actions do not replay to its state; no take-back", game.id)
             raise UserError("takeback_nothing")
         return seat, first, standing[k:], before
 
