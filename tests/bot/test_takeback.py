@@ -6,6 +6,7 @@ host or the server switched take-backs off."""
 from __future__ import annotations
 
 import random
+from pathlib import Path
 from typing import Any
 
 import discord
@@ -15,7 +16,7 @@ from simcord.actors import MemberActor
 
 from bot.replays import rebuild
 from bot.service import GameService, UserError
-from bot.store import TAKEBACK
+from bot.store import TAKEBACK, Store
 from rules import GameState, legal_moves, replay
 
 from .helpers import (
@@ -238,3 +239,39 @@ async def test_takeback_with_the_market_and_modules_and_its_replay(env: simcord.
     assert r.last == len(rows)
     assert r.states[1] != start and r.states[2] == start  # the move, then the take-back back to the start
     assert r.states[-1] == game.state
+
+
+async def test_takeback_gives_back_a_pass_mode_the_action_used_up(db_path: Path) -> None:
+    """Boris's "pass my next turn" passed for him right after Anna's move: taken back with it, and his mode is
+    his again (it has not been used)."""
+    store = await Store.open(db_path)
+    svc = GameService(store)
+    game = await svc.create(guild_id=1, channel_id=100, user_id=10, name="Anna", seed=9)
+    await svc.join(100, 11, "Boris")
+    await svc.start(100, 10)
+    rng = random.Random(9)
+    for _ in range(300):
+        game = await svc.game(game.id)
+        st = GameState.from_json(game.state or {})
+        mover = game.user_at(st.decider)
+        assert mover is not None
+        other = 21 - mover  # the members are 10 and 11
+        if st.pending is None and any(m.action.kind == "pass" for m in legal_moves(st)) and st.passes == 0:
+            await svc.set_pass_mode(game.id, other, "turn")
+            safe = [m.action for m in legal_moves(st) if m.action.kind == "take"]
+            if safe:
+                out = await svc.act(game.id, mover, safe[0], version=game.version)
+                if [o.auto for o in out.followups][:1] == ["mode_turn"] and await svc.can_take_back(
+                        await svc.game(game.id), mover):
+                    break
+                continue
+            await svc.set_pass_mode(game.id, other, None)
+        await svc.act(game.id, mover, rng.choice(legal_moves(st)).action, version=game.version)
+    else:
+        raise AssertionError("no pass mode came to pass after a take")
+    seat = game.seat_of(other)
+    assert seat is not None and (await svc.pass_modes(game.id)).get(seat) is None  # used up
+    await svc.take_back(game.id, mover, None)
+    mode = (await svc.pass_modes(game.id)).get(seat)
+    assert mode is not None and mode.mode == "turn"
+    await store.close()
