@@ -239,6 +239,15 @@ async def test_takeback_with_the_market_and_modules_and_its_replay(env: simcord.
     assert r.last == len(rows)
     assert r.states[1] != start and r.states[2] == start  # the move, then the take-back back to the start
     assert r.states[-1] == game.state
+    # the replay viewer: the move, marked, then the take-back as a step of its own
+    history = reply_of(await players[1].slash(channel, "petersburg history"))
+    viewer = reply_of(await players[1].click(history, custom_id=f"pb:r:{game.id}:0:open"))
+    lines = []
+    for _ in range(2):
+        fwd = next(c for c in controls(viewer) if (c.custom_id or "").endswith(":fwd"))
+        await players[1].click(viewer, custom_id=fwd.custom_id)
+        lines.append(viewer.content)
+    assert "(taken back)" in lines[0] and "took back: bought" in lines[1]
 
 
 async def test_takeback_gives_back_a_pass_mode_the_action_used_up(db_path: Path) -> None:
