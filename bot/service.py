@@ -276,8 +276,7 @@ class GameService(TakeBacks, LobbyService):
     def record_of(self, game: Game, rows: list[ActionRow]) -> GameRecord:
         """The record of ``game`` from its stored action rows (read already): the actions that stand."""
         st = self.state(game)
-        return GameRecord(st.ruleset, list(st.seats), seed=game.seed,
-                          actions=[row.notation for row in rows if row.stands])
+        return GameRecord(st.ruleset, list(st.seats), seed=game.seed, actions=[r.notation for r in rows if r.stands])
 
     # --- playing ----------------------------------------------------------------------------------
     async def act(self, game_id: int, user_id: int, action: Action | str, *, version: int | None = None,
