@@ -159,7 +159,8 @@ class TakeBacks(ServiceBase):
             now = self.state(game)
             old_hands, new_hands = hands_of(now), hands_of(before)
             changed = [s for s in range(now.n) if old_hands[s] != new_hands[s]]
-            modes = {r.seat: arm(before, "turn").to_json() for r in undone if r.auto == "mode_turn"}
+            # a "pass my next turn" that passed for another seat right after it is that seat's again
+            modes = {r.seat: arm(before, "turn").to_json() for r in undone if r.auto == "mode_turn" and follow_up(r)}
             event = {"type": TAKEBACK, "seat": seat, "from": first.idx, "undone": (first.events or [{}])[0]}
             timers = self._plan(game, before, await self.timing(game), self.store.clock())
             try:
