@@ -177,7 +177,7 @@ async def _migrate_ratings(tx: Tx) -> None:
     await tx.execute("UPDATE seats SET takeover = 1 WHERE computer IS NOT NULL AND EXISTS (SELECT 1 FROM actions a "
                      "WHERE a.game_id = seats.game_id AND a.seat = seats.seat "
                      "AND (a.user_id IS NOT NULL OR a.auto = 'timeout'))")
-    await rebuild_in(tx)
+    await rebuild_in(tx, standing=False)
 
 
 RATINGS_SCHEMA = """
@@ -234,6 +234,12 @@ CREATE TABLE away (
 (NULL: the game is in a channel of its own), ``games.archived`` whether that thread was archived after the
 game, ``games.rematch_of`` the game a lobby is the rematch of (one open rematch a game: the unique index decides
 a race of two presses, across processes too); ``away`` the members away from a server's games until a time."""
+TAKEBACK_SCHEMA = """
+ALTER TABLE actions ADD COLUMN taken_back INTEGER;
+"""
+"""Take-backs (``bot.takeback``): an action taken back keeps its row, marked with the index of the take-back's
+own row (``auto`` 'takeback', whose first event says which rows it took back); the game's record, its ratings
+and its statistics count only the rows that stand (``taken_back`` NULL, not a take-back)."""
 
 
 MIGRATIONS: list[Migration] = [
@@ -244,6 +250,7 @@ MIGRATIONS: list[Migration] = [
     Migration(5, "board poster claims", BOARD_CLAIM_SCHEMA),
     Migration(6, "ratings", _migrate_ratings),
     Migration(7, "rematches, games in threads, time away", SOCIAL_SCHEMA),
+    Migration(8, "take-backs", TAKEBACK_SCHEMA),
 ]
 
 

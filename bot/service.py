@@ -29,6 +29,7 @@ from .lobby import LobbyService, hands_of
 from .service_base import MAX_PLAYERS, MIN_PLAYERS, UserError
 from .social import SocialService
 from .store import ACTIVE, FINISHED, ActionRow, Game, TimerRow, VersionConflict
+from .takeback import TakeBacks
 from .timers import REMIND, Timing, resolve
 
 __all__ = ["MAX_PLAYERS", "MIN_PLAYERS", "GameService", "Outcome", "UserError", "hands_of"]
@@ -70,7 +71,7 @@ class Outcome:
         return sorted({s for o in self.chain() for s in o.changed_hands})
 
 
-class GameService(LobbyService, SocialService):
+class GameService(TakeBacks, LobbyService, SocialService):
     """Create, join, start and play games; every method re-reads the game from the store."""
 
     async def _reschedule(self, game: Game) -> None:
@@ -277,9 +278,9 @@ class GameService(LobbyService, SocialService):
         return self.record_of(game, await self.store.actions(game.id))
 
     def record_of(self, game: Game, rows: list[ActionRow]) -> GameRecord:
-        """The record of ``game`` from its stored action rows (read already)."""
+        """The record of ``game`` from its stored action rows (read already): the actions that stand."""
         st = self.state(game)
-        return GameRecord(st.ruleset, list(st.seats), seed=game.seed, actions=[row.notation for row in rows])
+        return GameRecord(st.ruleset, list(st.seats), seed=game.seed, actions=[r.notation for r in rows if r.stands])
 
     # --- playing ----------------------------------------------------------------------------------
     async def act(self, game_id: int, user_id: int, action: Action | str, *, version: int | None = None,
@@ -363,7 +364,7 @@ class GameService(LobbyService, SocialService):
         if done is not None and done.user_id == user_id and done.notation == format_action(
                 action, st.ruleset.catalogue, seats=st.seats):
             raise UserError("already_done")
-        raise UserError("stale_board")
+        raise await self.stale(game, version)
 
     async def _commit(self, game: Game, st: GameState, seat: int, action: Action, *, user_id: int | None,
                       auto: str | None, timing: Timing, clear_pass: Sequence[int] = ()) -> Outcome:

@@ -62,7 +62,7 @@ def _names(view: dict[str, Any], names: Sequence[str] | None) -> list[str]:
     return list(names) if names is not None else [p["name"] for p in view["players"]]
 
 
-EVENT_EMOJI = {"observe": "🔭", "score": "💰", "pub": "🍺", "end_triggered": "⏳", "game_end": "🏁"}
+EVENT_EMOJI = {"observe": "🔭", "score": "💰", "pub": "🍺", "end_triggered": "⏳", "game_end": "🏁", "takeback": "↩️"}
 
 
 def event_lines(events: Sequence[dict[str, Any]], names: Sequence[str], edition: int, lang: str, *,

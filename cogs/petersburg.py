@@ -34,6 +34,7 @@ from .info import InfoCommands
 from .play import PlayCommands
 from .replays import ReplayViewer
 from .social import SocialCommands
+from .takeback import TakeBackCommands
 
 log = logging.getLogger(__name__)
 __all__ = ["HOST", "Petersburg", "setup"]
@@ -41,7 +42,8 @@ __all__ = ["HOST", "Petersburg", "setup"]
 
 
 @app_commands.guild_only()
-class Petersburg(PlayCommands, HostCommands, InfoCommands, ComputerCommands, ReplayViewer, SocialCommands,
+class Petersburg(PlayCommands, TakeBackCommands, HostCommands, InfoCommands, ComputerCommands, ReplayViewer,
+                 SocialCommands,
                  commands.GroupCog,
                  group_name="petersburg", group_description=_("cmd.group")):
     """Saint Petersburg: lobby, turns, hands, host tools."""

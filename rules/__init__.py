@@ -17,6 +17,7 @@ from .errors import NotationError, RuleError, RulesetError
 from .record import GameRecord, ReplayError, parse_for, replay
 from .ruleset import Phase, Ruleset
 from .state import DRAWN, HAND, LOWER, UPPER, GameState, Pending
+from .takeback import rebuilt, revealed
 from .view import hand_prices, view
 
 __all__ = [
@@ -57,7 +58,9 @@ __all__ = [
     "parse_action",
     "parse_for",
     "price",
+    "rebuilt",
     "replay",
+    "revealed",
     "targets",
     "view",
 ]

@@ -30,6 +30,7 @@ from .rows import (
     FINISHED,
     LOBBY,
     OPEN_STATUSES,
+    TAKEBACK,
     ActionRow,
     ChannelBusy,
     DatabaseLost,
@@ -51,7 +52,8 @@ from .social import StoreSocial
 from .writes import StoreWrites
 
 __all__ = [
-    "ABORTED", "ACTIVE", "FINISHED", "LOBBY", "MIGRATIONS", "OPEN_STATUSES", "ActionRow", "Backend", "ChannelBusy",
+    "ABORTED", "ACTIVE", "FINISHED", "LOBBY", "MIGRATIONS", "OPEN_STATUSES", "TAKEBACK", "ActionRow", "Backend",
+    "ChannelBusy",
     "DatabaseLost", "DatabaseUnavailable", "FinishedGame", "Game", "IntegrityError", "Migration", "NotFound", "Notice",
     "Result", "Seat",
     "Standing", "Store", "StoreError", "TimerRow", "Tx", "Unusable", "VersionConflict", "parse_database",

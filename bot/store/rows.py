@@ -9,6 +9,7 @@ from typing import Any
 
 LOBBY, ACTIVE, FINISHED, ABORTED = "lobby", "active", "finished", "aborted"
 OPEN_STATUSES = (LOBBY, ACTIVE)
+TAKEBACK = "takeback"  # ``actions.auto`` of a take-back's own row
 
 
 # --- rows ---------------------------------------------------------------------------------------
@@ -85,7 +86,13 @@ class ActionRow:
     notation: str
     events: list[dict[str, Any]]
     created_at: float
-    auto: str | None = None  # None: by the player; else why the bot acted (forced, mode_*, timeout)
+    auto: str | None = None  # None: by the player; else why the bot acted (forced, mode_*, timeout), or 'takeback'
+    taken_back: int | None = None  # taken back by the take-back in row ``taken_back`` (None: it stands)
+
+    @property
+    def stands(self) -> bool:
+        """An action of the game as it stands: neither taken back nor a take-back itself."""
+        return self.taken_back is None and self.auto != TAKEBACK
 
 
 @dataclass(slots=True)

@@ -321,7 +321,11 @@ async def test_the_migration_rates_the_games_finished_before(tmp_path: Path) -> 
     await old.close()
     conn = await aiosqlite.connect(str(path), isolation_level=None)  # back to the schema before ratings
     for sql in ("DROP TABLE rating_changes", "DROP TABLE ratings", "ALTER TABLE seats DROP COLUMN takeover",
-                "DELETE FROM schema_version WHERE version = 6"):
+                # and what the later migrations added: rematches, threads, time away; take-backs
+                "DROP INDEX games_one_rematch", "DROP INDEX games_guild_open", "DROP TABLE away",
+                "ALTER TABLE games DROP COLUMN parent_id", "ALTER TABLE games DROP COLUMN rematch_of",
+                "ALTER TABLE games DROP COLUMN archived", "ALTER TABLE actions DROP COLUMN taken_back",
+                "DELETE FROM schema_version WHERE version >= 6"):
         await conn.execute(sql)
     old = Store(conn)
     assert await old.schema_version() == 5
