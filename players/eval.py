@@ -26,7 +26,7 @@ from . import parts_eval as parts
 from .market_eval import MarketOutlook, market_outlook, roundels
 from .parts_eval import PURPLE
 
-HAND_PENALTY = 5  # rules-notes 14: each card left in hand at the end
+HAND_PENALTY = 5  # BG-14: each card left in hand at the end
 CARDS_PER_ROUND = 6  # about how many cards of each stack a round uses
 
 

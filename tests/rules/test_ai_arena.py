@@ -184,7 +184,7 @@ def test_think_runs_on_the_compiled_core_when_built(players_build: Path) -> None
 
 
 def test_arena_counts_the_cards_left_in_hand() -> None:
-    """Each level's cards left in hand at the end (-5 VP each, rules-notes 14) are counted and shown:
+    """Each level's cards left in hand at the end (-5 VP each, BG-14) are counted and shown:
     the figure that showed strong hoarding cards (issue 18)."""
     spec = GameSpec(0, 11, 2, ["random", "easy", "random"], (), (), None, 1)
     _, _, tallies = play_game(spec)

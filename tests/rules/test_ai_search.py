@@ -125,7 +125,7 @@ def test_arena_in_worker_processes_plays_the_same_games() -> None:
     ids=["ed2-5p-market", "ed1-2p"],
 )
 def test_a_card_in_hand_counts_its_penalty_in_the_estimate(ruleset: Ruleset) -> None:
-    """rules-notes 14 (a card left in hand costs 5 VP at the end): the search's position estimate counts
+    """BG-14 (a card left in hand costs 5 VP at the end): the search's position estimate counts
     a card held in hand at its penalty while rounds remain, whatever it would bring if played; playing
     it is for the playouts to find. Before, a held card was credited half its income (up to the whole
     penalty) and strong hoarded cards: 2.1 left in its hand at the end of five-player Market games,

@@ -1,5 +1,5 @@
 """Property tests of the rules core over random complete games of every part of the game (hypothesis;
-expansions.md X-10). One suite for all parts: each test runs once per family of
+X-10). One suite for all parts: each test runs once per family of
 ``random_games.FAMILIES`` (the base game, the Market, the Banquet, IBG/SP+/Module 2, Modules 3 and 5,
 Modules 4 and 6), whose games are drawn as shape x options x game seed x choice seed; the choice seed
 drives a ``random.Random`` that picks uniformly among ``legal_moves``. Each property is checked at
