@@ -76,8 +76,8 @@ class CogBase(commands.Cog):
 
         A failure Discord may get over (5xx, a time-out) is tried again as discord.py does (after 1 s, then
         3 s), but only while Discord's 3 s allow; otherwise the interaction is marked unacknowledged and
-        ``guard`` then runs none of its work: a move the player is shown as failed is never applied (issue 27,
-        item 1), and their retry is a fresh move."""
+        ``guard`` then runs none of its work: a move the player is shown as failed is never applied,
+        and their retry is a fresh move."""
         if interaction.response.is_done():
             return True
         if interaction.extras.get(UNACKNOWLEDGED):  # failed once already (a handler that defers twice)
@@ -123,7 +123,7 @@ class CogBase(commands.Cog):
         except discord.HTTPException as e:
             if file is None or (e.status != 413 and e.code != 40005):  # 40005: request entity too large
                 raise
-            # the picture is too large for Discord: the text alone (issue 17, item 9)
+            # the picture is too large for Discord: the text alone
             log.info("picture %s too large for interaction %s; answering with text", file.filename, interaction.id)
             if embed is not None and embed.image.url == f"attachment://{file.filename}":
                 embed.set_image(url=None)
@@ -143,7 +143,7 @@ class CogBase(commands.Cog):
             return
         try:
             await work()
-        except (UserError, RuleError, DatabaseLost) as e:  # DatabaseLost: issue 17, item 3
+        except (UserError, RuleError, DatabaseLost) as e:  # DatabaseLost: logged once by the store
             await self.safe_private(interaction, error_text(e.code, lang, **e.params))
         except DatabaseUnavailable as e:  # a server or connection lost: not a bug, nothing confirmed
             log.warning("database unavailable while handling %s by user %s: %s", interaction.data,

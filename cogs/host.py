@@ -86,7 +86,7 @@ class HostCommands(CogBase):
                     await self._time_out(timer)
                 else:
                     await self._remind(timer)
-            except DatabaseLost:  # logged once by the store (issue 17, item 3)
+            except DatabaseLost:  # logged once by the store
                 return
             except Exception as e:
                 log.exception("timer %s of game %s failed", timer.kind, timer.game_id)

@@ -1,4 +1,4 @@
-"""The hooks through which the base game and each expansion or module shape a game (issue 11).
+"""The hooks through which the base game and each expansion or module shape a game.
 
 An ``Expansion`` (one file under ``rules/expansions/``) changes the ruleset's derived data in
 ``configure`` (phases, stacks, start-player tokens, display size, catalogue, player counts) and adds

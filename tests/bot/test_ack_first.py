@@ -1,4 +1,4 @@
-"""Issue 27, item 1: a move is applied only after its interaction was acknowledged.
+"""A move is applied only after its interaction was acknowledged.
 
 Discord answers the acknowledgement (the interaction's first callback) with a 500 or a 503, or the request
 times out. discord.py tries a failed callback again after 1 s, then 3 s; Discord expires an interaction not

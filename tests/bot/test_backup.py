@@ -1,4 +1,4 @@
-"""Issue 27, item 3: backups while the bot runs. ``python -m bot backup PATH`` (SQLite's online backup API, in
+"""Backups while the bot runs. ``python -m bot backup PATH`` (SQLite's online backup API, in
 a process of its own while the bot plays), the periodic backup kept N deep (``BACKUP_DIR``,
 ``BACKUP_EVERY_HOURS``, ``BACKUP_KEEP``), and restoring: the bot stopped, the backup copied back, every game
 goes on from where the backup was made, by buttons and by commands."""

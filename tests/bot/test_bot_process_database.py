@@ -1,4 +1,4 @@
-"""Issue 27, item 2, with the real ``python -m bot`` process: a game of computer players plays on while its
+"""With the real ``python -m bot`` process: a game of computer players plays on while its
 database file is deleted, then replaced by an older copy. The bot writes the open database back each time and
 plays on; when it has stopped, the file holds every move it made, in order, and replaying them gives the
 stored state: nothing was lost.

@@ -1,4 +1,4 @@
-"""Issue 12 in Discord: computer players at the table.
+"""Computer players at the table, in Discord.
 
 A four-player game with three computers played whole; a restart while a computer is to move; the bot keeps
 answering another game while a computer thinks (in a worker process); a person takes a computer's seat; the
@@ -231,7 +231,7 @@ def test_thinking_worker_runs_the_compiled_players_when_built(players_build: Pat
 
 
 def test_thinking_keeps_the_strong_search_tree_per_game() -> None:
-    """The thinking worker names the game (issue 18, tree reuse): after a strong move it keeps the subtree
+    """The thinking worker names the game (tree reuse): after a strong move it keeps the subtree
     under that move for the seat's next decision in the same game, and only there."""
     from bot import thinking
     from players.trees import TREES

@@ -1,4 +1,4 @@
-"""The one decide command (issue 16, step 1): every pending decision of any part of the game is made with
+"""The one decide command: every pending decision of any part of the game is made with
 ``/petersburg decide choice:`` (autocomplete: exactly the pending decision's legal choices, versioned) and in
 the private "Your move" menu; ``observatory`` keeps only the draw; the group stays within Discord's 25
 subcommands."""

@@ -1,4 +1,4 @@
-"""Issue 17, part A: the Discord layer at its edges.
+"""The Discord layer at its edges.
 
 1 a computer player's seat is never called empty; 4 every turn is announced (a 503 on the turn message is
 retried, a 403 falls back to a DM and is reported once); 5 the notice of a 403 says why; 6 a doubled

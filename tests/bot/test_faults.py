@@ -1,4 +1,4 @@
-"""Issue 10, defects 4 and 6: a move applies once, and DMs are a push that may fail.
+"""A move applies once, and DMs are a push that may fail.
 
 4: two identical slash commands (a retry, a double submit), or a command and a click on the same move, must
 not both apply where the same player decides again and the move is still legal.

@@ -1,4 +1,4 @@
-"""Issue 27, item 4: the same move twice as a game's last move. The second one is answered "already made"
+"""The same move twice as a game's last move. The second one is answered "already made"
 (``already_done``), like any repeated move, not "This game is not in play." (the game ended with the first)."""
 
 from __future__ import annotations

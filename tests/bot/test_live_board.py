@@ -1,6 +1,6 @@
-"""Issue 10: the board as durable state, kept live, in a quiet channel.
+"""The board as durable state, kept live, in a quiet channel.
 
-Defects covered (numbers as in the issue): 1 a failed board post leaves the game without a board; 2 a crash
+Defects covered: 1 a failed board post leaves the game without a board; 2 a crash
 between storing a move and posting the board; 3 "nothing was changed" after a stored move; 9 the host role
 stays with a host who left; 10 channel noise (a new board image per move).
 """

@@ -1,4 +1,4 @@
-"""The database file deleted or replaced under the running bot (issue 17, item 3; issue 27, item 2).
+"""The database file deleted or replaced under the running bot.
 
 The open connections still hold every committed byte. After each commit, before any move is confirmed, the
 bot compares the path (and its -wal) with the files it opened; when they differ it writes the open database

@@ -1,4 +1,4 @@
-"""Issues 16 and 19 in Discord: the new decisions in words in the private menu, autocomplete and the "✅ …"
+"""In Discord, the new decisions in words in the private menu, autocomplete and the "✅ …"
 reply; the Moocher names the player (menus and records); a player's assignments only in their own private
 answers, with what each would score now; the board embed (without pictures) and ``/petersburg stats`` name the
 Sack, assistants, obstacles and the new VP sources in words."""

@@ -1,4 +1,4 @@
-"""Issue 27, item 2, PostgreSQL: the server goes down in the middle of a move's commit. The move is never
+"""PostgreSQL: the server goes down in the middle of a move's commit. The move is never
 confirmed: the player is told privately that the database could not be reached (not a bug, not "✅"), nothing
 of the move is stored, and once the server is back the player's retry is a fresh move, made once.
 

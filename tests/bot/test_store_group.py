@@ -1,7 +1,7 @@
-"""Issue 17, item 11: SQLite's group commit. Write transactions queued at the same time share one COMMIT; each
+"""SQLite's group commit. Write transactions queued at the same time share one COMMIT; each
 runs in its own savepoint (one that raises is undone alone), each returns only once the group is committed,
 and when the group's COMMIT is refused, none of them reports success (also when the file was deleted and
-cannot be written back: issue 27, item 2). Bookkeeping (``Store.write``) is written
+cannot be written back). Bookkeeping (``Store.write``) is written
 outside that queue and is visible once it returns."""
 
 from __future__ import annotations

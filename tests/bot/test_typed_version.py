@@ -1,4 +1,4 @@
-"""Issue 17, item 8: a command typed without a version (no autocomplete value) right after the board changed is
+"""A command typed without a version (no autocomplete value) right after the board changed is
 checked against what the player has seen. It used to be checked against the version stored as shown, which
 is saved only after the visible edit (0.33 s later at p50 under load, 1.6 s at p99): a move typed against the
 board on screen was refused "This board is out of date", and so was a ``/pass`` typed right after the

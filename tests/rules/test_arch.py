@@ -1,7 +1,7 @@
 """Architecture: the rules core stays pure. It imports nothing from Discord, Pillow, SQLite or asyncio,
 neither in its source (checked with ast) nor at run time (checked in a fresh interpreter). The computer
-players (``players/``) import the rules, never the other way round; nothing imports ``benchmarks``
-(issue 16, step 1)."""
+players (``players/``) import the rules, never the other way round; nothing imports
+``benchmarks``."""
 
 from __future__ import annotations
 
@@ -127,7 +127,7 @@ def test_players_compile_decides_without_importing_rules() -> None:
 
 @pytest.mark.parametrize("path", sorted(RULES.glob("*.py")), ids=lambda p: p.name)
 def test_core_names_no_expansion(path: Path) -> None:
-    """Issue 11: the core reaches expansions only through the registry (rules/expansions/__init__.py)
+    """The core reaches expansions only through the registry (rules/expansions/__init__.py)
     and the hooks; no core module imports an expansion's own file or uses its names."""
     tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
     expansion_files = {p.stem for p in (RULES / "expansions").glob("*.py")} - {"__init__"}
