@@ -76,7 +76,7 @@ async def _moves_of(env: simcord.Env, channel: simcord.ChannelHandle, actor: Mem
 
 
 @pytest.mark.parametrize("fault", ["500", "503", "timeout"])
-async def test_27_1_an_acknowledgement_failing_once_is_tried_again_in_time(env: simcord.Env, fault: str) -> None:
+async def test_an_acknowledgement_failing_once_is_tried_again_in_time(env: simcord.Env, fault: str) -> None:
     channel, players = await new_table(env)
     actor, value = await _buy_choice(env, channel, players)
     before = (await game_in(env, channel)).version
@@ -90,7 +90,7 @@ async def test_27_1_an_acknowledgement_failing_once_is_tried_again_in_time(env: 
 
 
 @pytest.mark.parametrize("fault", ["500", "503", "timeout"])
-async def test_27_1_an_acknowledgement_failing_twice_changes_nothing(env: simcord.Env, fault: str) -> None:
+async def test_an_acknowledgement_failing_twice_changes_nothing(env: simcord.Env, fault: str) -> None:
     channel, players = await new_table(env)
     actor, value = await _buy_choice(env, channel, players)
     before = await game_in(env, channel)
@@ -106,7 +106,7 @@ async def test_27_1_an_acknowledgement_failing_twice_changes_nothing(env: simcor
     assert await _moves_of(env, channel, actor) == 1
 
 
-async def test_27_1_a_menu_choice_whose_acknowledgement_fails_twice_changes_nothing(env: simcord.Env) -> None:
+async def test_a_menu_choice_whose_acknowledgement_fails_twice_changes_nothing(env: simcord.Env) -> None:
     channel, players = await new_table(env)
     actor = decider_of(board_message(channel), players)
     menu = await open_menu(actor, board_message(channel))

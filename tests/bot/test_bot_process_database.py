@@ -64,7 +64,7 @@ async def _moved_on(db: Path, than: dict[int, int], within: float = 60) -> dict[
         await asyncio.sleep(0.2)
 
 
-async def test_27_2_a_running_bot_loses_nothing_when_its_file_is_deleted_then_replaced(tmp_path: Path) -> None:
+async def test_a_running_bot_loses_nothing_when_its_file_is_deleted_then_replaced(tmp_path: Path) -> None:
     db = tmp_path / "games.sqlite3"
     ids = await _computers_only(db, 2)
     env = {"COMPUTER_PAUSE_SECONDS": "0.2", "COMPUTER_SECONDS": "0.05"}

@@ -62,7 +62,7 @@ async def _hand_over(env: simcord.Env, channel: simcord.ChannelHandle, players: 
 
 
 # --- 1 ------------------------------------------------------------------------------------------------------
-async def test_17_1_a_computer_seat_is_never_called_empty(env: simcord.Env) -> None:
+async def test_a_computer_seat_is_never_called_empty(env: simcord.Env) -> None:
     """A whole game of a person and a computer: no public text (also of messages deleted again) says "empty",
     and nobody is pinged for the computer's turns."""
     channel = env.create_guild().create_text_channel("robot")
@@ -87,7 +87,7 @@ async def test_17_1_a_computer_seat_is_never_called_empty(env: simcord.Env) -> N
 
 
 # --- 4 ------------------------------------------------------------------------------------------------------
-async def test_17_4_a_503_on_the_turn_message_is_retried(env: simcord.Env) -> None:
+async def test_a_503_on_the_turn_message_is_retried(env: simcord.Env) -> None:
     """Discord fails (503) on posting the turn message, then on deleting the old one: the player is pinged
     once Discord recovers, and the channel holds exactly one turn message."""
     channel, players = await new_table(env)
@@ -111,7 +111,7 @@ async def test_17_4_a_503_on_the_turn_message_is_retried(env: simcord.Env) -> No
     assert _turn_messages(channel) == [f"<@{game.user_at(st.decider)}>, it is your turn."], _turn_messages(channel)
 
 
-async def test_17_4_a_403_on_the_turn_message_tells_the_player_another_way(env: simcord.Env) -> None:
+async def test_a_403_on_the_turn_message_tells_the_player_another_way(env: simcord.Env) -> None:
     """The bot may edit the board but not post (403): the player to decide is told by DM at every turn, the
     host is told once what is wrong, and once the permission is back the turn message is there again."""
     channel, players = await new_table(env)
@@ -138,7 +138,7 @@ async def test_17_4_a_403_on_the_turn_message_tells_the_player_another_way(env: 
 
 
 # --- 5 ------------------------------------------------------------------------------------------------------
-async def test_17_5_the_notice_of_a_403_says_why(env: simcord.Env) -> None:
+async def test_the_notice_of_a_403_says_why(env: simcord.Env) -> None:
     channel, players = await new_table(env)
     board = board_message(channel)
     env.inject_error("PATCH", f"/channels/{channel.id}/messages/{board.id}", status=403, code=50013,
@@ -177,7 +177,7 @@ async def _drawn(env: simcord.Env) -> tuple[simcord.ChannelHandle, object, str]:
     return channel, actor, decision
 
 
-async def test_17_6_a_doubled_observatory_decision_by_command(env: simcord.Env) -> None:
+async def test_a_doubled_observatory_decision_by_command(env: simcord.Env) -> None:
     channel, actor, decision = await _drawn(env)
     first = await actor.slash(channel, "petersburg decide", choice=decision)  # type: ignore[attr-defined]
     assert "✅" in reply_of(first).content
@@ -187,7 +187,7 @@ async def test_17_6_a_doubled_observatory_decision_by_command(env: simcord.Env) 
     assert (await game_in(env, channel)).version == version
 
 
-async def test_17_6_a_doubled_observatory_decision_by_click_and_command(env: simcord.Env) -> None:
+async def test_a_doubled_observatory_decision_by_click_and_command(env: simcord.Env) -> None:
     channel, actor, decision = await _drawn(env)
     menu = await open_menu(actor, board_message(channel))  # type: ignore[arg-type]
     discard = next(c for c in controls(menu) if (c.custom_id or "").startswith("pb:b:")
@@ -200,7 +200,7 @@ async def test_17_6_a_doubled_observatory_decision_by_click_and_command(env: sim
     assert (await game_in(env, channel)).version == version
 
 
-async def test_17_6_a_doubled_observatory_decision_by_command_and_click(env: simcord.Env) -> None:
+async def test_a_doubled_observatory_decision_by_command_and_click(env: simcord.Env) -> None:
     channel, actor, decision = await _drawn(env)
     menu = await open_menu(actor, board_message(channel))  # type: ignore[arg-type]
     discard = next(c for c in controls(menu) if (c.custom_id or "").startswith("pb:b:")
@@ -214,7 +214,7 @@ async def test_17_6_a_doubled_observatory_decision_by_command_and_click(env: sim
 
 
 # --- 9 ------------------------------------------------------------------------------------------------------
-async def test_17_9_the_decide_again_menu_shows_hand_and_money(env: simcord.Env) -> None:
+async def test_the_decide_again_menu_shows_hand_and_money(env: simcord.Env) -> None:
     channel, players = await new_table(env)
     mover, _ = await _same_player_again(env, channel, players)
     menu = await open_menu(mover, board_message(channel))
@@ -231,7 +231,7 @@ async def test_17_9_the_decide_again_menu_shows_hand_and_money(env: simcord.Env)
 
 
 @pytest.mark.skipif(not images.available(), reason="render/ is not there")
-async def test_17_9_a_hand_picture_too_large_falls_back_to_text(env: simcord.Env, db_path: Path) -> None:
+async def test_a_hand_picture_too_large_falls_back_to_text(env: simcord.Env, db_path: Path) -> None:
     channel, players = await new_table(env)
     old = bot_of(env)
     await env.restart_bot(make_bot(db_path, sync=False, render_images=True))
@@ -248,7 +248,7 @@ async def test_17_9_a_hand_picture_too_large_falls_back_to_text(env: simcord.Env
 
 
 # --- 10 -----------------------------------------------------------------------------------------------------
-async def test_17_10_a_live_game_pings_nobody_per_turn(env: simcord.Env) -> None:
+async def test_a_live_game_pings_nobody_per_turn(env: simcord.Env) -> None:
     """Two players at the board, acting within seconds of each other, a whole game: no mention after the
     first, and no turn message posted and deleted per turn."""
     channel, players = await new_table(env)
@@ -265,7 +265,7 @@ async def test_17_10_a_live_game_pings_nobody_per_turn(env: simcord.Env) -> None
     assert bot_of(env).bugs == []
 
 
-async def test_17_11_a_live_game_keeps_one_look_again(env: simcord.Env) -> None:
+async def test_a_live_game_keeps_one_look_again(env: simcord.Env) -> None:
     """The look again at the end of a live player's window is one sleeping task per game, moved later by each
     move: cancelling it and making a new one at every move left a cancelled timer behind each time (SimCord
     keeps every timer of the bot in a list it searches at each callback: the live window halved bench_load's
@@ -286,7 +286,7 @@ async def test_17_11_a_live_game_keeps_one_look_again(env: simcord.Env) -> None:
     assert _turn_messages(channel) == [f"<@{waiting.id}>, it is your turn."]
 
 
-async def test_17_10_a_player_who_is_away_is_pinged(env: simcord.Env) -> None:
+async def test_a_player_who_is_away_is_pinged(env: simcord.Env) -> None:
     """Live play pings nobody; a player who has not been seen for longer than the live window is pinged when
     the turn reaches them, and a live player who does not act within that window is pinged then."""
     channel, players = await new_table(env)
@@ -307,7 +307,7 @@ async def test_17_10_a_player_who_is_away_is_pinged(env: simcord.Env) -> None:
     assert _turn_messages(channel) == [f"<@{other.id}>, it is your turn."]
 
 
-async def test_17_10_a_live_player_is_still_pinged_after_a_restart(env: simcord.Env, db_path: Path) -> None:
+async def test_a_live_player_is_still_pinged_after_a_restart(env: simcord.Env, db_path: Path) -> None:
     """The look again at the end of a live player's window is in memory: a restart finds the untold turn."""
     channel, players = await new_table(env)
     waiting = decider_of(board_message(channel), players)
@@ -320,7 +320,7 @@ async def test_17_10_a_live_player_is_still_pinged_after_a_restart(env: simcord.
     assert _turn_messages(channel) == [f"<@{waiting.id}>, it is your turn."]
 
 
-def test_17_10_live_minutes_setting() -> None:
+def test_live_minutes_setting() -> None:
     from bot.config import Config
 
     assert Config.from_env({}).live_minutes == 5

@@ -65,7 +65,7 @@ def simcord_bot(server: Server) -> PetersburgBot:
     return PetersburgBot(Config(token="x", database_url=server.url, render_images=False), sync_commands=True)
 
 
-async def test_27_2_a_server_lost_mid_commit_confirms_nothing(env: simcord.Env, server: Server) -> None:
+async def test_a_server_lost_mid_commit_confirms_nothing(env: simcord.Env, server: Server) -> None:
     channel, players = await new_table(env)
     assert "✅" in reply_of(await act_by_commands(env, channel, players)).content
     before = await game_in(env, channel)

@@ -69,7 +69,7 @@ async def test_no_transaction_of_a_refused_group_reports_success(tmp_path: Path)
     await store.close()
 
 
-async def test_27_2_a_group_committed_after_the_file_was_deleted_is_in_the_file_put_back(tmp_path: Path) -> None:
+async def test_a_group_committed_after_the_file_was_deleted_is_in_the_file_put_back(tmp_path: Path) -> None:
     store = await _store(tmp_path)
     first = asyncio.Event()
     tasks = [asyncio.create_task(_insert(store, 0, started=first))]
@@ -99,7 +99,7 @@ async def test_bookkeeping_is_visible_when_written(tmp_path: Path) -> None:
     await store.close()
 
 
-async def test_17_11_waiting_transactions_all_run_in_one_turn_of_the_loop(tmp_path: Path) -> None:
+async def test_waiting_transactions_all_run_in_one_turn_of_the_loop(tmp_path: Path) -> None:
     """When the write lock is let go, every transaction waiting for it runs in the same turn of the event loop
     (``asyncio.Lock`` handed over to one waiter per turn: under load each turn took milliseconds and writes
     queued for 0.2 s p50)."""
@@ -133,7 +133,7 @@ async def test_17_11_waiting_transactions_all_run_in_one_turn_of_the_loop(tmp_pa
     await store.close()
 
 
-async def test_17_11_statements_do_not_go_to_a_thread(tmp_path: Path) -> None:
+async def test_statements_do_not_go_to_a_thread(tmp_path: Path) -> None:
     """A database file: a transaction's statements run on the event loop; only BEGIN and COMMIT go to the
     write connection's thread (each trip there waited for the interpreter and a turn of the busy loop: a move
     took seven or eight)."""
@@ -161,7 +161,7 @@ async def test_17_11_statements_do_not_go_to_a_thread(tmp_path: Path) -> None:
     await store.close()
 
 
-async def test_27_2_a_database_left_without_its_wal_is_written_back(tmp_path: Path) -> None:
+async def test_a_database_left_without_its_wal_is_written_back(tmp_path: Path) -> None:
     store = await _store(tmp_path)
     await _insert(store, 1)
     os.unlink(tmp_path / "g.sqlite3-wal")  # the committed rows not yet copied into the file were only there
