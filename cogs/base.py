@@ -177,6 +177,16 @@ class CogBase(commands.Cog):
         game = await (self.store.latest_game_in_channel(cid) if latest else self.store.open_game_in_channel(cid))
         return lang_of(interaction, game, self.bot.config.language)
 
+    async def channel_game(self, interaction: Interaction) -> tuple[Game | None, str]:
+        """Acknowledge, then the game open in the interaction's channel and the language to answer in; when
+        there is none, the player is told so privately and the game is None."""
+        await self.defer(interaction)
+        game = await self.store.open_game_in_channel(self.cid(interaction))
+        lang = lang_of(interaction, game, self.bot.config.language)
+        if game is None:
+            await self.safe_private(interaction, error_text("no_game", lang))
+        return game, lang
+
     def channel(self, game: Game) -> discord.PartialMessageable:
         return self.bot.get_partial_messageable(game.channel_id, guild_id=game.guild_id)
 

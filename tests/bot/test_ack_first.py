@@ -21,7 +21,7 @@ from .helpers import (
     board_message,
     bot_of,
     controls,
-    decider_of,
+    decider,
     game_in,
     new_table,
     open_menu,
@@ -62,7 +62,7 @@ def inject(env: simcord.Env, fault: str, times: int) -> Any:
 
 async def _buy_choice(env: simcord.Env, channel: simcord.ChannelHandle,
                       players: list[MemberActor]) -> tuple[MemberActor, str]:
-    actor = decider_of(board_message(channel), players)
+    actor = decider(channel, players)
     choices = await actor.autocomplete(channel, "petersburg buy", "card", "")
     assert choices, "nothing to buy"
     return actor, choices[0]["value"]
@@ -108,7 +108,7 @@ async def test_an_acknowledgement_failing_twice_changes_nothing(env: simcord.Env
 
 async def test_a_menu_choice_whose_acknowledgement_fails_twice_changes_nothing(env: simcord.Env) -> None:
     channel, players = await new_table(env)
-    actor = decider_of(board_message(channel), players)
+    actor = decider(channel, players)
     menu = await open_menu(actor, board_message(channel))
     select = next(c for c in controls(menu) if (c.custom_id or "").endswith(":buy-0"))
     option = select.options[0].value

@@ -292,28 +292,15 @@ def test_pub_skipped_without_money() -> None:
 
 
 # BG-10 Mariinsky Theater and Tax Man ---------------------------------------------------------------------
-def test_mariinsky_first_edition_rubles_per_aristocrat() -> None:
-    st = position(
-        edition=1,
-        players=2,
-        tableau=["Mariinskij-Theater", "Author", "Senator", "Lumberjack"],
-        upper=["Hospital"],
-        rubles=0,
-    )
+@pytest.mark.parametrize(("edition", "theater", "rubles", "vp"), [(1, "Mariinskij-Theater", 2, 0),
+                                                                  (2, "Mariinsky Theater", 0, 2)])
+def test_mariinsky_rubles_per_aristocrat_then_vp_per_red_card(edition: int, theater: str, rubles: int,
+                                                              vp: int) -> None:
+    """1st edition: a ruble per aristocrat at building scoring; 2nd edition: a VP per red card."""
+    st = position(edition=edition, players=2, tableau=[theater, "Author", "Senator", "Lumberjack"],
+                  upper=["Hospital"], rubles=0)
     play(st, "pass", "pass")
-    assert st.rubles[0] == 2 and st.vp[0] == 0
-
-
-def test_mariinsky_second_edition_vp_per_red_card() -> None:
-    st = position(
-        edition=2,
-        players=2,
-        tableau=["Mariinsky Theater", "Author", "Senator", "Lumberjack"],
-        upper=["Hospital"],
-        rubles=0,
-    )
-    play(st, "pass", "pass")
-    assert st.rubles[0] == 0 and st.vp[0] == 2
+    assert (st.rubles[0], st.vp[0]) == (rubles, vp)
 
 
 def test_tax_man() -> None:
