@@ -118,7 +118,7 @@ def _login_problem(error: BaseException, config: Config) -> str:
 
 def stop_on_sigterm(bot: PetersburgBot) -> None:
     """SIGTERM (``kill``, systemd, docker stop) closes the bot like Ctrl-C: the gateway, the worker processes
-    and the database are closed, and the process ends with exit code 0 (issue 17, item 2)."""
+    and the database are closed, and the process ends with exit code 0."""
     loop = asyncio.get_running_loop()
     closing: list[asyncio.Task[None]] = []
 

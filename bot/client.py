@@ -40,7 +40,7 @@ def tune_gc() -> None:
     """For the bot's process (``python -m bot``; ``benchmarks/bench_load.py`` does the same): what is alive at
     startup is left out of the cyclic garbage collector's passes (``gc.freeze``) and it runs less often. With
     Python's defaults, collections took 18 % of the wall time in bench_load and a full one paused the event
-    loop for up to 0.3 s; with these 7 %, pauses up to 0.08 s (issue 17, item 11)."""
+    loop for up to 0.3 s; with these 7 %, pauses up to 0.08 s."""
     gc.freeze()
     gc.set_threshold(*GC_THRESHOLDS)
 

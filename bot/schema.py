@@ -143,7 +143,7 @@ CREATE TABLE dm_unreachable (
     since REAL NOT NULL
 );
 """
-"""The live board (issue 10): ``shown_version`` is the game version the channel's board shows (a game whose
+"""The live board: ``shown_version`` is the game version the channel's board shows (a game whose
 version is ahead needs its board shown: the poster catches up, also after a restart), the turn message that
 pings the player to decide, whether the final scores were posted, the last posting problem told; ``notices``
 are channel messages stored with a commit and posted until they succeed; ``dm_unreachable`` the users whose
@@ -155,7 +155,7 @@ COMPUTERS_SCHEMA = """
 ALTER TABLE seats ADD COLUMN computer TEXT;
 ALTER TABLE results ADD COLUMN computer TEXT;
 """
-"""Computer players (issue 12): a seat held by a computer player names its level (``easy``, ``normal``,
+"""Computer players: a seat held by a computer player names its level (``easy``, ``normal``,
 ``strong``) in ``seats.computer`` (its ``user_id`` is NULL); results keep it, so history marks such games and
 the leaderboard ranks human-only games apart."""
 
@@ -164,7 +164,7 @@ BOARD_CLAIM_SCHEMA = """
 ALTER TABLE games ADD COLUMN board_owner TEXT;
 ALTER TABLE games ADD COLUMN board_lease REAL;
 """
-"""Several processes on one database (issue 13): the board poster that is updating a game's channel and until
+"""Several processes on one database: the board poster that is updating a game's channel and until
 when its claim holds (``Store.claim_board``), so two processes never post the same board twice."""
 
 
@@ -210,7 +210,7 @@ CREATE TABLE rating_changes (
 );
 CREATE INDEX rating_changes_order ON rating_changes (guild_id, seq);
 """
-"""Ratings (issue 28, ``bot.ratings``): ``ratings`` holds each player's current rating per server (``guild_id`` 0:
+"""Ratings (``bot.ratings``): ``ratings`` holds each player's current rating per server (``guild_id`` 0:
 games outside a server; ``player`` is ``user:<id>`` or ``computer:<level>``) with the games and wins it counts;
 ``rating_changes`` each counted seat of each rated game, before and after, numbered per server in the order the
 games were rated (``seq``), so ``python -m bot ratings --rebuild`` can derive the same ratings again;

@@ -317,7 +317,7 @@ class GameService(TakeBacks, LobbyService, SocialService):
     async def _read(self, game: Game, st: GameState, user_id: int, text: str, version: int | None) -> Action:
         """``text`` as an action of the player to decide. Text that only reads as the answer to a draw (the
         Observatory's ``discard …``) once the draw was decided is checked against its version first: a repeated
-        decision is ``already_done``, an older one ``stale_board``, not unreadable (issue 17, item 6)."""
+        decision is ``already_done``, an older one ``stale_board``, not unreadable."""
         try:
             return parse_for(st, text)
         except RuleError:
@@ -333,7 +333,7 @@ class GameService(TakeBacks, LobbyService, SocialService):
 
     async def _repeated_last(self, game: Game, user_id: int, action: Action | str, version: int | None) -> None:
         """A game no longer in play: ``already_done`` when this very action of ``user_id`` was its last one (a
-        repeated command or a click racing it, issue 27, item 4); the status is checked only after this."""
+        repeated command or a click racing it); the status is checked only after this."""
         if version is None or version >= game.version or game.state is None:
             return
         done = await self.store.action_at(game.id, version)

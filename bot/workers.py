@@ -6,7 +6,7 @@ children with a zero time-out, which must see the real clock (a test harness may
 ``time.monotonic`` in the bot's context), and the start (about a second) must not block the event loop.
 Inputs and results are plain data (JSON dicts, bytes, tuples), so they pickle cheaply.
 
-Workers end when the bot ends, however it ends (issue 17, item 2): each worker watches the bot's process
+Workers end when the bot ends, however it ends: each worker watches the bot's process
 (``watch_bot``: a thread waiting on a pidfd of the bot, or polling where there is none) and leaves at once when
 it is gone; the forkserver's children also die with the forkserver (``PR_SET_PDEATHSIG``). A worker's queues
 hold both ends of their pipes, so without this a worker of a killed bot would wait for work forever.

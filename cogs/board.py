@@ -97,7 +97,7 @@ class BoardPoster(TurnMessages):
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, RETRY_MAX)
                 continue
-            except DatabaseLost:  # logged once by the store (issue 17, item 3)
+            except DatabaseLost:  # logged once by the store
                 return
             except Exception as e:  # a bug: logged, and the game is tried again later
                 log.exception("bringing game %s up to date failed", game_id)

@@ -93,7 +93,7 @@ class HostCommands(CogBase):
                     sent = await self._remind(timer)
                     if sent is not None:
                         dms.setdefault(sent[0], []).append(sent[1:])
-            except DatabaseLost:  # logged once by the store (issue 17, item 3)
+            except DatabaseLost:  # logged once by the store
                 return
             except Exception as e:
                 log.exception("timer %s of game %s failed", timer.kind, timer.game_id)

@@ -63,7 +63,7 @@ def _option(moves: list[Move], edition: int, lang: str, cat: Catalogue | None = 
 
 def as_buttons(moves: Iterable[Move], room: int = MAX_BUTTONS) -> list[Move]:
     """The moves shown as buttons: pass, and discard where there are few (an Observatory's one card); the
-    Black Market's and Debtor's Prison's "put back" of many cards goes into a select (issue 16). ``room``:
+    Black Market's and Debtor's Prison's "put back" of many cards goes into a select. ``room``:
     the buttons the row has for them."""
     buttons = [m for m in moves if m.action.kind in ("pass", "discard")]
     if len(buttons) <= room:

@@ -342,13 +342,9 @@ class Petersburg(PlayCommands, TakeBackCommands, HostCommands, InfoCommands, Com
         if mode is None:
             await self.play_text(interaction, "", "pass")
             return
-        await self.defer(interaction)
-        game = await self.store.open_game_in_channel(self.cid(interaction))
-        lang = lang_of(interaction, game, self.bot.config.language)
-        if game is None:
-            await self.safe_private(interaction, error_text("no_game", lang))
-            return
-        await self.on_pass_mode(interaction, game.id, mode)
+        game, _ = await self.channel_game(interaction)
+        if game is not None:
+            await self.on_pass_mode(interaction, game.id, mode)
 
     async def on_pass_mode(self, interaction: Interaction, game_id: int, mode: str) -> None:
         """Set or cancel (``off``) the user's pass mode; if it applies right now, the pass happens at once."""

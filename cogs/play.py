@@ -199,11 +199,8 @@ class PlayCommands(CogBase):
     # --- commands -------------------------------------------------------------------------------------
     async def play_text(self, interaction: Interaction, kind: str, text: str) -> None:
         """A playing command: ``text`` is an autocomplete value (with its version) or typed notation."""
-        await self.defer(interaction)
-        game = await self.store.open_game_in_channel(self.cid(interaction))
-        lang = lang_of(interaction, game, self.bot.config.language)
+        game, lang = await self.channel_game(interaction)
         if game is None:
-            await self.safe_private(interaction, error_text("no_game", lang))
             return
         version, text = versioned(text)
         if version is None:  # typed: against the newest board the player may have seen (cogs.seen)

@@ -11,12 +11,20 @@ class RuleError(Exception):
     """An action that the rules do not allow in this state."""
 
     def __init__(self, code: str, **params: Any) -> None:
-        from .i18n import error_text  # the English texts live with the German ones in data/i18n
-
         self.code = code
         self.params = params
-        self.message = error_text(code, "en", **params)
-        super().__init__(self.message)
+        super().__init__(code)
+
+    @property
+    def message(self) -> str:
+        """The English message, made when it is read: most errors are raised and caught without being
+        shown (a move tried by a computer player or a property test), and naming the cards is costly."""
+        from .i18n import error_text  # the English texts live with the German ones in data/i18n
+
+        return error_text(self.code, "en", **self.params)
+
+    def __str__(self) -> str:
+        return self.message
 
 
 class RulesetError(ValueError):

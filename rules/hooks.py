@@ -1,4 +1,4 @@
-"""The hooks through which the base game and each expansion or module shape a game (issue 11).
+"""The hooks through which the base game and each expansion or module shape a game.
 
 An ``Expansion`` (one file under ``rules/expansions/``) changes the ruleset's derived data in
 ``configure`` (phases, stacks, start-player tokens, display size, catalogue, player counts) and adds
@@ -57,12 +57,12 @@ class Phase:
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # expansions are not compiled
 class Decision:
-    """A kind of pending decision (rules-notes 8, 9; X-07): what may be chosen, whether a choice is
+    """A kind of pending decision (BG-08, BG-09; X-07): what may be chosen, whether a choice is
     legal, and carrying it out (which also continues the game's flow)."""
 
     kind: str = ""
     # Its buy/take/discard moves name a card that is in no row of the display (the Observatory's
-    # drawn card, rules-notes 8; a card chosen from the discard pile, M2-04, BQ-13): their notation
+    # drawn card, BG-08; a card chosen from the discard pile, M2-04, BQ-13): their notation
     # reads with the row DRAWN (X-09).
     drawn: bool = False
 
@@ -256,7 +256,7 @@ class Shape:
     # ids but are never dealt. The catalogue is built from both after every part has configured.
     extras: list[str] = field(default_factory=list)
     removed: list[str] = field(default_factory=list)
-    token_step: int = 1  # rules-notes 12: seats a start-player token moves at the end of a round (P5-10: 2)
+    token_step: int = 1  # BG-12: seats a start-player token moves at the end of a round (P5-10: 2)
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)

@@ -3,7 +3,7 @@
 Everything edition- or option-dependent is looked up here as data (phases, display size, first
 worker display, token passing, Observatory reset) so the engine has no edition switches. Expansions
 and modules (``rules/expansions/``) change that data and add hooks (``rules/hooks.py``); the
-combinations the rulebooks do not allow are refused here (expansions.md X-02).
+combinations the rulebooks do not allow are refused here (X-02).
 """
 
 from __future__ import annotations
@@ -29,13 +29,13 @@ BASE_TOKENS = ("hammer", "cathedral", "bust", "hand")
 
 @dataclass(frozen=True, slots=True)
 class Ruleset:
-    """What a game is played with. Options follow rules-notes.md 2 and 15."""
+    """What a game is played with. Options follow BG-02 and BG-15."""
 
     edition: int = 2
     players: int = 4
-    mandatory_first_workers: bool = True  # rules-notes 2: each must buy a worker until all own two
-    open_money: bool = True  # rules-notes 15: money shown by default
-    open_hands: bool = False  # rules-notes 15: hands private by default
+    mandatory_first_workers: bool = True  # BG-02: each must buy a worker until all own two
+    open_money: bool = True  # BG-15: money shown by default
+    open_hands: bool = False  # BG-15: hands private by default
     expansions: tuple[str, ...] = field(default=())  # keys of rules/expansions' registry, e.g. "market"
     modules: tuple[int, ...] = field(default=())  # the modules 1-6 (X-01, X-02), e.g. (1, 2)
 
@@ -44,12 +44,12 @@ class Ruleset:
     phases: tuple[Phase, ...] = field(init=False, repr=False, compare=False)
     decks: tuple[str, ...] = field(init=False, repr=False, compare=False)  # stacks, in table order
     tokens: tuple[str, ...] = field(init=False, repr=False, compare=False)  # start-player tokens
-    display_size: int = field(init=False, repr=False, compare=False)  # rules-notes 11: 8 in the base game
-    first_workers: int = field(init=False, repr=False, compare=False)  # rules-notes 1: 2 per player
-    base_hand_limit: int = field(init=False, repr=False, compare=False)  # rules-notes 6
+    display_size: int = field(init=False, repr=False, compare=False)  # BG-11: 8 in the base game
+    first_workers: int = field(init=False, repr=False, compare=False)  # BG-01: 2 per player
+    base_hand_limit: int = field(init=False, repr=False, compare=False)  # BG-06
     starting_rubles: int = field(init=False, repr=False, compare=False)
-    token_step: int = field(init=False, repr=False, compare=False)  # rules-notes 12: seats a token moves left
-    # rules-notes 3: actions also end when the display is empty (2nd edition and Yucata; not seed 000).
+    token_step: int = field(init=False, repr=False, compare=False)  # BG-12: seats a token moves left
+    # BG-03: actions also end when the display is empty (2nd edition and Yucata; not seed 000).
     display_empty_ends_phase: bool = field(init=False, repr=False, compare=False)
     # 'phase' (1st edition) or 'round' (2nd edition): when a used Observatory turns face up.
     observatory_reset: str = field(init=False, repr=False, compare=False)

@@ -187,8 +187,8 @@ class StoreBase:
         return await self._game_where("id = ?", (game_id,))
 
     async def _game_where(self, where: str, params: Sequence[Any]) -> Game | None:
-        """The one game ``where`` selects (None: none), with its seats: one trip to the database (issue 17,
-        item 11: a game is read several times per move)."""
+        """The one game ``where`` selects (None: none), with its seats: one trip to the database (a game is
+        read several times per move)."""
         async with self._backend.reader() as tx:
             games, seats = await tx.fetch_many([
                 (f"SELECT {GAME_COLS} FROM games WHERE {where}", params),

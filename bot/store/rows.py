@@ -162,7 +162,7 @@ class Unusable(StoreError):
 
 class DatabaseLost(Unusable):
     """The database file was deleted or replaced under the running bot and could not be written back to its
-    path (issue 17, item 3; issue 27, item 2): nothing written now would be kept, so no write is committed any
+    path: nothing written now would be kept, so no write is committed any
     more. ``code``/``params``: the private answer to a player."""
 
     code = "database_lost"
@@ -170,8 +170,8 @@ class DatabaseLost(Unusable):
 
 
 class DatabaseUnavailable(StoreError):
-    """The database server could not be reached, or the connection was lost during a transaction (issue 27,
-    item 2): nothing of it is confirmed. ``code``/``params``: the private answer to a player."""
+    """The database server could not be reached, or the connection was lost during a transaction:
+    nothing of it is confirmed. ``code``/``params``: the private answer to a player."""
 
     code = "database_unavailable"
     params: dict[str, str] = {}

@@ -1,5 +1,5 @@
 """Module 5 of the 2nd edition: the Assignments ("Die Aufträge"; seed 001 module booklet p. 4-5,
-expansions.md M5-01 ... M5-19, P5-13/14, X-06 ... X-09).
+M5-01 ... M5-19, P5-13/14, X-06 ... X-09).
 
 Three assignments are dealt face down to each player at the start (from the seed, or given by the
 record); they stay hidden until the end: they leave the core only through ``rules.view``, for their

@@ -1,4 +1,4 @@
-"""The Market (2nd edition; seed 001 p. 15-19, seed 004; expansions.md MK-01 ... MK-62, P5-01 ... P5-03).
+"""The Market (2nd edition; seed 001 p. 15-19, seed 004; MK-01 ... MK-62, P5-01 ... P5-03).
 
 Setup, the market phase and five players are data (``configure``); the marketplace is derived from
 the tableaux (``positions``); the "?" good and the crate confirmations are pending decisions

@@ -1,4 +1,4 @@
-"""In bester Gesellschaft (1st edition; expansions.md IBG-01 ... IBG-22), its SP+ variant (IBG-13),
+"""In bester Gesellschaft (1st edition; IBG-01 ... IBG-22), its SP+ variant (IBG-13),
 Module 2 "In bester Gesellschaft" (2nd edition; M2-01 ... M2-13) and five players without the Market
 (P5-04 ... P5-12).
 

@@ -24,6 +24,8 @@ from .helpers import (
     boards_with_controls,
     bot_of,
     controls,
+    decider,
+    decider_and_other,
     decider_of,
     game_in,
     new_table,
@@ -137,9 +139,7 @@ async def test_outsider_click_and_hand_button(env: simcord.Env) -> None:
 
 async def test_illegal_commands_answered_privately(env: simcord.Env) -> None:
     channel, players = await new_table(env)
-    board = board_message(channel)
-    actor = decider_of(board, players)
-    other = next(p for p in players if p is not actor)
+    actor, other = decider_and_other(channel, players)
     before = await game_in(env, channel)
     st = await state_in(env, channel)
     card = st.cards[st.upper[0]].name_en
@@ -164,9 +164,7 @@ async def test_illegal_commands_answered_privately(env: simcord.Env) -> None:
 
 async def test_autocomplete_offers_only_legal_moves(env: simcord.Env) -> None:
     channel, players = await new_table(env)
-    board = board_message(channel)
-    actor = decider_of(board, players)
-    other = next(p for p in players if p is not actor)
+    actor, other = decider_and_other(channel, players)
     st = await state_in(env, channel)
     from rules import legal_moves
 
@@ -193,10 +191,10 @@ async def test_stale_board_click(env: simcord.Env) -> None:
     assert store is not None
     done = (await store.actions((await game_in(env, channel)).id))[0]
     for _ in range(10):  # play on until the actor decides again
-        if decider_of(board_message(channel), players) is actor:
+        if decider(channel, players) is actor:
             break
         await act_by_buttons(env, channel, players)
-    assert decider_of(board_message(channel), players) is actor
+    assert decider(channel, players) is actor
     before = await game_in(env, channel)
     assert before.version > old_version and board_message(channel).id == board.id  # the live board, edited
     assert _version_shown(channel) == before.version

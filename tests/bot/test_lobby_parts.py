@@ -1,4 +1,4 @@
-"""The lobby offers the expansions and modules of its edition, each with a line of help (issue 16, step 3):
+"""The lobby offers the expansions and modules of its edition, each with a line of help:
 the host picks them in one select; the rules core accepts the combination or says why not (X-02)."""
 
 from __future__ import annotations

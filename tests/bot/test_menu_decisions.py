@@ -28,6 +28,7 @@ from .helpers import (
     board_message,
     bot_of,
     controls,
+    decider,
     decider_of,
     game_in,
     open_menu,
@@ -100,7 +101,7 @@ async def test_guild_hall_split_and_trading_house_from_the_menu(env: simcord.Env
     st = await state_in(env, channel)
     assert st.pending is not None and st.pending.kind == "guild_hall"
     seat = st.pending.seat
-    actor = decider_of(board_message(channel), players)
+    actor = decider(channel, players)
     vp, rubles = st.vp[seat], st.rubles[seat]
     menu = await open_menu(actor, board_message(channel))
     split = _select(menu, "guild_hall")

@@ -120,7 +120,7 @@ def _position(rs: Ruleset, seed: int, steps: int) -> GameState:
 
 
 async def test_five_kinds_of_move_all_reachable() -> None:
-    """Issue: the menu dropped a fifth kind of move (here the Grabber)."""
+    """A fifth kind of move (here the Grabber) is in the menu too."""
     st = _position(EVERY_PART, *FIVE_KINDS)
     kinds = {m.action.kind for m in legal_moves(st)} - {"pass", "discard"}
     assert len(kinds) >= 5, kinds
@@ -145,7 +145,7 @@ async def test_every_position_with_pages_in_thirty_games_at_the_fullest_table() 
 
 
 async def test_guild_hall_and_trading_house_ids_are_routed() -> None:
-    """Issue: ``pb:s:GAME:VERSION:guild_hall0`` matched no template (discord.py dropped the click)."""
+    """``pb:s:GAME:VERSION:guild_hall0`` matches a template (or discord.py would drop the click)."""
     rs = Ruleset(edition=2, players=3, modules=(2,))
     for kind in ("guild_hall", "trading_house"):
         seed = 0

@@ -17,6 +17,7 @@ from .helpers import (
     act_by_buttons,
     board_message,
     bot_of,
+    decider,
     decider_of,
     game_in,
     play_to_end,
@@ -63,7 +64,7 @@ def _dms(who: MemberActor) -> list[str]:
 
 async def test_reminder_once_then_every_interval_and_not_after_acting(env: simcord.Env) -> None:
     channel, players = await _setup(env, reminder="30", interval="2h")
-    first = decider_of(board_message(channel), players)
+    first = decider(channel, players)
     assert not _shown(channel, "it is your turn")  # the game just started: at the board, not pinged
     await env.advance_time(6 * MIN)
     assert _shown(channel, f"{first.mention}, it is your turn.")  # no move within the live window: pinged
@@ -81,7 +82,7 @@ async def test_reminder_once_then_every_interval_and_not_after_acting(env: simco
     assert _shown(channel, "⏰") == _pings(env, channel, first)[1:]  # it replaced the first one: no pile-up
     # acting ends the turn's reminders; the next player's clock starts now
     await act_by_buttons(env, channel, players)
-    second = decider_of(board_message(channel), players)
+    second = decider(channel, players)
     assert second is not first
     assert _shown(channel, "⏰") == [] and _shown(channel, "it is your turn") == [f"{second.mention}, it is your turn."]
     await env.advance_time(29 * MIN)
@@ -116,7 +117,7 @@ async def test_no_reminders_after_the_game_ends_or_is_aborted(env: simcord.Env) 
 
 async def test_reminders_survive_a_restart_and_are_not_sent_twice(env: simcord.Env, db_path: Path) -> None:
     channel, players = await _setup(env, reminder="30", interval="3h")
-    first = decider_of(board_message(channel), players)
+    first = decider(channel, players)
     await env.advance_time(20 * MIN)
     old = bot_of(env)
     await env.restart_bot(make_bot(db_path, sync=False))  # a new process on the same database
@@ -164,7 +165,7 @@ async def test_time_out_plays_for_an_absent_player(env: simcord.Env) -> None:
     store = bot_of(env).store
     assert store is not None
     game = await game_in(env, channel)
-    absent = decider_of(board_message(channel), players)
+    absent = decider(channel, players)
     await env.advance_time(61 * MIN)
     assert len(_pings(env, channel, absent)) == 1
     assert "will play for you" in _pings(env, channel, absent)[0]
@@ -200,7 +201,7 @@ async def test_settings_validation_and_server_defaults(env: simcord.Env) -> None
     r = await admin.slash(channel, "petersburg host settings", reminder="15", interval="off", server=True)
     assert r.response is not None and "server defaults" in r.response.content and "15 min" in r.response.content
     await start_game(env, channel, players)
-    first = decider_of(board_message(channel), players)
+    first = decider(channel, players)
     await env.advance_time(16 * MIN)  # the server's 15 minutes apply to the new game
     assert len(_pings(env, channel, first)) == 1
     await env.advance_time(5 * 60 * MIN)  # interval off: once
@@ -217,10 +218,10 @@ async def test_settings_validation_and_server_defaults(env: simcord.Env) -> None
 async def test_kicked_seat_is_played_for_and_its_new_holder_reminded(env: simcord.Env) -> None:
     channel, players = await _setup(env, reminder="30", interval="off", autopass="2h")
     host = players[0]
-    absent = decider_of(board_message(channel), players)
+    absent = decider(channel, players)
     if absent is host:  # let the host move first so that the other player is the one to decide
         await act_by_buttons(env, channel, players)
-        absent = decider_of(board_message(channel), players)
+        absent = decider(channel, players)
     r = await host.slash(channel, "petersburg host kick", player=absent)
     assert r.response is not None and r.ephemeral and "was removed" in r.response.content
     await env.advance_time(60 * MIN)

@@ -1,4 +1,4 @@
-"""The Banquet: Module 1 of the 2nd edition and the 1st-edition Banquet (expansions.md BQ-01 ... BQ-13,
+"""The Banquet: Module 1 of the 2nd edition and the 1st-edition Banquet (BQ-01 ... BQ-13,
 X-02, GAP-09, GAP-10; the rulings AMB-17, AMB-19, AMB-20, AMB-29, AMB-31). Plays of the other purple
 cards, the Pickpocket and the decision points: test_banquet_plays.py.
 

@@ -1,4 +1,4 @@
-"""The expansion hooks (issue 11, rules/hooks.py): a toy expansion adds a phase, a setup step, a
+"""The expansion hooks (rules/hooks.py): a toy expansion adds a phase, a setup step, a
 pending decision with its notation, a turn action, a scoring step, an end-of-round step, a final
 scoring step and view fields, all without the core naming it; Ruleset refuses bad combinations (X-02)."""
 

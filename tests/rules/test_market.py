@@ -1,4 +1,4 @@
-"""The Market and five players (expansions.md §1 MK, §2.1 P5): setup, flow, cards and notation.
+"""The Market and five players (MK, P5-01 ... P5-03): setup, flow, cards and notation.
 Each test names the item it checks. Scoring, crates and "?" goods: test_market_scoring.py."""
 
 from __future__ import annotations

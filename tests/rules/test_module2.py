@@ -1,5 +1,5 @@
-"""Module 2 "In bester Gesellschaft" in the 2nd edition, with and without the Market (expansions.md §5,
-M2-01 ... M2-13; X-04, X-05, X-07, X-08, X-09). Each test names the item it checks."""
+"""Module 2 "In bester Gesellschaft" in the 2nd edition, with and without the Market
+(M2-01 ... M2-13; X-04, X-05, X-07, X-08, X-09). Each test names the item it checks."""
 
 from __future__ import annotations
 

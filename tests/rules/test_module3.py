@@ -1,4 +1,4 @@
-"""Module 3, the Assistants (expansions.md §6 M3-01 ... M3-09, P5-13; X-02, X-08, X-09). Each test
+"""Module 3, the Assistants (M3-01 ... M3-09, P5-13; X-02, X-08, X-09). Each test
 names the item it checks."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Module 4, the Events (expansions.md §7 M4-01 ... M4-17, P5-13, X-03, X-07, AMB-22 ... AMB-24,
+"""Module 4, the Events (M4-01 ... M4-17, P5-13, X-03, X-07, AMB-22 ... AMB-24,
 UI-14). Each test names the item it checks."""
 
 from __future__ import annotations

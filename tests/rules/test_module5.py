@@ -1,4 +1,4 @@
-"""Module 5, the Assignments (expansions.md §8 M5-01 ... M5-19, P5-13/14; X-06 ... X-09; UI-13).
+"""Module 5, the Assignments (M5-01 ... M5-19, P5-13/14; X-06 ... X-09; UI-13).
 Each test names the item it checks. Hidden information and the computer players:
 test_module5_hidden.py."""
 

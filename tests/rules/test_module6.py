@@ -1,4 +1,4 @@
-"""Module 6, the Obstacles (expansions.md §9 M6-01 ... M6-21, X-04, X-06, X-07, X-09, AMB-25, UI-16,
+"""Module 6, the Obstacles (M6-01 ... M6-21, X-04, X-06, X-07, X-09, AMB-25, UI-16,
 UI-17, UI-24, UI-26). Each test names the item it checks."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""In bester Gesellschaft / The New Society, 1st edition, and its SP+ variant (expansions.md §3, IBG-01
+"""In bester Gesellschaft / The New Society, 1st edition, and its SP+ variant (IBG-01
 ... IBG-22; X-02, X-05, X-06). Each test names the item it checks. The cards it shares with Module 2
 are tested in both editions in test_module2.py; five players in test_five_players.py."""
 
@@ -227,7 +227,7 @@ def test_IBG_15_new_observatory_works_as_the_first_editions() -> None:
     play(st, parse_for_first(st))
     assert st.tableaux[0][0] in st.face_down
     end_phase(st)
-    assert not st.face_down  # face up at the start of the next phase (rules-notes 8)
+    assert not st.face_down  # face up at the start of the next phase (BG-08)
 
 
 def parse_for_first(st: GameState) -> str:
