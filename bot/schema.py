@@ -217,6 +217,36 @@ games were rated (``seq``), so ``python -m bot ratings --rebuild`` can derive th
 ``seats.takeover`` marks a seat a computer player took over during the game (``Store.set_seat``)."""
 
 
+REVIEWS_SCHEMA = """
+CREATE TABLE reviews (
+    game_id INTEGER PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+    state TEXT NOT NULL,
+    requested_by INTEGER,
+    owner TEXT,
+    lease REAL,
+    iterations INTEGER NOT NULL,
+    seed INTEGER NOT NULL,
+    total INTEGER,
+    result TEXT,
+    started_at REAL NOT NULL,
+    finished_at REAL
+);
+CREATE INDEX reviews_state ON reviews (state);
+CREATE TABLE review_parts (
+    game_id INTEGER NOT NULL REFERENCES reviews (game_id) ON DELETE CASCADE,
+    idx INTEGER NOT NULL,
+    data TEXT NOT NULL,
+    PRIMARY KEY (game_id, idx)
+);
+"""
+"""Reviews of finished games by the strongest player (``bot.reviews``): ``reviews`` holds one row per game, its
+``state`` (``running`` or ``done``), who asked for it, the process reviewing it now and until when that claim
+holds (``owner``, ``lease``: at most one review of a game at a time, across processes), its iteration budget
+and seed, how many decisions it judges (``total``) and, once done, the ``GameReview`` JSON (``result``);
+``review_parts`` each judged decision's result as it comes (``idx``: the action's index in the record), so a
+review stopped by a restart resumes where it was and never judges a decision twice."""
+
+
 MIGRATIONS: list[Migration] = [
     Migration(1, "initial: games, seats, actions, hands", INITIAL_SCHEMA),
     Migration(2, "settings, reminders, pass modes, automatic actions, results", _migrate_timers_and_results),
@@ -224,6 +254,7 @@ MIGRATIONS: list[Migration] = [
     Migration(4, "computer players", COMPUTERS_SCHEMA),
     Migration(5, "board poster claims", BOARD_CLAIM_SCHEMA),
     Migration(6, "ratings", _migrate_ratings),
+    Migration(7, "game reviews", REVIEWS_SCHEMA),
 ]
 
 

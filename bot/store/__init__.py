@@ -11,10 +11,11 @@ turn's reminder and time-out (keyed by game and version, so any action voids the
 with an UPDATE before it is sent), ``pass_modes`` the players' ``rules.autopass.AutoPass``, ``results`` each
 finished game's scores (history, leaderboard), ``guild_settings`` a server's timer defaults, ``notices``
 channel messages still to post, ``dm_unreachable`` users whose DMs are closed, and ``ratings`` and
-``rating_changes`` the ratings per server (``bot.ratings``, docs/ratings.md).
+``rating_changes`` the ratings per server (``bot.ratings``, docs/ratings.md), ``reviews`` and ``review_parts`` the
+reviews of finished games (``reviews``).
 
 Files: ``rows`` (dataclasses, errors), ``backend`` (the interface), ``sqlite``/``postgres`` (backends),
-``core`` (open, migrate, transactions), ``reads`` and ``writes`` (the queries).
+``core`` (open, migrate, transactions), ``reads``, ``writes`` and ``reviews`` (the queries).
 """
 
 from __future__ import annotations
@@ -46,16 +47,17 @@ from .rows import (
     Unusable,
     VersionConflict,
 )
+from .reviews import ReviewRow, StoreReviews
 from .writes import StoreWrites
 
 __all__ = [
     "ABORTED", "ACTIVE", "FINISHED", "LOBBY", "MIGRATIONS", "OPEN_STATUSES", "ActionRow", "Backend", "ChannelBusy",
     "DatabaseLost", "DatabaseUnavailable", "FinishedGame", "Game", "IntegrityError", "Migration", "NotFound", "Notice",
-    "Result", "Seat",
+    "Result", "ReviewRow", "Seat",
     "Standing", "Store", "StoreError", "TimerRow", "Tx", "Unusable", "VersionConflict", "parse_database",
     "shard_clause",
 ]
 
 
-class Store(StoreReads, StoreWrites):
+class Store(StoreReads, StoreWrites, StoreReviews):
     """The bot's database (see the module docstring); open it with ``await Store.open(path_or_url)``."""
