@@ -17,8 +17,8 @@ from .lookup import draw_lookup
 from .review import draw_review
 
 __all__ = [
-    "Canvas", "TextBox", "draw_board", "draw_final", "draw_hand", "draw_lookup", "draw_review", "render_board", "render_card",
-    "render_final", "render_hand", "render_review",
+    "Canvas", "TextBox", "draw_board", "draw_final", "draw_hand", "draw_lookup", "draw_review", "render_board",
+    "render_card", "render_final", "render_hand", "render_review",
 ]
 
 
