@@ -19,7 +19,7 @@ from typing import Any, Protocol, cast
 import discord
 from discord.ext import commands, tasks
 
-from . import backup, images, thinking
+from . import backup, images, reviewing, thinking
 from .config import Config
 from .service import GameService
 from .store import DatabaseLost, DatabaseUnavailable, Store, parse_database
@@ -170,6 +170,7 @@ class PetersburgBot(commands.Bot):
         await super().close()
         images.shutdown()
         thinking.THINK.shutdown()
+        reviewing.REVIEW.shutdown()
         if self.store is not None and self._given_store is None:
             await self.store.close()
             self.store = None

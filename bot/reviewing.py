@@ -8,6 +8,7 @@ it. Inputs and answers are plain data (the record's JSON, an index, the budget a
 
 from __future__ import annotations
 
+import contextlib
 import os
 from typing import Any
 
@@ -19,10 +20,8 @@ NICE = 10  # how much lower the review worker's priority is than the bot's and t
 
 def init_review_worker() -> None:
     """A review worker: lower priority, then the compiled rules core like a thinking worker."""
-    try:
+    with contextlib.suppress(OSError):  # not allowed here: it still never shares a pool with live moves
         os.nice(NICE)
-    except OSError:  # not allowed here: it still never shares a pool with live moves
-        pass
     init_worker()
 
 
@@ -37,6 +36,7 @@ def niceness() -> int:
 def plan(record: dict[str, Any]) -> list[int]:
     """The indices of the record's actions that are judged (the forced ones are not)."""
     from players.review import decisions_to_judge
+
     from rules import GameRecord
 
     return decisions_to_judge(GameRecord.from_json(record))
@@ -45,6 +45,7 @@ def plan(record: dict[str, Any]) -> list[int]:
 def judge(record: dict[str, Any], index: int, iterations: int, seed: int) -> dict[str, Any]:
     """One decision's review (``DecisionReview`` JSON)."""
     from players.review import review_decision
+
     from rules import GameRecord
 
     return review_decision(GameRecord.from_json(record), index, iterations=iterations, seed=seed).to_json()
@@ -53,6 +54,7 @@ def judge(record: dict[str, Any], index: int, iterations: int, seed: int) -> dic
 def summarize(record: dict[str, Any], decisions: list[dict[str, Any]], iterations: int, seed: int) -> dict[str, Any]:
     """The game's review (``GameReview`` JSON) from its decisions' reviews."""
     from players.review import DecisionReview, summarize
+
     from rules import GameRecord
 
     found = [DecisionReview.from_json(d) for d in decisions]
@@ -62,6 +64,7 @@ def summarize(record: dict[str, Any], decisions: list[dict[str, Any]], iteration
 def value(record: dict[str, Any], index: int, action: str, iterations: int, seed: int) -> float:
     """The mover's chance to win after ``action`` at the record's action ``index`` (a puzzle's answer)."""
     from players.review import value_of
+
     from rules import GameRecord
 
     return value_of(GameRecord.from_json(record), index, action, iterations=iterations, seed=seed)

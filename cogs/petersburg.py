@@ -32,14 +32,15 @@ from .dms import DirectMessages
 from .host import HostCommands
 from .info import InfoCommands
 from .play import PlayCommands
-from .replays import ReplayViewer
+from .review_items import REVIEW_ITEMS
+from .reviews import ReviewCommands
 
 log = logging.getLogger(__name__)
 
 
 
 @app_commands.guild_only()
-class Petersburg(PlayCommands, HostCommands, InfoCommands, ComputerCommands, ReplayViewer, commands.GroupCog,
+class Petersburg(PlayCommands, HostCommands, InfoCommands, ComputerCommands, ReviewCommands, commands.GroupCog,
                  group_name="petersburg", group_description=_("cmd.group")):
     """Saint Petersburg: lobby, turns, hands, host tools."""
 
@@ -58,12 +59,15 @@ class Petersburg(PlayCommands, HostCommands, InfoCommands, ComputerCommands, Rep
     async def cog_unload(self) -> None:
         self.poster.stop()
         self.replays.stop()
+        if self._reviewer is not None:
+            await self._reviewer.stop()
 
     async def _catch_up_when_ready(self) -> None:
         await self.bot.wait_until_ready()
         try:
             await self.poster.catch_up()
             await self.computers.catch_up()
+            await self.resume_reviews()
         except Exception as e:
             log.exception("catching up the boards failed")
             self.bot.record_bug(e)
@@ -372,6 +376,6 @@ class Petersburg(PlayCommands, HostCommands, InfoCommands, ComputerCommands, Rep
 
 async def setup(bot: PetersburgBot) -> None:
     """Extension entry point: the cog and the persistent (dynamic) buttons."""
-    bot.add_dynamic_items(*DYNAMIC_ITEMS)
+    bot.add_dynamic_items(*DYNAMIC_ITEMS, *REVIEW_ITEMS)
     await bot.add_cog(Petersburg(bot))
 
