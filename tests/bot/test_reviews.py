@@ -1,0 +1,214 @@
+"""📈 Review in Discord: a finished game reviewed by the strong player (a tiny search budget: REVIEW_ITERATIONS=1).
+
+The first press shows the progress, then the summary (its picture's data and texts, in German and English);
+later presses by anyone open the stored review without judging again; the replay viewer shows each step's
+label and chances and jumps between a seat's mistakes; a member takes one of their mistakes as a puzzle
+(their position and hand, their legal moves in the private menu, nothing committed to the game); a review a
+restart interrupted is resumed from the decisions stored, none judged twice; an aborted game has no review.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+import simcord
+from simcord.actors import MemberActor
+
+from bot import reviewing, thinking
+from bot.client import PetersburgBot
+from bot.replays import rebuild
+from bot.review_text import chart_data, summary_text
+from bot.store import Store
+from cogs.reviews import PROGRESS_SECONDS
+from render import draw_review
+
+from .conftest import make_bot
+from .helpers import bot_of, controls, game_in, play_to_end, reply_of, setup_members, start_game
+
+
+@pytest.fixture
+def simcord_bot(db_path: Path) -> PetersburgBot:
+    return make_bot(db_path, review_iterations=1)
+
+
+@pytest.fixture(autouse=True)
+def _stop_pools() -> Any:
+    yield
+    reviewing.REVIEW.shutdown()
+    thinking.THINK.shutdown()
+
+
+def _store(env: simcord.Env) -> Store:
+    store = bot_of(env).store
+    assert store is not None
+    return store
+
+
+async def _finished(env: simcord.Env, language: str = "en") -> tuple[simcord.ChannelHandle, list[MemberActor], int]:
+    """A game of two members played to its end by the board's buttons."""
+    guild = env.create_guild()
+    channel = guild.create_text_channel("petersburg")
+    players = setup_members(env, 2, guild)
+    await start_game(env, channel, players, language=language)
+    await play_to_end(env, channel, players, by="buttons")
+    game = await game_in(env, channel)
+    assert game.status == "finished"
+    env.settle_timeout = 60.0  # a review is judged in real seconds in the review worker
+    return channel, players, game.id
+
+
+def _review_button(channel: simcord.ChannelHandle, game_id: int) -> tuple[Any, str]:
+    final = next(m for m in reversed(channel.history()) if any(c.custom_id == f"pb:v:{game_id}" for c in controls(m)))
+    return final, f"pb:v:{game_id}"
+
+
+def _shown(env: simcord.Env, since: int) -> list[str]:
+    """The texts of the private answers edited since the ``since``-th request (the progress on the way)."""
+    return [str(r.json.get("content")) for r in env.http_requests[since:]
+            if r.method == "PATCH" and r.path.endswith("/@original") and isinstance(r.json, dict)
+            and str(r.json.get("content") or "").startswith("📈")]
+
+
+async def _press_until_done(env: simcord.Env, member: MemberActor, channel: simcord.ChannelHandle,
+                            game_id: int) -> tuple[simcord.ResponseMessage, list[str]]:
+    """Press 📈 Review and let the progress run; the answer and the progress it showed on the way."""
+    message, cid = _review_button(channel, game_id)
+    since = len(env.http_requests)
+    answer = reply_of(await member.click(message, custom_id=cid))
+    assert answer.ephemeral
+    for _ in range(20):
+        if answer.embeds:
+            return answer, _shown(env, since)
+        await env.advance_time(PROGRESS_SECONDS)
+    raise AssertionError(f"the review did not finish: {_shown(env, since)}")
+
+
+async def test_review_in_german_progress_summary_and_a_second_press(env: simcord.Env) -> None:
+    channel, players, gid = await _finished(env, "de")
+    store = _store(env)
+    answer, shown = await _press_until_done(env, players[0], channel, gid)
+    assert shown[0].startswith("📈 Partie") and "wird analysiert" in shown[0]
+    row = await store.review(gid)
+    assert row is not None and row.finished and row.total == row.done and row.total and row.requested_by == players[0].id
+    embed = answer.embeds[0]
+    assert embed.title == f"📈 Analyse von Partie #{gid} durch den starken Spieler"
+    text = embed.description or ""
+    assert text.count("Genauigkeit") == 2 and "Runde" in text and "Gewinnchance" in text
+    assert any((c.custom_id or "").startswith("pb:z:") for c in controls(answer))  # the presser's own mistakes
+    # anyone else in the server: the stored review at once, nothing judged again, no puzzle of someone else's
+    onlooker = channel.guild.add_member(env.create_user("onlooker"))
+    message, cid = _review_button(channel, gid)
+    again = reply_of(await onlooker.click(message, custom_id=cid))
+    assert again.embeds and again.embeds[0].title == embed.title
+    assert not any((c.custom_id or "").startswith("pb:z:") for c in controls(again))
+    assert await store.review(gid) == row
+    # the picture: drawn from the review and the seats' names, every text fitting
+    game = await game_in(env, channel)
+    rows = await store.actions(gid)
+    r = rebuild(gid, bot_of(env).service.record_of(game, rows), rows)  # type: ignore[union-attr]
+    assert row.result is not None
+    data = chart_data(row.result, r, [s.name for s in game.seats])
+    assert len(data["chances"]) == len(rows) + 1 and data["phases"][0][:2] == [0, 1] and data["swings"]
+    assert draw_review(data, "de").problems() == [] and draw_review(data, "en").problems() == []
+    english = "\n".join(summary_text(row.result, r, [s.name for s in game.seats], "en", None))
+    assert english.count("accuracy") == 2 and "Round" in english and "chance to win" in english
+
+
+def _jump(viewer: simcord.ResponseMessage, go: str) -> Any:
+    return next(c for c in controls(viewer) if (c.custom_id or "").split(":")[4:5] == [go])
+
+
+def _step(viewer: simcord.ResponseMessage) -> int:
+    first = viewer.content.split("\n", 1)[0]
+    return 0 if "the start" in first else int(first.split("action ", 1)[1].split(" ", 1)[0])
+
+
+async def test_the_viewer_shows_the_review_and_a_mistake_becomes_a_puzzle(env: simcord.Env) -> None:
+    channel, players, gid = await _finished(env)
+    store = _store(env)
+    member = players[0]
+    answer, _ = await _press_until_done(env, member, channel, gid)
+    row = await store.review(gid)
+    assert row is not None and row.result is not None
+    mine = [d for d in row.result["decisions"] if d["seat"] == 0 and d["label"]]
+    assert mine, "no mistake to jump to or to take as a puzzle"
+    # the viewer from the review: each decision's label and chances, jumps between the seat's mistakes
+    viewer = reply_of(await member.click(answer, custom_id=f"pb:r:{gid}:0:open"))
+    assert _jump(viewer, "mprev").disabled and not _jump(viewer, "mnext").disabled
+    seen = []
+    while not _jump(viewer, "mnext").disabled:
+        r = await member.click(viewer, custom_id=_jump(viewer, "mnext").custom_id)
+        assert r.acknowledged
+        seen.append(_step(viewer))
+        assert "chance to win" in viewer.content and any(w in viewer.content for w in ("inaccuracy", "mistake",
+                                                                                       "blunder"))
+    assert seen == [d["index"] + 1 for d in mine]
+    await member.click(viewer, custom_id=_jump(viewer, "mprev").custom_id)
+    assert len(seen) < 2 or _step(viewer) == seen[-2]
+    other = reply_of(await member.click(viewer, custom_id=f"pb:r:{gid}:{_step(viewer)}:fwd:0"))
+    assert other is not None
+    # the puzzle: the position then, the legal moves in the private menu; the answer compares; the game stays
+    versions = (await game_in(env, channel)).version
+    puzzles = next(c for c in controls(answer) if (c.custom_id or "").startswith("pb:z:"))
+    first = mine[0]
+    puzzle = reply_of(await member.select(answer, [str(first["index"])], custom_id=puzzles.custom_id))
+    assert puzzle.ephemeral and f"round {first['round']}" in puzzle.content
+    menu = [c for c in controls(puzzle) if (c.custom_id or "").startswith(("pb:q:", "pb:qb:"))]
+    assert menu and not any((c.custom_id or "").startswith(("pb:s:", "pb:b:")) for c in controls(puzzle))
+    pick = menu[0]
+    if (pick.custom_id or "").startswith("pb:qb:"):
+        result = reply_of(await member.click(puzzle, custom_id=pick.custom_id))
+    else:
+        option = next(o for o in pick.options if not o.value.startswith("?"))
+        result = reply_of(await member.select(puzzle, [option.value], custom_id=pick.custom_id))
+    assert "chance to win" in result.content and "You played" in result.content
+    assert (await game_in(env, channel)).version == versions
+    # someone else cannot take it
+    stranger = channel.guild.add_member(env.create_user("stranger"))
+    refused = reply_of(await stranger.select(answer, [str(first["index"])], custom_id=puzzles.custom_id))
+    assert "Only the player who made that decision" in refused.content
+
+
+async def test_a_restart_in_the_middle_resumes_without_judging_twice(env: simcord.Env, db_path: Path) -> None:
+    channel, players, gid = await _finished(env)
+    store = _store(env)
+    game = await game_in(env, channel)
+    record = bot_of(env).service.record_of(game, await store.actions(gid))  # type: ignore[union-attr]
+    todo = reviewing.plan(record.to_json())
+    # a process reviewed three decisions and stopped (its claim still fresh): as after a crash or a restart
+    assert await store.claim_review(gid, "gone", 600, requested_by=players[0].id, iterations=1, seed=0)
+    assert await store.set_review_total(gid, "gone", len(todo))
+    staged = {}
+    for idx in todo[:3]:
+        staged[idx] = {**reviewing.judge(record.to_json(), idx, 1, 0), "judged_by": "gone"}
+        assert await store.add_review_part(gid, "gone", idx, staged[idx], 600)
+    old = bot_of(env)
+    await env.restart_bot(make_bot(db_path, sync=False, review_iterations=1))
+    assert old.store is not None
+    await old.store.close()
+    await env.settle()  # the new process resumes it at startup, from the fourth decision on
+    store = _store(env)
+    row = await store.review(gid)
+    assert row is not None and row.finished and row.done == len(todo) and row.result is not None
+    parts = await store.review_parts(gid)
+    assert sorted(parts) == todo and all(parts[i] == staged[i] for i in staged)
+    assert sum("judged_by" in p for p in parts.values()) == 3
+    assert [d["index"] for d in row.result["decisions"]] == todo
+    answer, shown = await _press_until_done(env, players[1], channel, gid)
+    assert len(shown) == 1 and answer.embeds  # done: shown at once
+
+
+async def test_an_aborted_game_has_no_review(env: simcord.Env) -> None:
+    guild = env.create_guild()
+    channel = guild.create_text_channel("petersburg")
+    players = setup_members(env, 2, guild)
+    await start_game(env, channel, players)
+    await players[0].slash(channel, "petersburg abort")
+    game = await game_in(env, channel)
+    assert game.status == "aborted"
+    assert not any((c.custom_id or "").startswith("pb:v:") for m in channel.history() for c in controls(m))
+    history = reply_of(await players[1].slash(channel, "petersburg history"))
+    assert f"#{game.id}" not in history.content and not controls(history)
+    assert await _store(env).review(game.id) is None
