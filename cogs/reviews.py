@@ -43,6 +43,7 @@ from .review_items import PuzzleItems, PuzzleSelect
 log = logging.getLogger(__name__)
 
 PROGRESS_SECONDS = 3.0  # how often the presser's progress is edited
+RESUME_AFTER = 30.0  # seconds after the start before interrupted reviews go on (live games catch up first)
 PROGRESS_FOR = 14 * 60.0  # an interaction's answer can be edited for 15 minutes: then the press ends
 COLOUR = 0x2B6CB0
 
@@ -59,7 +60,8 @@ class ReviewCommands(ReplayViewer):
         return self._reviewer
 
     async def resume_reviews(self) -> None:
-        """At startup: the reviews a restart interrupted go on."""
+        """At startup, once the live games have caught up: the reviews a restart interrupted go on."""
+        await asyncio.sleep(RESUME_AFTER)
         resumed = await self.reviewer.resume(lambda gid: lambda: self._record(gid))
         if resumed:
             log.info("reviews resumed: games %s", resumed)

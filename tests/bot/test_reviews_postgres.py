@@ -1,0 +1,84 @@
+"""📈 Review with several processes on PostgreSQL: while another process holds a game's review, a press (and a
+second one, by someone else) shows that review's progress from the database and starts no second review;
+when that process dies (its claim lapses) the next look takes the review over and goes on from the decisions
+it stored, judging none of them again."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+import simcord
+
+from bot import reviewing, thinking
+from bot.client import PetersburgBot
+from bot.config import Config
+from bot.store import Store
+from cogs.reviews import PROGRESS_SECONDS
+
+from .databases import postgres_database
+from .helpers import bot_of, controls, game_in, play_to_end, reply_of, setup_members, start_game
+
+
+@pytest.fixture
+async def pg_url() -> AsyncIterator[str]:
+    async with postgres_database() as url:
+        yield url
+
+
+@pytest.fixture
+def simcord_bot(pg_url: str) -> PetersburgBot:
+    return PetersburgBot(Config(token="x", database_url=pg_url, render_images=False, computer_pause=0.0,
+                                review_iterations=1), sync_commands=True)
+
+
+@pytest.fixture(autouse=True)
+def _stop_pools() -> Any:
+    yield
+    reviewing.REVIEW.shutdown()
+    thinking.THINK.shutdown()
+
+
+async def test_a_second_press_while_another_process_reviews(env: simcord.Env, pg_url: str) -> None:
+    guild = env.create_guild()
+    channel = guild.create_text_channel("petersburg")
+    players = setup_members(env, 2, guild)
+    await start_game(env, channel, players)
+    await play_to_end(env, channel, players, by="buttons")
+    game = await game_in(env, channel)
+    store = bot_of(env).store
+    assert store is not None and store.shared and game.status == "finished"
+    env.settle_timeout = 60.0
+    record = bot_of(env).service.record_of(game, await store.actions(game.id))  # type: ignore[union-attr]
+    todo = reviewing.plan(record.to_json())
+    other = await Store.open(pg_url)  # another bot process, reviewing this game: two decisions so far
+    try:
+        assert await other.claim_review(game.id, "other", 600, requested_by=None, iterations=1, seed=0)
+        assert await other.set_review_total(game.id, "other", len(todo))
+        staged = {}
+        for idx in todo[:2]:
+            staged[idx] = {**reviewing.judge(record.to_json(), idx, 1, 0), "judged_by": "other"}
+            assert await other.add_review_part(game.id, "other", idx, staged[idx], 600)
+    finally:
+        await other.close()
+    final = next(m for m in reversed(channel.history()) if any(c.custom_id == f"pb:v:{game.id}" for c in controls(m)))
+    first = reply_of(await players[0].click(final, custom_id=f"pb:v:{game.id}"))
+    expected = f"📈 Reviewing game #{game.id}: 2 of {len(todo)} decisions…"
+    assert first.content == expected and not first.embeds
+    onlooker = guild.add_member(env.create_user("onlooker"))
+    second = reply_of(await onlooker.click(final, custom_id=f"pb:v:{game.id}"))
+    assert second.content == expected and not second.embeds
+    row = await store.review(game.id)
+    assert row is not None and row.owner == "other" and row.done == 2  # nobody else started judging
+    # the other process dies: its claim lapses, and the next look here takes the review over
+    await store.fetch_all("UPDATE reviews SET lease = 0 WHERE game_id = ? RETURNING game_id", (game.id,))
+    for _ in range(5):
+        if first.embeds and second.embeds:
+            break
+        await env.advance_time(PROGRESS_SECONDS)
+    assert first.embeds and second.embeds and first.embeds[0].title == second.embeds[0].title
+    parts = await store.review_parts(game.id)
+    assert sorted(parts) == todo and all(parts[i] == staged[i] for i in staged)
+    row = await store.review(game.id)
+    assert row is not None and row.finished and row.owner is None
