@@ -49,7 +49,6 @@ async def test_a_second_press_while_another_process_reviews(env: simcord.Env, pg
     game = await game_in(env, channel)
     store = bot_of(env).store
     assert store is not None and store.shared and game.status == "finished"
-    env.settle_timeout = 60.0
     record = bot_of(env).service.record_of(game, await store.actions(game.id))  # type: ignore[union-attr]
     todo = reviewing.plan(record.to_json())
     other = await Store.open(pg_url)  # another bot process, reviewing this game: two decisions so far
@@ -72,6 +71,7 @@ async def test_a_second_press_while_another_process_reviews(env: simcord.Env, pg
     row = await store.review(game.id)
     assert row is not None and row.owner == "other" and row.done == 2  # nobody else started judging
     # the other process dies: its claim lapses, and the next look here takes the review over
+    env.settle_timeout = 60.0  # the review is judged in real seconds in the review worker
     await store.fetch_all("UPDATE reviews SET lease = 0 WHERE game_id = ? RETURNING game_id", (game.id,))
     for _ in range(5):
         if first.embeds and second.embeds:
