@@ -12,6 +12,7 @@ differ only by the move, so their difference is measured with far less noise tha
 
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import dataclass, replace
 
@@ -26,12 +27,32 @@ from .search import STRONG, heuristic_move, search
 DEFAULT_ITERATIONS = 96  # the strong search's iterations per decision (a fixed budget: no wall clock)
 MIN_SIMULATIONS = 32  # every valued move gets at least this many simulations of its own
 CANDIDATES = 2  # the search's most visited moves valued beside the played one
-VALUE_DEPTH = 24  # playout moves before the position estimate
 VALUE_EPSILON = 0.0  # the valuation's playouts: chance of a random move (0: the greedy heuristic)
-SPREAD = STRONG.spread
-# the candidates' search: the strong player's, with playouts cut at the same depth at every table size
-# (cheap and smooth: the review searches every decision of a game)
-REVIEW_SEARCH = replace(STRONG, full_max=0, playout_depth=VALUE_DEPTH, stop_early=False, reuse=False)
+# VP: the softmax over the seats' final VP (or their estimate) that makes a playout's chances to win
+SPREAD = 10.0
+# the candidates' search: the strong player's, run for exactly its iterations
+REVIEW_SEARCH = replace(STRONG, stop_early=False, reuse=False)
+
+
+VALUE_DEPTH = 24  # the valuation's playout moves before the position estimate (-1: to the end)
+
+
+def value_depth(players: int) -> int:
+    """The valuation's playout moves before the position estimate (-1: to the end): ``VALUE_DEPTH`` at
+    every table size (the strong player's cut at two and five players; at three and four it plays to the
+    end, whose single result is too noisy to tell two moves apart in a few dozen simulations)."""
+    return VALUE_DEPTH
+
+
+def chances(st: GameState) -> list[float]:
+    """Each seat's chance to win at the end of a playout: the softmax over the final VP, or where the
+    playout was cut, over the estimated final VP (``eval.estimated_rewards``), with ``SPREAD``."""
+    if not st.finished:
+        return estimated_rewards(st, SPREAD)
+    top = max(st.vp)
+    exps = [math.exp((v - top) / SPREAD) for v in st.vp]
+    total = sum(exps)
+    return [e / total for e in exps]
 
 
 def simulations(iterations: int) -> int:
@@ -67,10 +88,11 @@ def _value(deals: list[GameState], seeds: list[int], action: Action) -> list[flo
         apply(st, action)
         rng = random.Random(s)
         steps = 0
-        while not st.finished and steps < VALUE_DEPTH:
+        depth = value_depth(st.n)
+        while not st.finished and steps != depth:
             apply(st, heuristic_move(st, legal_moves(st), rng, VALUE_EPSILON))
             steps += 1
-        for i, r in enumerate(estimated_rewards(st, SPREAD)):
+        for i, r in enumerate(chances(st)):
             total[i] += r
     return [t / len(deals) for t in total]
 

@@ -340,9 +340,7 @@ def summarize(
                 len(own),
             )
         )
-    return GameReview(
-        ordered, seats, chances if chances is not None else chances_of(record, ordered), iterations, seed
-    )
+    return GameReview(ordered, seats, chances if chances is not None else chances_of(record, ordered), iterations, seed)
 
 
 def review_game(
