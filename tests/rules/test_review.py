@@ -112,7 +112,8 @@ def test_every_real_decision_is_judged(ruleset: Ruleset) -> None:
         assert d.index == index and d.played == record.actions[index]
         assert 0.0 <= d.after <= d.before <= 1.0
         assert len(d.chances) == ruleset.players and abs(sum(d.chances) - 1.0) < 1e-9
-        assert d.label == label_of(100 * (d.before - d.after), ruleset.players)
+        assert d.label == label_of(d.drop, ruleset.players)
+        assert d.drop <= 100 * (d.before - d.after)
         assert d.label is None or d.label in LABELS
         if d.preferred == d.played:
             assert d.before == d.after and d.preferred_public
