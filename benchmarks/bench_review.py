@@ -22,6 +22,7 @@ needed). ``--jobs`` games at once in worker processes.
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import os
 import resource
@@ -99,7 +100,8 @@ def quality_game(job: tuple[int, int, int]) -> dict[str, Any]:
     levels = [LEVELS[(s + g) % 3] for s in range(3)]
     record = play(Ruleset(edition=2, players=3), levels, 100 + g, strong_iterations)
     reviews = [review_game(record, iterations=iterations, seed=seed) for seed in (0, 1)]
-    return {"levels": levels, "reviews": [r.to_json() for r in reviews]}
+    wins = reviews[0].chances[-1]  # the result: 1 shared among the winners
+    return {"levels": levels, "wins": wins, "record": record.to_json(), "reviews": [r.to_json() for r in reviews]}
 
 
 def interval(xs: list[float]) -> tuple[float, float, float]:
@@ -111,7 +113,7 @@ def interval(xs: list[float]) -> tuple[float, float, float]:
     return mean, mean - half, mean + half
 
 
-def quality(games: int, jobs: int, strong_iterations: int, iterations: int) -> None:
+def quality(games: int, jobs: int, strong_iterations: int, iterations: int, save: str | None = None) -> None:
     print(
         f"quality: {games} games of easy, normal and strong (3 players, 2nd edition, seats rotated; strong at "
         f"{strong_iterations} iterations a move), reviewed at {iterations} iterations a decision with seeds 0 and 1; "
@@ -119,6 +121,8 @@ def quality(games: int, jobs: int, strong_iterations: int, iterations: int) -> N
         flush=True,
     )
     acc: dict[str, list[float]] = {lv: [] for lv in LEVELS}
+    wins = dict.fromkeys(LEVELS, 0.0)
+    saved = []
     counts: dict[str, list[int]] = {lv: [0, 0, 0] for lv in LEVELS}
     same = labelled = 0
     diffs: list[float] = []
@@ -127,8 +131,10 @@ def quality(games: int, jobs: int, strong_iterations: int, iterations: int) -> N
     with ProcessPoolExecutor(jobs) if jobs > 1 else nullcontext() as pool:
         results = pool.map(quality_game, jobs_list) if pool is not None else map(quality_game, jobs_list)
         for g, res in enumerate(results):
+            saved.append(res)
             first, second = (GameReview.from_json(r) for r in res["reviews"])
             for s, lv in enumerate(res["levels"]):
+                wins[lv] += res["wins"][s]
                 summary = first.seats[s]
                 acc[lv].append(summary.accuracy)
                 for k, x in enumerate((summary.inaccuracies, summary.mistakes, summary.blunders)):
@@ -144,13 +150,15 @@ def quality(games: int, jobs: int, strong_iterations: int, iterations: int) -> N
                 flush=True,
             )
     print(f"  CPU {cpu() - c0:.0f} s (this process and its workers), wall {time.perf_counter() - w0:.0f} s")
+    if save:
+        Path(save).write_text(json.dumps(saved))
     print("validity (seed 0):")
     for lv in LEVELS:
         mean, low, high = interval(acc[lv])
         per = [c / games for c in counts[lv]]
         print(
             f"  {lv:<7} accuracy {mean:5.1f} (95 % interval {low:.1f}-{high:.1f}), per game: "
-            f"{per[0]:.2f} inaccuracies, {per[1]:.2f} mistakes, {per[2]:.2f} blunders"
+            f"{per[0]:.2f} inaccuracies, {per[1]:.2f} mistakes, {per[2]:.2f} blunders; won {wins[lv]:.1f} games"
         )
     ordered = [interval(acc[lv]) for lv in LEVELS]
     separated = ordered[0][2] < ordered[1][1] and ordered[1][2] < ordered[2][1]
@@ -172,13 +180,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--jobs", type=int, default=1, help="games at once in worker processes")
     ap.add_argument("--iterations", type=int, default=DEFAULT_ITERATIONS, help="the review's budget a decision")
     ap.add_argument("--strong-iterations", type=int, default=300, help="the strong level's iterations a move")
+    ap.add_argument("--save", help="write each game's record, levels and reviews to this JSON file")
     ap.add_argument("--compiled", action="store_true", help="use the mypyc build of the rules and players")
     args = ap.parse_args(argv)
     print(f"Python {sys.version.split()[0]}, core {core_name()}, {os.cpu_count()} cores")
     if args.section in ("speed", "all"):
         speed(args.iterations)
     if args.section in ("quality", "all"):
-        quality(args.games, args.jobs, args.strong_iterations, args.iterations)
+        quality(args.games, args.jobs, args.strong_iterations, args.iterations, args.save)
     return 0
 
 

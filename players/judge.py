@@ -24,7 +24,7 @@ from .eval import Outlook, estimated_rewards
 from .hidden import determinize
 from .search import STRONG, heuristic_move, search
 
-DEFAULT_ITERATIONS = 128  # the strong search's iterations per decision (a fixed budget: no wall clock)
+DEFAULT_ITERATIONS = 64  # the strong search's iterations per decision (a fixed budget: no wall clock)
 MIN_SIMULATIONS = 32  # every valued move gets at least this many simulations of its own
 # the search's most visited moves valued beside the played one, and as many of the heuristic's best
 CANDIDATES = 3
