@@ -12,7 +12,7 @@ from rules.i18n import LANGUAGES
 DEFAULT_DATABASE = "data/petersburg.sqlite3"
 DEFAULT_REMINDER, DEFAULT_INTERVAL, DEFAULT_AUTOPASS, DEFAULT_POLL = 60, 240, 0, 30.0
 DEFAULT_LIVE = 5  # minutes: a player seen this recently plays live (no ping per turn)
-DEFAULT_REVIEW_ITERATIONS = 96  # a review's budget per decision (``players.judge.DEFAULT_ITERATIONS``)
+DEFAULT_REVIEW_ITERATIONS = 64  # a review's budget per decision (``players.judge.DEFAULT_ITERATIONS``)
 
 
 def read_env_file(path: str | Path) -> dict[str, str]:

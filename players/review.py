@@ -29,7 +29,7 @@ from rules import HAND, GameState, Ruleset, apply, legal_moves, parse_for
 from rules.actions import KINDS, PASS, Action
 from rules.record import GameRecord, notation
 
-from .judge import DEFAULT_ITERATIONS, Judgement, judge, simulations, value_action
+from .judge import CONFIDENCE, DEFAULT_ITERATIONS, Judgement, judge, simulations, value_action
 
 LABELS = ("inaccuracy", "mistake", "blunder")
 # Lichess's drops of the mover's chance to win (points of 100) at two players for an inaccuracy, a mistake
@@ -102,11 +102,15 @@ class DecisionReview:
     preferred_public: bool  # naming the preferred move to other members reveals nothing hidden at that time
     # each seat's chance to win after the played move (the material of GameReview.chances)
     chances: tuple[float, ...] = field(default=())
+    # the standard error of before - after (0..1), from the paired simulations of the two moves
+    error: float = 0.0
 
     @property
     def drop(self) -> float:
-        """The drop of the mover's chance to win, in points of 100 (0 when the played move is preferred)."""
-        return max(0.0, 100.0 * (self.before - self.after))
+        """The drop of the mover's chance to win beyond noise, in points of 100: before - after less
+        ``judge.CONFIDENCE`` standard errors (0 when the played move is preferred). Labels and accuracy
+        are taken from it."""
+        return max(0.0, 100.0 * (self.before - self.after - CONFIDENCE * self.error))
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -121,6 +125,7 @@ class DecisionReview:
             "label": self.label,
             "preferred_public": self.preferred_public,
             "chances": list(self.chances),
+            "error": self.error,
         }
 
     @classmethod
@@ -137,6 +142,7 @@ class DecisionReview:
             None if d.get("label") is None else str(d["label"]),
             bool(d["preferred_public"]),
             tuple(float(c) for c in d.get("chances", ())),
+            float(d.get("error", 0.0)),
         )
 
 
@@ -251,7 +257,8 @@ def review_position(
     preferred = found.preferred
     before = found.values[preferred][seat]
     after = found.values[action][seat]
-    drop = max(0.0, 100.0 * (before - after))
+    error = found.error if preferred != action else 0.0
+    drop = max(0.0, 100.0 * (before - after - CONFIDENCE * error))
     return DecisionReview(
         index=index,
         seat=seat,
@@ -264,6 +271,7 @@ def review_position(
         label=label_of(drop, st.n),
         preferred_public=preferred_is_public(st.ruleset, preferred, action),
         chances=tuple(found.values[action]),
+        error=error,
     )
 
 
@@ -340,9 +348,7 @@ def summarize(
                 len(own),
             )
         )
-    return GameReview(
-        ordered, seats, chances if chances is not None else chances_of(record, ordered), iterations, seed
-    )
+    return GameReview(ordered, seats, chances if chances is not None else chances_of(record, ordered), iterations, seed)
 
 
 def review_game(

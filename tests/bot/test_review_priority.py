@@ -46,3 +46,11 @@ async def test_a_computer_move_does_not_wait_behind_a_review() -> None:
     assert not review.done(), "the computer's move waited until the review's job had ended"
     found = await review
     assert found["index"] == todo[0]
+
+
+def test_the_default_budget_is_the_engines() -> None:
+    """``REVIEW_ITERATIONS`` left unset reviews with the budget the engine's figures were measured at."""
+    from bot.config import Config
+    from players.judge import DEFAULT_ITERATIONS
+
+    assert Config.from_env({}).review_iterations == DEFAULT_ITERATIONS
