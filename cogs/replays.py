@@ -157,8 +157,9 @@ class ReplayViewer(CogBase):
                     final.set_image(url="attachment://final.png")
             embeds.append(final)
             lines.append(t("bot.replay_the_end", lang))
-        steps = steps_view(r, step, lang, jumps)
-        add_review_controls(steps, r, step, lang, names_of(game), review.result if review is not None else None, jumps)
+        result = review.result if review is not None and review.finished else None
+        steps = steps_view(r, step, lang, jumps if result is not None else None)
+        add_review_controls(steps, r, step, lang, names_of(game), result, jumps)
         await self._send(interaction, "\n".join(lines)[:2000], embeds, files, steps)
         if step < r.last and self.bot.config.render_images:  # the likely next click
             self.replays.ahead((game.id, step + 1, lang, "board"), self._draw(self._board(game, r, step + 1), lang))
