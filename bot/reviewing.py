@@ -36,7 +36,6 @@ def niceness() -> int:
 def plan(record: dict[str, Any]) -> list[int]:
     """The indices of the record's actions that are judged (the forced ones are not)."""
     from players.review import decisions_to_judge
-
     from rules import GameRecord
 
     return decisions_to_judge(GameRecord.from_json(record))
@@ -45,7 +44,6 @@ def plan(record: dict[str, Any]) -> list[int]:
 def judge(record: dict[str, Any], index: int, iterations: int, seed: int) -> dict[str, Any]:
     """One decision's review (``DecisionReview`` JSON)."""
     from players.review import review_decision
-
     from rules import GameRecord
 
     return review_decision(GameRecord.from_json(record), index, iterations=iterations, seed=seed).to_json()
@@ -54,7 +52,6 @@ def judge(record: dict[str, Any], index: int, iterations: int, seed: int) -> dic
 def summarize(record: dict[str, Any], decisions: list[dict[str, Any]], iterations: int, seed: int) -> dict[str, Any]:
     """The game's review (``GameReview`` JSON) from its decisions' reviews."""
     from players.review import DecisionReview, summarize
-
     from rules import GameRecord
 
     found = [DecisionReview.from_json(d) for d in decisions]
@@ -64,7 +61,6 @@ def summarize(record: dict[str, Any], decisions: list[dict[str, Any]], iteration
 def value(record: dict[str, Any], index: int, action: str, iterations: int, seed: int) -> float:
     """The mover's chance to win after ``action`` at the record's action ``index`` (a puzzle's answer)."""
     from players.review import value_of
-
     from rules import GameRecord
 
     return value_of(GameRecord.from_json(record), index, action, iterations=iterations, seed=seed)

@@ -74,9 +74,9 @@ def _chart(cv: Canvas, box: tuple[int, int, int, int], data: dict[str, Any], lan
     lx = px0
     for phase in used:  # the bands' key
         d.rectangle((lx, py1 + 44, lx + 22, py1 + 66), fill=_band(phase, edition), outline=S.LINE)
-        box = cv.text((lx + 28, py1 + 40, lx + 240, py1 + 70), phase_name(phase, lang), tag=f"review.phase.{phase}",
-                      size=18, min_size=10, fill=S.INK_SOFT, may_cut=True)
-        lx = max(box.ink[2], lx + 60) + 24
+        placed = cv.text((lx + 28, py1 + 40, lx + 240, py1 + 70), phase_name(phase, lang),
+                         tag=f"review.phase.{phase}", size=18, min_size=10, fill=S.INK_SOFT, may_cut=True)
+        lx = max(placed.ink[2], lx + 60) + 24
     n = len(data["seats"])
     for seat in range(n):
         pts = [(xpos(k), ypos(c[seat])) for k, c in enumerate(chances) if seat < len(c)]

@@ -24,6 +24,7 @@ from ..schema import MIGRATIONS, Migration
 from .backend import Backend, Tx
 from .core import parse_database, shard_clause
 from .reads import StoreReads
+from .reviews import ReviewRow, StoreReviews
 from .rows import (
     ABORTED,
     ACTIVE,
@@ -47,7 +48,6 @@ from .rows import (
     Unusable,
     VersionConflict,
 )
-from .reviews import ReviewRow, StoreReviews
 from .writes import StoreWrites
 
 __all__ = [

@@ -99,6 +99,7 @@ async def test_review_in_german_progress_summary_and_a_second_press(env: simcord
     assert text.count("Genauigkeit") == 2 and "Runde" in text and "Gewinnchance" in text
     assert any((c.custom_id or "").startswith("pb:z:") for c in controls(answer))  # the presser's own mistakes
     # anyone else in the server: the stored review at once, nothing judged again, no puzzle of someone else's
+    assert channel.guild is not None
     onlooker = channel.guild.add_member(env.create_user("onlooker"))
     message, cid = _review_button(channel, gid)
     again = reply_of(await onlooker.click(message, custom_id=cid))
