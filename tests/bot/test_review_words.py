@@ -21,7 +21,8 @@ NAMES = ["Anna", "Boris"]
 
 def _game() -> tuple[GameRecord, list[ActionRow]]:
     st = new_game(Ruleset(edition=2, players=2, open_money=False), NAMES, seed=5)
-    rng, actions, rows = random.Random(2), [], []
+    rng, actions = random.Random(2), []
+    rows: list[ActionRow] = []
     while not st.finished:
         move = rng.choice(legal_moves(st))
         actions.append(notation(st, move.action))
