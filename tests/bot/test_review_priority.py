@@ -37,7 +37,7 @@ async def test_a_computer_move_does_not_wait_behind_a_review() -> None:
     assert await reviewing.REVIEW.run(reviewing.niceness) >= reviewing.NICE  # lower priority than the bot
     todo = await reviewing.REVIEW.run(reviewing.plan, record.to_json())
     # a long review job (many times a normal decision's budget) occupies the review worker
-    review = asyncio.ensure_future(reviewing.REVIEW.run(reviewing.judge, record.to_json(), todo[0], 1500, 0))
+    review = asyncio.ensure_future(reviewing.REVIEW.run(reviewing.judge, record.to_json(), todo[0], 1000, 0))
     await asyncio.sleep(0.2)
     st = record.start()
     move = await asyncio.wait_for(thinking.THINK.run(thinking.think, st.to_json(), st.decider, "normal", 1, 0.05),

@@ -9,6 +9,8 @@ restart interrupted is resumed from the decisions stored, none judged twice; an 
 
 from __future__ import annotations
 
+import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -85,19 +87,33 @@ async def _press_until_done(env: simcord.Env, member: MemberActor, channel: simc
     raise AssertionError(f"the review did not finish: {_shown(env, since)}")
 
 
-async def test_review_in_german_progress_summary_and_a_second_press(env: simcord.Env) -> None:
+def _jump(viewer: simcord.ResponseMessage, go: str) -> Any:
+    return next(c for c in controls(viewer) if (c.custom_id or "").split(":")[4:5] == [go])
+
+
+def _step(viewer: simcord.ResponseMessage) -> int:
+    found = re.search(r"(?:action|Aktion) (\d+)", viewer.content.split("\n", 1)[0])
+    return int(found.group(1)) if found else 0
+
+
+async def test_a_review_from_progress_to_puzzle_and_after_a_restart(env: simcord.Env, db_path: Path) -> None:
+    """One game in German: the first press shows the progress, then the summary; another member's press opens
+    the stored review; the viewer shows the verdicts and jumps between mistakes; a mistake as a puzzle; a
+    restart in the middle of a review resumes it without judging a stored decision again."""
     channel, players, gid = await _finished(env, "de")
     store = _store(env)
     answer, shown = await _press_until_done(env, players[0], channel, gid)
-    assert shown[0].startswith("📈 Partie") and "wird analysiert" in shown[0]
+    assert shown and all(x.startswith(f"📈 Partie #{gid} wird analysiert") for x in shown)
     row = await store.review(gid)
-    assert row is not None and row.finished and row.total == row.done and row.total
+    assert row is not None and row.finished and row.total == row.done and row.total and row.result is not None
     assert row.requested_by == players[0].id
     embed = answer.embeds[0]
     assert embed.title == f"📈 Analyse von Partie #{gid} durch den starken Spieler"
     text = embed.description or ""
     assert text.count("Genauigkeit") == 2 and "Runde" in text and "Gewinnchance" in text
-    assert any((c.custom_id or "").startswith("pb:z:") for c in controls(answer))  # the presser's own mistakes
+    mine = [d for d in row.result["decisions"] if d["seat"] == 0 and d["label"]]
+    puzzles = [c for c in controls(answer) if (c.custom_id or "").startswith("pb:z:")]
+    assert [o.value for c in puzzles for o in c.options] == [str(d["index"]) for d in mine][:25]
     # anyone else in the server: the stored review at once, nothing judged again, no puzzle of someone else's
     assert channel.guild is not None
     onlooker = channel.guild.add_member(env.create_user("onlooker"))
@@ -110,99 +126,70 @@ async def test_review_in_german_progress_summary_and_a_second_press(env: simcord
     game = await game_in(env, channel)
     rows = await store.actions(gid)
     r = rebuild(gid, bot_of(env).service.record_of(game, rows), rows)  # type: ignore[union-attr]
-    assert row.result is not None
     data = chart_data(row.result, r, [s.name for s in game.seats])
-    assert len(data["chances"]) == len(rows) + 1 and data["phases"][0][:2] == [0, 1] and data["swings"]
+    assert len(data["chances"]) == len(rows) + 1 and data["phases"][0][:2] == [0, 1]
     assert draw_review(data, "de").problems() == [] and draw_review(data, "en").problems() == []
     english = "\n".join(summary_text(row.result, r, [s.name for s in game.seats], "en", None))
-    assert english.count("accuracy") == 2 and "Round" in english and "chance to win" in english
+    assert english.count("accuracy") == 2 and "Round" in english
 
-
-def _jump(viewer: simcord.ResponseMessage, go: str) -> Any:
-    return next(c for c in controls(viewer) if (c.custom_id or "").split(":")[4:5] == [go])
-
-
-def _step(viewer: simcord.ResponseMessage) -> int:
-    first = viewer.content.split("\n", 1)[0]
-    return 0 if "the start" in first else int(first.split("action ", 1)[1].split(" ", 1)[0])
-
-
-async def test_the_viewer_shows_the_review_and_a_mistake_becomes_a_puzzle(env: simcord.Env) -> None:
-    channel, players, gid = await _finished(env)
-    store = _store(env)
+    # the viewer from the review: each decision's verdict and chances, jumps between the seat's mistakes
     member = players[0]
-    answer, _ = await _press_until_done(env, member, channel, gid)
-    row = await store.review(gid)
-    assert row is not None and row.result is not None
-    mine = [d for d in row.result["decisions"] if d["seat"] == 0 and d["label"]]
-    assert mine, "no mistake to jump to or to take as a puzzle"
-    # the viewer from the review: each decision's label and chances, jumps between the seat's mistakes
     viewer = reply_of(await member.click(answer, custom_id=f"pb:r:{gid}:0:open"))
-    assert _jump(viewer, "mprev").disabled and not _jump(viewer, "mnext").disabled
+    assert _jump(viewer, "mprev").disabled
     seen = []
     while not _jump(viewer, "mnext").disabled:
-        r = await member.click(viewer, custom_id=_jump(viewer, "mnext").custom_id)
-        assert r.acknowledged
+        assert (await member.click(viewer, custom_id=_jump(viewer, "mnext").custom_id)).acknowledged
         seen.append(_step(viewer))
-        assert "chance to win" in viewer.content and any(w in viewer.content for w in ("inaccuracy", "mistake",
-                                                                                       "blunder"))
+        assert "Gewinnchance" in viewer.content and any(w in viewer.content for w in ("Ungenauigkeit", "Fehler",
+                                                                                       "Patzer"))
     assert seen == [d["index"] + 1 for d in mine]
-    await member.click(viewer, custom_id=_jump(viewer, "mprev").custom_id)
-    assert len(seen) < 2 or _step(viewer) == seen[-2]
-    at = _step(viewer)
-    assert _jump(viewer, "fwd").custom_id.endswith(":0")  # the step buttons keep the seat the jumps follow
-    await member.click(viewer, custom_id=_jump(viewer, "fwd").custom_id)
-    assert _step(viewer) == at + 1
-    # the puzzle: the position then, the legal moves in the private menu; the answer compares; the game stays
-    versions = (await game_in(env, channel)).version
-    puzzles = next(c for c in controls(answer) if (c.custom_id or "").startswith("pb:z:"))
-    first = mine[0]
-    puzzle = reply_of(await member.select(answer, [str(first["index"])], custom_id=puzzles.custom_id))
-    assert puzzle.ephemeral and f"round {first['round']}" in puzzle.content
-    menu = [c for c in controls(puzzle) if (c.custom_id or "").startswith(("pb:q:", "pb:qb:"))]
-    assert menu and not any((c.custom_id or "").startswith(("pb:s:", "pb:b:")) for c in controls(puzzle))
-    pick = menu[0]
-    if (pick.custom_id or "").startswith("pb:qb:"):
-        result = reply_of(await member.click(puzzle, custom_id=pick.custom_id))
-    else:
-        option = next(o for o in pick.options if not o.value.startswith("?"))
-        result = reply_of(await member.select(puzzle, [option.value], custom_id=pick.custom_id))
-    assert "chance to win" in result.content and "You played" in result.content
-    assert (await game_in(env, channel)).version == versions
-    # the other player's puzzles are their own mistakes only
-    theirs, _ = await _press_until_done(env, players[1], channel, gid)
-    offered = [o.value for c in controls(theirs) if (c.custom_id or "").startswith("pb:z:") for o in c.options]
-    assert offered == [str(d["index"]) for d in row.result["decisions"] if d["seat"] == 1 and d["label"]][:25]
+    if seen:
+        at = _step(viewer)
+        assert _jump(viewer, "fwd").custom_id.endswith(":0")  # the step buttons keep whose mistakes are followed
+        await member.click(viewer, custom_id=_jump(viewer, "fwd").custom_id)
+        assert _step(viewer) == at + 1
+        await member.click(viewer, custom_id=_jump(viewer, "mprev").custom_id)
+        assert _step(viewer) == seen[-1]
+        # the puzzle: the position then, the legal moves in a private menu; the answer compares; the game stays
+        version = (await game_in(env, channel)).version
+        first = mine[0]
+        puzzle = reply_of(await member.select(answer, [str(first["index"])], custom_id=puzzles[0].custom_id))
+        assert puzzle.ephemeral and f"Runde {first['round']}" in puzzle.content
+        menu = [c for c in controls(puzzle) if (c.custom_id or "").startswith(("pb:q:", "pb:qb:"))]
+        assert menu and not any((c.custom_id or "").startswith(("pb:s:", "pb:b:")) for c in controls(puzzle))
+        pick = menu[0]
+        if (pick.custom_id or "").startswith("pb:qb:"):
+            result = reply_of(await member.click(puzzle, custom_id=pick.custom_id))
+        else:
+            option = next(o for o in pick.options if not o.value.startswith("?"))
+            result = reply_of(await member.select(puzzle, [option.value], custom_id=pick.custom_id))
+        assert "Gewinnchance" in result.content and "Damals hast du" in result.content
+        assert (await game_in(env, channel)).version == version
 
-
-async def test_a_restart_in_the_middle_resumes_without_judging_twice(env: simcord.Env, db_path: Path) -> None:
-    channel, players, gid = await _finished(env)
-    store = _store(env)
-    game = await game_in(env, channel)
-    record = bot_of(env).service.record_of(game, await store.actions(gid))  # type: ignore[union-attr]
-    todo = reviewing.plan(record.to_json())
-    # a process reviewed three decisions and stopped (its claim still fresh): as after a crash or a restart
-    assert await store.claim_review(gid, "gone", 600, requested_by=players[0].id, iterations=1, seed=0)
-    assert await store.set_review_total(gid, "gone", len(todo))
-    staged = {}
-    for idx in todo[:3]:
-        staged[idx] = {**reviewing.judge(record.to_json(), idx, 1, 0), "judged_by": "gone"}
-        assert await store.add_review_part(gid, "gone", idx, staged[idx], 600)
+    # a restart in the middle of a review: as if the bot had stopped with three decisions left to judge
+    parts = await store.review_parts(gid)
+    todo = sorted(parts)
+    kept = {i: {**parts[i], "judged_by": "the process before"} for i in todo[:-3]}
+    async with store.transaction() as tx:
+        await tx.execute("UPDATE reviews SET state = 'running', result = NULL, owner = 'gone', lease = ? "
+                         "WHERE game_id = ?", (store.clock() + 600, gid))
+        await tx.execute("DELETE FROM review_parts WHERE game_id = ? AND idx >= ?", (gid, todo[-3]))
+        for i, data in kept.items():
+            await tx.execute("UPDATE review_parts SET data = ? WHERE game_id = ? AND idx = ?",
+                             (json.dumps(data), gid, i))
     old = bot_of(env)
     await env.restart_bot(make_bot(db_path, sync=False, review_iterations=1))
     assert old.store is not None
     await old.store.close()
-    env.settle_timeout = 60.0
-    await env.advance_time(RESUME_AFTER)  # the new process resumes it after its start, from the fourth decision on
     store = _store(env)
-    row = await store.review(gid)
-    assert row is not None and row.finished and row.done == len(todo) and row.result is not None
-    parts = await store.review_parts(gid)
-    assert sorted(parts) == todo and all(parts[i] == staged[i] for i in staged)
-    assert sum("judged_by" in p for p in parts.values()) == 3
-    assert [d["index"] for d in row.result["decisions"]] == todo
-    answer, shown = await _press_until_done(env, players[1], channel, gid)
-    assert shown == [] and answer.embeds  # done: shown at once, no progress
+    env.settle_timeout = 60.0
+    await env.advance_time(RESUME_AFTER)  # the new process goes on with it after its start
+    resumed = await store.review(gid)
+    assert resumed is not None and resumed.finished and resumed.done == len(todo) and resumed.result is not None
+    after = await store.review_parts(gid)
+    assert sorted(after) == todo and all(after[i] == kept[i] for i in kept)
+    assert [after[i] == parts[i] for i in todo[-3:]] == [True] * 3  # the same seed: the same verdicts
+    assert resumed.result["decisions"] == row.result["decisions"]
 
 
 async def test_an_aborted_game_has_no_review(env: simcord.Env) -> None:
