@@ -178,7 +178,7 @@ async def test_a_review_from_progress_to_puzzle_and_after_a_restart(env: simcord
             await tx.execute("UPDATE review_parts SET data = ? WHERE game_id = ? AND idx = ?",
                              (json.dumps(data), gid, i))
     old = bot_of(env)
-    await env.restart_bot(make_bot(db_path, sync=False, review_iterations=1))
+    await env.restart_bot(make_bot(db_path, sync=False, review_iterations=1, render_images=True))
     assert old.store is not None
     await old.store.close()
     store = _store(env)
@@ -190,6 +190,11 @@ async def test_a_review_from_progress_to_puzzle_and_after_a_restart(env: simcord
     assert sorted(after) == todo and all(after[i] == kept[i] for i in kept)
     assert [after[i] == parts[i] for i in todo[-3:]] == [True] * 3  # the same seed: the same verdicts
     assert resumed.result["decisions"] == row.result["decisions"]
+    # with pictures on: the summary carries the picture of the chances
+    pictured, _ = await _press_until_done(env, onlooker, channel, gid)
+    assert pictured.embeds[0].image.url == "attachment://review.png"
+    png = await pictured.attachments[0].read()
+    assert png.startswith(b"\x89PNG")
 
 
 async def test_an_aborted_game_has_no_review(env: simcord.Env) -> None:
