@@ -8,6 +8,7 @@ import random
 
 import pytest
 
+from players import judge
 from players.review import (
     LABELS,
     DecisionReview,
@@ -29,7 +30,14 @@ from rules.record import notation
 
 from .test_ai_info import disturb
 
-ITERATIONS = 4  # the search's budget in these tests (each valued move still gets its simulations)
+ITERATIONS = 4  # the search's budget and the simulations of each valued move in these tests
+
+
+@pytest.fixture(autouse=True)
+def few_simulations(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The logic at a tiny budget: each valued move gets ITERATIONS simulations (the review's own minimum
+    is for figures worth reading, measured by benchmarks/bench_review.py)."""
+    monkeypatch.setattr(judge, "MIN_SIMULATIONS", ITERATIONS)
 
 
 def random_record(ruleset: Ruleset, seed: int) -> GameRecord:
