@@ -25,7 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from rules import HAND, GameState, Ruleset, apply, legal_moves, parse_for
+from rules import DRAWN, HAND, GameState, Ruleset, apply, legal_moves, parse_for
 from rules.actions import KINDS, PASS, Action
 from rules.record import GameRecord, notation
 
@@ -241,7 +241,7 @@ def preferred_is_public(ruleset: Ruleset, preferred: Action, played: Action) -> 
         return True
     if preferred.kind not in KINDS:
         return False
-    if preferred.row == HAND or preferred.row == 3:  # DRAWN: the Observatory's card
+    if preferred.row in (HAND, DRAWN):  # a hand card, the Observatory's card
         return ruleset.open_hands
     if preferred.kind == PASS or ruleset.open_money:
         return True

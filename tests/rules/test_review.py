@@ -8,6 +8,7 @@ import random
 
 import pytest
 
+from players import judge
 from players.review import (
     LABELS,
     DecisionReview,
@@ -16,6 +17,7 @@ from players.review import (
     chances_of,
     decisions_to_judge,
     label_of,
+    preferred_is_public,
     review_decision,
     review_game,
     state_before,
@@ -24,12 +26,19 @@ from players.review import (
     value_of,
 )
 from players.review import review_position as review_at
-from rules import GameRecord, Ruleset, apply, legal_moves, new_game, parse_for, view
+from rules import HAND, UPPER, Action, GameRecord, Ruleset, apply, legal_moves, new_game, parse_for, view
 from rules.record import notation
 
 from .test_ai_info import disturb
 
-ITERATIONS = 4  # the search's budget in these tests (each valued move still gets its simulations)
+ITERATIONS = 4  # the search's budget and the simulations of each valued move in these tests
+
+
+@pytest.fixture(autouse=True)
+def few_simulations(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The logic at a tiny budget: each valued move gets ITERATIONS simulations (the review's own minimum
+    is for figures worth reading, measured by benchmarks/bench_review.py)."""
+    monkeypatch.setattr(judge, "MIN_SIMULATIONS", ITERATIONS)
 
 
 def random_record(ruleset: Ruleset, seed: int) -> GameRecord:
@@ -161,3 +170,18 @@ def test_thresholds_and_accuracy() -> None:
     assert accuracy_of(0.0, 3) == pytest.approx(100.0, abs=1e-3)
     assert accuracy_of(10.0, 2) == pytest.approx(103.1668 * 2.718281828 ** (-0.4354) - 3.1669)
     assert accuracy_of(thresholds(5)[1], 5) == pytest.approx(accuracy_of(10.0, 2))
+
+
+def test_a_preferred_move_is_named_only_where_it_reveals_nothing() -> None:
+    hidden = Ruleset(edition=2, players=3, open_money=False)
+    open_table = Ruleset(edition=2, players=3, open_hands=True)
+    played = Action("pass")
+    buy = Action("buy", "market", UPPER)
+    from_hand = Action("play", "market", HAND)
+    assert preferred_is_public(hidden, buy, buy)  # the move played was shown anyway
+    assert preferred_is_public(hidden, Action("take", "market", UPPER), buy)
+    assert not preferred_is_public(hidden, buy, played)  # it would tell what the mover could afford
+    assert preferred_is_public(open_table, buy, played)
+    assert not preferred_is_public(hidden, from_hand, played)  # the hand
+    assert preferred_is_public(open_table, from_hand, played)
+    assert not preferred_is_public(open_table, Action("crate", "fish"), played)  # a part's own decision
