@@ -19,7 +19,7 @@ from typing import Any, Protocol, cast
 import discord
 from discord.ext import commands, tasks
 
-from . import backup, images, thinking
+from . import backup, images, reviewing, thinking
 from .config import Config
 from .service import GameService
 from .store import DatabaseLost, DatabaseUnavailable, Store, parse_database
@@ -177,7 +177,8 @@ class PetersburgBot(commands.Bot):
         when the bot's process ends prints a traceback)."""
         if self.workers_task is not None:
             self.workers_task.cancel()
-        await asyncio.gather(*(pool.stop() for pool in (images.RENDER, images.REPLAY, thinking.THINK)))
+        await asyncio.gather(*(pool.stop() for pool in (images.RENDER, images.REPLAY, thinking.THINK,
+                                                        reviewing.REVIEW)))
         images.shutdown()
 
     async def close(self) -> None:

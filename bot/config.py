@@ -13,6 +13,7 @@ from rules.i18n import LANGUAGES
 DEFAULT_DATABASE = "data/petersburg.sqlite3"
 DEFAULT_REMINDER, DEFAULT_INTERVAL, DEFAULT_AUTOPASS, DEFAULT_POLL = 60, 240, 0, 30.0
 DEFAULT_LIVE = 5  # minutes: a player seen this recently plays live (no ping per turn)
+DEFAULT_REVIEW_ITERATIONS = 64  # a review's budget per decision (``players.judge.DEFAULT_ITERATIONS``)
 
 
 def read_env_file(path: str | Path) -> dict[str, str]:
@@ -73,6 +74,7 @@ class Config:
     computer_seconds: float = 2.0  # the strong computer player's thinking time per move (its budget)
     computer_pause: float = 1.5  # seconds before a computer player's move, so people can follow
     hint_seconds: float = 1.0  # thinking time for /petersburg hint
+    review_iterations: int = DEFAULT_REVIEW_ITERATIONS  # the strong search's iterations per reviewed decision
     database_url: str | None = None  # DATABASE_URL: postgresql://… or sqlite:///path (wins over database_path)
     pool_size: int = 10  # PostgreSQL connections per process at most
     sharded: bool = False  # SHARD_COUNT set: an AutoShardedBot
@@ -122,6 +124,9 @@ class Config:
             raise ValueError("BACKUP_EVERY_HOURS must be a number of hours") from None
         if not 0.01 <= backup_hours <= 24 * 365:
             raise ValueError("BACKUP_EVERY_HOURS must be between 0.01 and 8760 hours")
+        iterations = e.get("REVIEW_ITERATIONS", "").strip() or str(DEFAULT_REVIEW_ITERATIONS)
+        if not iterations.isdigit() or not 1 <= int(iterations) <= 100_000:
+            raise ValueError("REVIEW_ITERATIONS must be a whole number from 1 to 100000")
         keep = e.get("BACKUP_KEEP", "").strip() or "7"
         if not keep.isdigit() or not 1 <= int(keep) <= 10000:
             raise ValueError("BACKUP_KEEP must be a whole number from 1 to 10000")
@@ -145,6 +150,7 @@ class Config:
             computer_seconds=seconds["COMPUTER_SECONDS"],
             computer_pause=seconds["COMPUTER_PAUSE_SECONDS"],
             hint_seconds=seconds["HINT_SECONDS"],
+            review_iterations=int(iterations),
             backup_dir=e.get("BACKUP_DIR", "").strip() or None, backup_hours=backup_hours, backup_keep=int(keep),
         )
 
@@ -160,6 +166,7 @@ class Config:
                 f"autopass_minutes={self.autopass_minutes}, live_minutes={self.live_minutes}, "
                 f"computer_seconds={self.computer_seconds}, "
                 f"computer_pause={self.computer_pause}, hint_seconds={self.hint_seconds}, "
+                f"review_iterations={self.review_iterations}, "
                 f"backup_dir={self.backup_dir!r}, backup_hours={self.backup_hours:g}, backup_keep={self.backup_keep}, "
                 "token=<hidden>)")
 

@@ -25,6 +25,7 @@ TABLES: dict[str, str] = {
     "reminders": "game_id, kind", "pass_modes": "game_id, seat", "results": "game_id, seat",
     "guild_settings": "guild_id", "notices": "id", "dm_unreachable": "user_id",
     "ratings": "guild_id, player", "rating_changes": "game_id, seat", "away": "guild_id, user_id",
+    "reviews": "game_id", "review_parts": "game_id, idx",
 }
 ID_TABLES = ("games", "notices")  # tables whose id comes from a sequence on PostgreSQL
 BATCH = 2000

@@ -240,6 +240,34 @@ ALTER TABLE actions ADD COLUMN taken_back INTEGER;
 """Take-backs (``bot.takeback``): an action taken back keeps its row, marked with the index of the take-back's
 own row (``auto`` 'takeback', whose first event says which rows it took back); the game's record, its ratings
 and its statistics count only the rows that stand (``taken_back`` NULL, not a take-back)."""
+REVIEWS_SCHEMA = """
+CREATE TABLE reviews (
+    game_id INTEGER PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+    state TEXT NOT NULL,
+    requested_by INTEGER,
+    owner TEXT,
+    lease REAL,
+    iterations INTEGER NOT NULL,
+    seed INTEGER NOT NULL,
+    total INTEGER,
+    result TEXT,
+    started_at REAL NOT NULL,
+    finished_at REAL
+);
+CREATE INDEX reviews_state ON reviews (state);
+CREATE TABLE review_parts (
+    game_id INTEGER NOT NULL REFERENCES reviews (game_id) ON DELETE CASCADE,
+    idx INTEGER NOT NULL,
+    data TEXT NOT NULL,
+    PRIMARY KEY (game_id, idx)
+);
+"""
+"""Reviews of finished games by the strongest player (``bot.reviews``): ``reviews`` holds one row per game, its
+``state`` (``running`` or ``done``), who asked for it, the process reviewing it now and until when that claim
+holds (``owner``, ``lease``: at most one review of a game at a time, across processes), its iteration budget
+and seed, how many decisions it judges (``total``) and, once done, the ``GameReview`` JSON (``result``);
+``review_parts`` each judged decision's result as it comes (``idx``: the action's index in the record), so a
+review stopped by a restart resumes where it was and never judges a decision twice."""
 
 
 MIGRATIONS: list[Migration] = [
@@ -251,6 +279,7 @@ MIGRATIONS: list[Migration] = [
     Migration(6, "ratings", _migrate_ratings),
     Migration(7, "rematches, games in threads, time away", SOCIAL_SCHEMA),
     Migration(8, "take-backs", TAKEBACK_SCHEMA),
+    Migration(9, "game reviews", REVIEWS_SCHEMA),
 ]
 
 

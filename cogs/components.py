@@ -313,23 +313,27 @@ class PartsSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=rf"pb
 
 
 class ReplayButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                   template=r"pb:r:(?P<game>\d+):(?P<step>\d+):(?P<go>[a-z]+)"):
+                   template=r"pb:r:(?P<game>\d+):(?P<step>\d+):(?P<go>[a-z]+)(?::(?P<seat>\d+))?"):
     """▶️ Replay on the final scores and the history (``go`` "open": a private viewer at ``step``), and the
-    viewer's own buttons (``step``: the step they show; ``go`` tells them apart). Anyone in the server."""
+    viewer's own buttons (``step``: the step they show; ``go`` tells them apart; ``seat``: whose reviewed
+    mistakes the viewer jumps to). Anyone in the server."""
 
     def __init__(self, game_id: int, step: int, go: str, label: str = "-", emoji: str | None = None,
-                 disabled: bool = False) -> None:
-        self.game_id, self.step, self.go = game_id, step, go
-        super().__init__(discord.ui.Button(custom_id=f"pb:r:{game_id}:{step}:{go}", label=label, emoji=emoji,
+                 disabled: bool = False, seat: int | None = None) -> None:
+        self.game_id, self.step, self.go, self.seat = game_id, step, go, seat
+        cid = f"pb:r:{game_id}:{step}:{go}" + (f":{seat}" if seat is not None else "")
+        super().__init__(discord.ui.Button(custom_id=_checked(ReplayButton, cid), label=label, emoji=emoji,
                                            disabled=disabled, style=discord.ButtonStyle.secondary))
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
                              match: re.Match[str], /) -> ReplayButton:
-        return cls(int(match["game"]), int(match["step"]), match["go"])
+        return cls(int(match["game"]), int(match["step"]), match["go"],
+                   seat=int(match["seat"]) if match["seat"] is not None else None)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await _cog(interaction).on_replay(interaction, self.game_id, self.step, opening=self.go == "open")
+        await _cog(interaction).on_replay(interaction, self.game_id, self.step, opening=self.go == "open",
+                                          seat=self.seat)
 
 
 class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"pb:rm:{GAME}"):

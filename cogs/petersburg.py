@@ -32,7 +32,8 @@ from .dms import DirectMessages
 from .host import HostCommands
 from .info import InfoCommands
 from .play import PlayCommands
-from .replays import ReplayViewer
+from .review_items import REVIEW_ITEMS
+from .reviews import ReviewCommands
 from .social import SocialCommands
 from .takeback import TakeBackCommands
 
@@ -42,9 +43,8 @@ __all__ = ["HOST", "Petersburg", "setup"]
 
 
 @app_commands.guild_only()
-class Petersburg(PlayCommands, TakeBackCommands, HostCommands, InfoCommands, ComputerCommands, ReplayViewer,
-                 SocialCommands,
-                 commands.GroupCog,
+class Petersburg(PlayCommands, TakeBackCommands, HostCommands, InfoCommands, ComputerCommands, ReviewCommands,
+                 SocialCommands, commands.GroupCog,
                  group_name="petersburg", group_description=_("cmd.group")):
     """Saint Petersburg: lobby, turns, hands, host tools."""
 
@@ -63,12 +63,15 @@ class Petersburg(PlayCommands, TakeBackCommands, HostCommands, InfoCommands, Com
     async def cog_unload(self) -> None:
         self.poster.stop()
         self.replays.stop()
+        if self._reviewer is not None:
+            await self._reviewer.stop()
 
     async def _catch_up_when_ready(self) -> None:
         await self.bot.wait_until_ready()
         try:
             await self.poster.catch_up()
             await self.computers.catch_up()
+            await self.resume_reviews()
         except Exception as e:
             log.exception("catching up the boards failed")
             self.bot.record_bug(e)
@@ -386,6 +389,6 @@ class Petersburg(PlayCommands, TakeBackCommands, HostCommands, InfoCommands, Com
 
 async def setup(bot: PetersburgBot) -> None:
     """Extension entry point: the cog and the persistent (dynamic) buttons."""
-    bot.add_dynamic_items(*DYNAMIC_ITEMS)
+    bot.add_dynamic_items(*DYNAMIC_ITEMS, *REVIEW_ITEMS)
     await bot.add_cog(Petersburg(bot))
 

@@ -36,7 +36,7 @@ async def _play(svc: GameService, game_id: int, rng: random.Random, steps: int |
 
 async def _source(path: Path) -> dict[str, int]:
     """Two finished games, one running (with timers, a pass mode, a notice), an aborted lobby, server
-    settings, a closed-DM mark and a member away; returns its row counts."""
+    settings, a closed-DM mark, a member away and a review; returns its row counts."""
     store = await Store.open(path)
     svc = GameService(store, timing=Timing(reminder=60, interval=240, autopass=600))
     rng = random.Random(5)
@@ -55,6 +55,9 @@ async def _source(path: Path) -> dict[str, int]:
     await svc.update_server_settings(7, {"reminder": 30})
     await store.set_dm_unreachable(11, True)
     await store.set_away(7, 11, store.clock() + 86400)
+    assert await store.claim_review(ids[0], "me", 60, requested_by=10, iterations=4, seed=0)
+    assert await store.add_review_part(ids[0], "me", 3, {"index": 3}, 60)
+    assert await store.finish_review(ids[0], "me", {"decisions": []})
     found = await counts(store)
     await store.close()
     return found

@@ -1,0 +1,195 @@
+"""The review of finished games (``players/review.py``): its speed, its noise and its validity.
+Not a test; run it from the repository root::
+
+    .venv/bin/python benchmarks/bench_review.py --compiled [--section speed|quality|all] [--games 45] [--jobs 2]
+
+- speed: a 4-player base game and a 5-player game with the Market and every module (2nd edition,
+  Modules 1-6), played by the normal and easy levels, each reviewed at the default budget: the
+  decisions judged, the CPU time of the review and its wall time (both printed: on a shared machine
+  the wall time says little).
+- quality: ``--games`` games of easy, normal and strong at one table (3 players, 2nd edition, the seats
+  rotated game by game; strong at ``--strong-iterations`` search iterations a move, reproducible),
+  each reviewed with seed 0 and again with seed 1.
+  Validity: each level's accuracy (the mean over its seats in the games, with a 95 % interval, mean ±
+  1.96 standard errors) and its inaccuracies, mistakes and blunders per game (seed 0).
+  Noise: of the decisions labelled in either review, the share with the same label in both; and per
+  seat and game the difference of the accuracies (mean, largest, share within 3 points).
+
+``--compiled`` runs the mypyc build of the rules and players (``players/compile.py``; built first if
+needed). ``--jobs`` games at once in worker processes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import resource
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from contextlib import nullcontext
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+if "--compiled" in sys.argv[1:]:  # before rules is imported: take it from the mypyc build
+    from players.compile import PACKAGES, build
+    from rules.compile import import_from
+
+    import_from(build(), PACKAGES)
+
+from players.ai import choose  # noqa: E402
+from players.fastcore import core_name  # noqa: E402
+from players.review import DEFAULT_ITERATIONS, GameReview, review_game, thresholds  # noqa: E402
+from rules import GameRecord, Ruleset, apply, new_game  # noqa: E402
+from rules.record import notation  # noqa: E402
+
+LEVELS = ("easy", "normal", "strong")
+
+
+def play(ruleset: Ruleset, levels: list[str], seed: int, strong_iterations: int) -> GameRecord:
+    """A game of the computer levels ``levels`` (one a seat), as its record."""
+    st = new_game(ruleset, [f"{lv}{s}" for s, lv in enumerate(levels)], seed=seed)
+    record = GameRecord(ruleset, list(st.seats), seed)
+    while not st.finished:
+        level = levels[st.decider]
+        its = strong_iterations if level == "strong" else None
+        action = choose(st, st.decider, level, rng=seed * 1000 + st.action_count, iterations=its)
+        record.actions.append(notation(st, action))
+        apply(st, action)
+    return record
+
+
+def cpu() -> float:
+    """CPU seconds of this process and its finished children."""
+    me = resource.getrusage(resource.RUSAGE_SELF)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+def speed(iterations: int) -> None:
+    print(f"speed, {iterations} iterations a decision:")
+    games = [
+        ("4-player base game", Ruleset(edition=2, players=4), ["normal", "easy", "normal", "easy"]),
+        (
+            "5-player game, the Market and Modules 1-6",
+            Ruleset(edition=2, players=5, expansions=("market",), modules=(1, 2, 3, 4, 5, 6)),
+            ["normal", "easy", "normal", "easy", "normal"],
+        ),
+    ]
+    for name, ruleset, levels in games:
+        record = play(ruleset, levels, 1, 0)
+        c0, w0 = time.process_time(), time.perf_counter()
+        review = review_game(record, iterations=iterations)
+        c1, w1 = time.process_time(), time.perf_counter()
+        print(
+            f"  {name}: {len(record.actions)} actions, {len(review.decisions)} decisions judged, "
+            f"CPU {c1 - c0:.1f} s ({1e3 * (c1 - c0) / max(1, len(review.decisions)):.0f} ms a decision), "
+            f"wall {w1 - w0:.1f} s",
+            flush=True,
+        )
+
+
+def quality_game(job: tuple[int, int, int]) -> dict[str, Any]:
+    """Play game ``g`` of the quality section and review it with seeds 0 and 1."""
+    g, strong_iterations, iterations = job
+    levels = [LEVELS[(s + g) % 3] for s in range(3)]
+    record = play(Ruleset(edition=2, players=3), levels, 100 + g, strong_iterations)
+    reviews = [review_game(record, iterations=iterations, seed=seed) for seed in (0, 1)]
+    wins = reviews[0].chances[-1]  # the result: 1 shared among the winners
+    return {"levels": levels, "wins": wins, "record": record.to_json(), "reviews": [r.to_json() for r in reviews]}
+
+
+def interval(xs: list[float]) -> tuple[float, float, float]:
+    mean = sum(xs) / len(xs)
+    if len(xs) < 2:
+        return mean, mean, mean
+    sd = math.sqrt(sum((x - mean) ** 2 for x in xs) / (len(xs) - 1))
+    half = 1.96 * sd / math.sqrt(len(xs))
+    return mean, mean - half, mean + half
+
+
+def quality(games: int, jobs: int, strong_iterations: int, iterations: int, save: str | None = None) -> None:
+    print(
+        f"quality: {games} games of easy, normal and strong (3 players, 2nd edition, seats rotated; strong at "
+        f"{strong_iterations} iterations a move), reviewed at {iterations} iterations a decision with seeds 0 and 1; "
+        f"thresholds at 3 players {thresholds(3)}",
+        flush=True,
+    )
+    acc: dict[str, list[float]] = {lv: [] for lv in LEVELS}
+    wins = dict.fromkeys(LEVELS, 0.0)
+    saved = []
+    counts: dict[str, list[int]] = {lv: [0, 0, 0] for lv in LEVELS}
+    same = labelled = 0
+    diffs: list[float] = []
+    c0, w0 = cpu(), time.perf_counter()
+    jobs_list = [(g, strong_iterations, iterations) for g in range(games)]
+    with ProcessPoolExecutor(jobs) if jobs > 1 else nullcontext() as pool:
+        results = pool.map(quality_game, jobs_list) if pool is not None else map(quality_game, jobs_list)
+        for g, res in enumerate(results):
+            saved.append(res)
+            first, second = (GameReview.from_json(r) for r in res["reviews"])
+            for s, lv in enumerate(res["levels"]):
+                wins[lv] += res["wins"][s]
+                summary = first.seats[s]
+                acc[lv].append(summary.accuracy)
+                for k, x in enumerate((summary.inaccuracies, summary.mistakes, summary.blunders)):
+                    counts[lv][k] += x
+                diffs.append(abs(summary.accuracy - second.seats[s].accuracy))
+            for a, b in zip(first.decisions, second.decisions, strict=True):
+                if a.label or b.label:
+                    labelled += 1
+                    same += a.label == b.label
+            print(
+                f"  game {g + 1}/{games}: "
+                + ", ".join(f"{lv} {first.seats[s].accuracy:.1f}" for s, lv in enumerate(res["levels"])),
+                flush=True,
+            )
+    print(f"  CPU {cpu() - c0:.0f} s (this process and its workers), wall {time.perf_counter() - w0:.0f} s")
+    if save:
+        Path(save).write_text(json.dumps(saved))
+    print("validity (seed 0):")
+    for lv in LEVELS:
+        mean, low, high = interval(acc[lv])
+        per = [c / games for c in counts[lv]]
+        print(
+            f"  {lv:<7} accuracy {mean:5.1f} (95 % interval {low:.1f}-{high:.1f}), per game: "
+            f"{per[0]:.2f} inaccuracies, {per[1]:.2f} mistakes, {per[2]:.2f} blunders; won {wins[lv]:.1f} games"
+        )
+    ordered = [interval(acc[lv]) for lv in LEVELS]
+    separated = ordered[0][2] < ordered[1][1] and ordered[1][2] < ordered[2][1]
+    print(f"  strong > normal > easy with intervals apart: {'yes' if separated else 'no'}")
+    print(f"  easy's blunders per game exceed normal's: {'yes' if counts['easy'][2] > counts['normal'][2] else 'no'}")
+    print("noise (seed 0 against seed 1):")
+    print(f"  the same label for {same} of {labelled} labelled decisions ({100 * same / max(1, labelled):.1f} %)")
+    within = sum(d <= 3.0 for d in diffs)
+    print(
+        f"  accuracy: mean difference {sum(diffs) / len(diffs):.2f} points, largest {max(diffs):.2f}, "
+        f"within 3 points for {within} of {len(diffs)} seats"
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--section", choices=("speed", "quality", "all"), default="all")
+    ap.add_argument("--games", type=int, default=45, help="games of the quality section (default 45)")
+    ap.add_argument("--jobs", type=int, default=1, help="games at once in worker processes")
+    ap.add_argument("--iterations", type=int, default=DEFAULT_ITERATIONS, help="the review's budget a decision")
+    ap.add_argument("--strong-iterations", type=int, default=300, help="the strong level's iterations a move")
+    ap.add_argument("--save", help="write each game's record, levels and reviews to this JSON file")
+    ap.add_argument("--compiled", action="store_true", help="use the mypyc build of the rules and players")
+    args = ap.parse_args(argv)
+    print(f"Python {sys.version.split()[0]}, core {core_name()}, {os.cpu_count()} cores")
+    if args.section in ("speed", "all"):
+        speed(args.iterations)
+    if args.section in ("quality", "all"):
+        quality(args.games, args.jobs, args.strong_iterations, args.iterations, args.save)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
