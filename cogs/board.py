@@ -78,11 +78,13 @@ class BoardPoster(TurnMessages):
         return None
 
     async def catch_up(self) -> None:
-        """At startup: every game whose channel is behind (a crash between commit and post, a failure)."""
-        for game_id in await self.store.games_to_show(shards=self.bot.shard_filter()):
+        """At startup: every game whose channel is behind (a crash between commit and post, a failure), of the
+        servers of this process's shards (another process serves the others)."""
+        shards = self.bot.shard_filter()
+        for game_id in await self.store.games_to_show(shards=shards):
             self.kick(game_id)
         if self.bot.config.live_minutes > 0:  # a turn left untold for a live player: its wake was in memory
-            for game in await self.store.list_games(status=ACTIVE, limit=10_000):
+            for game in await self.store.list_games(status=ACTIVE, limit=10_000, shards=shards):
                 if game.turn_message_id is None and game.turn_user_id is None:
                     self.kick(game.id)
 
