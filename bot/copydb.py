@@ -24,7 +24,7 @@ TABLES: dict[str, str] = {
     "games": "id", "seats": "game_id, seat", "actions": "game_id, idx", "hands": "game_id, seat",
     "reminders": "game_id, kind", "pass_modes": "game_id, seat", "results": "game_id, seat",
     "guild_settings": "guild_id", "notices": "id", "dm_unreachable": "user_id",
-    "ratings": "guild_id, player", "rating_changes": "game_id, seat",
+    "ratings": "guild_id, player", "rating_changes": "game_id, seat", "bot_processes": "id",
 }
 ID_TABLES = ("games", "notices")  # tables whose id comes from a sequence on PostgreSQL
 BATCH = 2000

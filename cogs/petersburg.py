@@ -26,6 +26,7 @@ from rules.i18n import LANGUAGES, error_text, t
 
 from .base import NO_PINGS, Interaction, lang_of
 from .board import BoardPoster
+from .board_claim import Busy
 from .components import DYNAMIC_ITEMS
 from .computers import ComputerCommands, ComputerPlayers, computer_name
 from .dms import DirectMessages
@@ -36,6 +37,7 @@ from .replays import ReplayViewer
 
 log = logging.getLogger(__name__)
 
+BOARD_WAIT = 5.0  # seconds /petersburg board waits for the channel before it answers that the board follows
 
 
 @app_commands.guild_only()
@@ -58,6 +60,7 @@ class Petersburg(PlayCommands, HostCommands, InfoCommands, ComputerCommands, Rep
     async def cog_unload(self) -> None:
         self.poster.stop()
         self.replays.stop()
+        await self.poster.claims.stop()
 
     async def _catch_up_when_ready(self) -> None:
         await self.bot.wait_until_ready()
@@ -249,7 +252,11 @@ class Petersburg(PlayCommands, HostCommands, InfoCommands, ComputerCommands, Rep
             game = await self.service.game_in_channel(self.cid(interaction))
             if game.status != ACTIVE:
                 raise UserError("not_started")
-            problem = await self.poster.show(game.id, repost=True)
+            try:
+                problem = await self.poster.show(game.id, repost=True, within=BOARD_WAIT)
+            except Busy:  # another attempt holds the channel: the board follows as soon as it is done
+                await self.private(interaction, t("bot.board_busy", lang))
+                return
             if problem is None:
                 await self.private(interaction, t("bot.board_posted", lang))
             else:

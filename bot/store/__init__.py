@@ -11,16 +11,19 @@ turn's reminder and time-out (keyed by game and version, so any action voids the
 with an UPDATE before it is sent), ``pass_modes`` the players' ``rules.autopass.AutoPass``, ``results`` each
 finished game's scores (history, leaderboard), ``guild_settings`` a server's timer defaults, ``notices``
 channel messages still to post, ``dm_unreachable`` users whose DMs are closed, and ``ratings`` and
-``rating_changes`` the ratings per server (``bot.ratings``, docs/ratings.md).
+``rating_changes`` the ratings per server (``bot.ratings``, docs/ratings.md), ``bot_processes`` the bot's
+processes on a shared database and their heartbeats (``claims``: who may update a game's channel).
 
 Files: ``rows`` (dataclasses, errors), ``backend`` (the interface), ``sqlite``/``postgres`` (backends),
-``core`` (open, migrate, transactions), ``reads`` and ``writes`` (the queries).
+``core`` (open, migrate, transactions), ``reads`` and ``writes`` (the queries), ``claims`` (board claims,
+processes).
 """
 
 from __future__ import annotations
 
 from ..schema import MIGRATIONS, Migration
 from .backend import Backend, Tx
+from .claims import StoreClaims
 from .core import parse_database, shard_clause
 from .reads import StoreReads
 from .rows import (
@@ -57,5 +60,5 @@ __all__ = [
 ]
 
 
-class Store(StoreReads, StoreWrites):
+class Store(StoreReads, StoreWrites, StoreClaims):
     """The bot's database (see the module docstring); open it with ``await Store.open(path_or_url)``."""

@@ -35,7 +35,7 @@ async def _play(svc: GameService, game_id: int, rng: random.Random, steps: int |
 
 async def _source(path: Path) -> dict[str, int]:
     """Two finished games, one running (with timers, a pass mode, a notice), an aborted lobby, server
-    settings and a closed-DM mark; returns its row counts."""
+    settings, a closed-DM mark and a process; returns its row counts."""
     store = await Store.open(path)
     svc = GameService(store, timing=Timing(reminder=60, interval=240, autopass=600))
     rng = random.Random(5)
@@ -53,6 +53,7 @@ async def _source(path: Path) -> dict[str, int]:
     await svc.leave(4, 12)
     await svc.update_server_settings(7, {"reminder": 30})
     await store.set_dm_unreachable(11, True)
+    await store.register_process("a machine", 4242, "12345")  # a process's heartbeat (shared databases)
     found = await counts(store)
     await store.close()
     return found
