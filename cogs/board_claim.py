@@ -29,6 +29,8 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
+from discord.ext import tasks
+
 from bot.store import DatabaseLost, DatabaseUnavailable
 
 log = logging.getLogger(__name__)
@@ -79,7 +81,7 @@ class Claims:
         self._machine = machine()
         self._started = start_time(os.getpid()) or ""
         self._beat_ok = -1e9  # time.monotonic() when the last successful heartbeat was sent
-        self._task: asyncio.Task[None] | None = None
+        self._beats = tasks.loop(seconds=BEAT)(self._beat)
         self._lock = asyncio.Lock()
 
     @property
@@ -96,13 +98,11 @@ class Claims:
             if self.owner is not None or not self.store.shared:
                 return
             await self._register()
-            self._task = asyncio.create_task(self._beats())
+            self._beats.start()
 
     async def stop(self) -> None:
         """The bot stops: no more heartbeats, this process's claims released and its row gone."""
-        if self._task is not None:
-            self._task.cancel()
-            self._task = None
+        self._beats.cancel()
         if self.owner is not None:
             with contextlib.suppress(DatabaseLost, DatabaseUnavailable):
                 await self.store.unregister_process(self.owner)
@@ -114,24 +114,21 @@ class Claims:
         self._beat_ok = sent
         await self._bury()
 
-    async def _beats(self) -> None:
-        while True:
-            await asyncio.sleep(BEAT)
-            try:
-                sent = time.monotonic()
-                assert self.owner is not None
-                if await self.store.beat(self.owner):
-                    self._beat_ok = sent
-                else:  # marked dead (no heartbeat for too long): its claims are anybody's now
-                    log.warning("this process was taken for gone (no heartbeat for %g s); it goes on under a new "
-                                "id", STALE)
-                    await self._register()
-                    continue
-                await self._bury()
-            except asyncio.CancelledError:
-                raise
-            except Exception as e:  # the database is away: no claims until a heartbeat arrives again
-                log.warning("heartbeat: %s", e)
+    async def _beat(self) -> None:
+        """One heartbeat (every ``BEAT`` seconds), and a look for ended processes on this machine."""
+        try:
+            sent = time.monotonic()
+            if self.owner is None:
+                return
+            if await self.store.beat(self.owner):
+                self._beat_ok = sent
+            else:  # marked dead (no heartbeat for too long): its claims are anybody's now
+                log.warning("this process was taken for gone (no heartbeat for %g s); it goes on under a new id",
+                            STALE)
+                await self._register()
+            await self._bury()
+        except Exception as e:  # the database is away: no claims until a heartbeat arrives again
+            log.warning("heartbeat: %s", e)
 
     async def _bury(self) -> None:
         """Mark dead the processes of this machine that have ended (their claims are free at once)."""

@@ -37,7 +37,7 @@ from .replays import ReplayViewer
 
 log = logging.getLogger(__name__)
 
-BOARD_WAIT = 5.0  # seconds /petersburg board waits for the channel before it answers that the board follows
+BOARD_WAIT = 3.0  # seconds /petersburg board waits for the channel before it answers that the board follows
 
 
 @app_commands.guild_only()
