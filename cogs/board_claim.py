@@ -6,15 +6,17 @@ attempt, so two processes never post the same board, notice or turn message twic
 nothing is claimed.
 
 The owner is this process, registered in the database with its identity (a random id; the machine, pid and
-start time) and a heartbeat every ``BEAT`` seconds (``Claims``). A claim of a process that has ended is
-taken over at once, a claim of a live process never (``bot.store.claims``):
+start time) and a heartbeat (``Claims``): it beats right before each claim and every ``BEAT`` seconds while
+it holds one. A claim of a process that has ended is taken over at once, a claim of a live process never
+(``bot.store.claims``):
 
-- a process on the same machine (e.g. the restart of a killed process) sees from its pid and start time that
-  the owner has ended, marks it dead, and takes its claims at once;
-- a process on another machine takes them once the owner's heartbeat is ``STALE`` seconds old;
-- so that this can never take a claim from a process that is in fact alive (one cut off from the database,
-  or stalled), a process whose last heartbeat is older than ``FENCE`` (< ``STALE``) claims nothing and
-  starts no attempt until it beats again, and one that finds itself marked dead continues under a new id.
+- a process on the same machine (e.g. the restart of a killed process) sees from the owner's pid and start
+  time that it has ended, marks it dead, and takes its claims at once;
+- a process on another machine takes them once the owner's heartbeat is ``STALE`` seconds old, which a live
+  owner's never is while it holds a claim (unless its event loop stalls or it loses the database for that
+  long: then its next write fails, and at most the one Discord call it was making when it stalled can repeat);
+- a process found marked dead continues under a new id.
+An idle process does not beat: it holds no claim.
 """
 
 from __future__ import annotations
@@ -29,16 +31,13 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-from discord.ext import tasks
-
 from bot.store import DatabaseLost, DatabaseUnavailable
 
 log = logging.getLogger(__name__)
 
 LEASE = 120.0  # seconds a claim of an owner without a heartbeat (an older version) holds
-BEAT = 2.0  # seconds between heartbeats
+BEAT = 2.0  # seconds between heartbeats while this process holds a claim
 STALE = 15.0  # a registered process without a heartbeat this long counts as gone (on another machine)
-FENCE = 10.0  # a process whose last heartbeat is older than this starts no attempt (< STALE)
 WAIT_FIRST, WAIT_MAX = 0.05, 1.0  # seconds between looks while another process holds the claim
 
 
@@ -80,55 +79,31 @@ class Claims:
         self.owner: str | None = None  # this process's id once registered
         self._machine = machine()
         self._started = start_time(os.getpid()) or ""
-        self._beat_ok = -1e9  # time.monotonic() when the last successful heartbeat was sent
-        self._beats = tasks.loop(seconds=BEAT)(self._beat)
+        self._held = 0  # claims held now
+        self._beats: asyncio.Task[None] | None = None  # beating while claims are held
         self._lock = asyncio.Lock()
 
     @property
     def store(self) -> Any:
         return self._store()
 
-    def fresh(self) -> bool:
-        """Whether this process may claim (its last heartbeat is younger than ``FENCE``)."""
-        return time.monotonic() - self._beat_ok < FENCE
-
     async def start(self) -> None:
-        """Register this process and start its heartbeat (once; nothing on a database of one process)."""
+        """Register this process (once; nothing on a database of one process), and mark dead the ended
+        processes of this machine: their claims are free at once."""
         async with self._lock:
-            if self.owner is not None or not self.store.shared:
-                return
-            await self._register()
-            self._beats.start()
+            if self.owner is None and self.store.shared:
+                self.owner = await self.store.register_process(self._machine, os.getpid(), self._started)
+                await self._bury()
 
     async def stop(self) -> None:
-        """The bot stops: no more heartbeats, this process's claims released and its row gone."""
-        self._beats.cancel()
+        """The bot stops: this process's claims are released and its row goes."""
+        if self._beats is not None:
+            self._beats.cancel()
+            self._beats = None
         if self.owner is not None:
             with contextlib.suppress(DatabaseLost, DatabaseUnavailable):
                 await self.store.unregister_process(self.owner)
             self.owner = None
-
-    async def _register(self) -> None:
-        sent = time.monotonic()
-        self.owner = await self.store.register_process(self._machine, os.getpid(), self._started)
-        self._beat_ok = sent
-        await self._bury()
-
-    async def _beat(self) -> None:
-        """One heartbeat (every ``BEAT`` seconds), and a look for ended processes on this machine."""
-        try:
-            sent = time.monotonic()
-            if self.owner is None:
-                return
-            if await self.store.beat(self.owner):
-                self._beat_ok = sent
-            else:  # marked dead (no heartbeat for too long): its claims are anybody's now
-                log.warning("this process was taken for gone (no heartbeat for %g s); it goes on under a new id",
-                            STALE)
-                await self._register()
-            await self._bury()
-        except Exception as e:  # the database is away: no claims until a heartbeat arrives again
-            log.warning("heartbeat: %s", e)
 
     async def _bury(self) -> None:
         """Mark dead the processes of this machine that have ended (their claims are free at once)."""
@@ -139,6 +114,24 @@ class Claims:
                 log.info("process %s (pid %d) has ended: its board claims are free", other, pid)
                 await self.store.mark_dead(other)
 
+    async def _beat(self) -> str:
+        """A heartbeat now; this process's id (a new one when it had been marked dead)."""
+        await self.start()
+        assert self.owner is not None
+        if not await self.store.beat(self.owner):
+            async with self._lock:
+                log.warning("this process was taken for ended; it goes on under a new id")
+                self.owner = await self.store.register_process(self._machine, os.getpid(), self._started)
+        return self.owner
+
+    async def _beating(self) -> None:
+        while True:
+            await asyncio.sleep(BEAT)
+            try:
+                await self._beat()
+            except (DatabaseLost, DatabaseUnavailable) as e:  # its claims may lapse: its next write fails too
+                log.warning("heartbeat: %s", e)
+
     @asynccontextmanager
     async def claimed(self, game_id: int, within: float | None = None) -> AsyncIterator[None]:
         """Hold the game's board claim for the block, waiting while another process holds it (``Busy`` after
@@ -146,19 +139,29 @@ class Claims:
         if not self.store.shared:
             yield
             return
-        await self.start()
         deadline = None if within is None else time.monotonic() + within
         delay = WAIT_FIRST
+        looked = False
         while True:
-            owner = self.owner
-            if owner is not None and self.fresh() and await self.store.claim_board(game_id, owner, LEASE,
-                                                                                    stale=STALE):
+            owner = await self._beat()
+            if await self.store.claim_board(game_id, owner, LEASE, stale=STALE):
                 break
+            if not looked:  # held by another: has it ended (on this machine)?
+                looked = True
+                await self._bury()
+                continue
             if deadline is not None and time.monotonic() + delay > deadline:
                 raise Busy(f"game {game_id}")
             await asyncio.sleep(delay)
             delay = min(delay * 2, WAIT_MAX)
+        self._held += 1
+        if self._beats is None:
+            self._beats = asyncio.create_task(self._beating())
         try:
             yield
         finally:
+            self._held -= 1
+            if self._held == 0 and self._beats is not None:
+                self._beats.cancel()
+                self._beats = None
             await self.store.release_board(game_id, owner)

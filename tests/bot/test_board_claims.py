@@ -1,7 +1,7 @@
 """Board claims of the bot's processes on one database (``cogs.board_claim``, ``bot.store.claims``): a claim
 of a process that has ended is taken at once (same machine: its pid and start time) or once its heartbeat is
-stale (another machine); a claim of a live process is never taken, however old its lease; a process without
-a recent heartbeat of its own claims nothing. Both databases (the SQL is shared; only PostgreSQL uses it)."""
+stale (another machine); a claim of a live process is never taken, however old its lease; a process beats
+before it claims and while it holds a claim. Both databases (the SQL is shared; only PostgreSQL uses it)."""
 
 from __future__ import annotations
 
@@ -63,7 +63,6 @@ async def test_a_claim_of_an_ended_process_on_this_machine_is_taken_at_once(db_u
                 break
             await asyncio.sleep(0.05)  # the kernel's SIGKILL takes a moment
         started_at = time.monotonic()
-        await claims._bury()  # what every heartbeat does
         async with claims.claimed(gid, within=0.5):
             assert await _owner(store, gid) == claims.owner
         assert time.monotonic() - started_at < 1.0
@@ -91,17 +90,26 @@ async def test_a_claim_of_a_silent_process_elsewhere_is_taken_once_its_heartbeat
     await store.close()
 
 
-async def test_a_process_without_a_recent_heartbeat_claims_nothing(db_url: str) -> None:
+async def test_a_process_beats_before_it_claims_and_while_it_holds_a_claim(db_url: str,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     store = await Store.open(db_url)
     gid = await _game(store)
     claims = Claims(lambda: _Shared(store))
     await claims.start()
-    claims._beat_ok -= 60  # its heartbeats have failed for a minute (the database was away)
-    with pytest.raises(Busy):
-        async with claims.claimed(gid, within=0.3):
-            pass
-    assert await _owner(store, gid) is None
-    assert claims.owner is not None and await store.beat(claims.owner)
+    assert claims.owner is not None
+    await store.write("UPDATE bot_processes SET beat_at = beat_at - 3600")  # idle for an hour: no beats
+
+    async def beat_at() -> float:
+        return float((await store.fetch_all("SELECT beat_at FROM bot_processes WHERE id = ?", (claims.owner,)))[0][0])
+
+    idle = await beat_at()
+    monkeypatch.setattr("cogs.board_claim.BEAT", 0.2)
+    async with claims.claimed(gid):
+        claimed_at = await beat_at()
+        assert claimed_at > idle + 3000  # beat right before the claim: nobody takes it for gone
+        await asyncio.sleep(0.7)
+        assert await beat_at() > claimed_at  # and while holding it
+    assert claims._beats is None  # no beats while it holds nothing
     await claims.stop()
     await store.close()
 
@@ -113,8 +121,9 @@ async def test_a_process_taken_for_dead_goes_on_under_a_new_id(db_url: str) -> N
     first = claims.owner
     assert first is not None
     await store.mark_dead(first)
+    gid = await _game(store)
+    async with claims.claimed(gid, within=1):
+        assert claims.owner != first and await _owner(store, gid) == claims.owner
     assert not await store.beat(first)
-    await claims._register()
-    assert claims.owner != first and await store.beat(claims.owner or "")
     await claims.stop()
     await store.close()

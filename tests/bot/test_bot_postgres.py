@@ -14,10 +14,12 @@ from bot.config import Config
 
 from .databases import postgres_database
 from .helpers import (
+    act_by_buttons,
     board_message,
     boards_with_controls,
     bot_of,
     game_in,
+    new_table,
     play_to_end,
     setup_members,
     start_game,
@@ -84,3 +86,26 @@ async def test_the_board_command_is_answered_while_another_process_holds_the_cha
     assert answer < posted  # answered before the other process was done, the board reposted after
     assert board_message(channel).id != old.id
     assert len(boards_with_controls(channel)) == 1
+
+
+async def test_a_failed_turn_message_holds_nothing(env: simcord.Env) -> None:
+    """Posting the turn message fails once (403 Missing Permissions): the away player is told by DM at once,
+    the channel's claim is released, and with the permission back the next turn pings in the channel."""
+    store = bot_of(env).store
+    assert store is not None
+    channel, players = await new_table(env)
+    await env.advance_time(10 * 60)  # both players away: each turn pings
+    env.inject_error("POST", f"/channels/{channel.id}/messages", status=403, code=50013, message="Missing Permissions")
+    await act_by_buttons(env, channel, players)
+    game = await game_in(env, channel)
+    st = await state_in(env, channel)
+    away = next(p for p in players if p.user.id == game.user_at(st.decider))
+    assert away.user.dm_channel is not None
+    assert any("It is your turn in" in m.content for m in away.user.dm_channel.history())
+    assert await store.fetch_all("SELECT board_owner FROM games WHERE id = ?", (game.id,)) == [(None,)]
+    await env.advance_time(10 * 60)
+    await act_by_buttons(env, channel, players)
+    game = await game_in(env, channel)
+    st = await state_in(env, channel)
+    turn = [m for m in channel.history() if "your turn" in m.content]
+    assert len(turn) == 1 and f"<@{game.user_at(st.decider)}>" in turn[0].content
