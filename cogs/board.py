@@ -80,7 +80,7 @@ class BoardPoster(TurnMessages):
             self.kick(game_id)
             return p
         except Busy:
-            if repost or refresh:
+            if repost:
                 self._reposts.add(game_id)
             self.kick(game_id)
             raise

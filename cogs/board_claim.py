@@ -129,7 +129,7 @@ class Claims:
             await asyncio.sleep(BEAT)
             try:
                 await self._beat()
-            except (DatabaseLost, DatabaseUnavailable) as e:  # its claims may lapse: its next write fails too
+            except Exception as e:  # the database is away: its claims may lapse, and its next write fails too
                 log.warning("heartbeat: %s", e)
 
     @asynccontextmanager
