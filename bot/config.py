@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -39,10 +40,17 @@ def read_env_file(path: str | Path) -> dict[str, str]:
     return out
 
 
-def load_env(path: str | Path = ".env") -> None:
-    """Put the ``.env`` settings into ``os.environ`` (variables already set win)."""
-    for key, value in read_env_file(path).items():
+def load_env(path: str | Path | None = None) -> None:
+    """Put the settings of ``path`` (``--env-file``; None: ``.env``, when there is one) into ``os.environ``
+    (variables already set win). ValueError when the file named does not exist."""
+    if path is not None and not Path(path).exists():
+        raise ValueError(f"the settings file {path} (--env-file) does not exist")
+    for key, value in read_env_file(".env" if path is None else path).items():
         os.environ.setdefault(key, value)
+
+
+ENV_FILE_HELP = "the settings file to read (default: .env, when there is one)"
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,11 +125,14 @@ class Config:
         keep = e.get("BACKUP_KEEP", "").strip() or "7"
         if not keep.isdigit() or not 1 <= int(keep) <= 10000:
             raise ValueError("BACKUP_KEEP must be a whole number from 1 to 10000")
+        level = (e.get("LOG_LEVEL", "") or "INFO").strip().upper()
+        if level not in LOG_LEVELS:
+            raise ValueError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}")
         return cls(
             database_url=url, pool_size=int(pool), sharded=sharded, shard_count=count, shard_ids=ids,
             token=e.get("DISCORD_TOKEN", "").strip(),
             database_path=e.get("DATABASE_PATH", "").strip() or DEFAULT_DATABASE,
-            log_level=(e.get("LOG_LEVEL", "") or "INFO").strip().upper(),
+            log_level=level,
             dev_guild_id=int(guild) if guild else None,
             language=lang,
             rest_proxy=e.get("DISCORD_REST_PROXY", "").strip().rstrip("/") or None,
@@ -153,6 +164,20 @@ class Config:
                 "token=<hidden>)")
 
     __str__ = __repr__
+
+
+def check_backup_dir(config: Config) -> None:
+    """ValueError naming ``BACKUP_DIR`` when periodic backups would go to a folder the bot cannot create or write
+    into (checked at start, not a day later at the first backup); the folder is created when missing."""
+    if not config.backup_dir or config.database.startswith(("postgresql://", "postgres://")):
+        return  # (PostgreSQL is not backed up by the bot: it says so at start)
+    folder = Path(config.backup_dir)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as e:
+        raise ValueError(f"BACKUP_DIR: the bot cannot write into {folder}: {e.strerror or e}") from None
 
 
 MAX_MINUTES = 43200  # 30 days

@@ -193,7 +193,7 @@ async def _migrate_ratings(tx: Tx) -> None:
     await tx.execute("UPDATE seats SET takeover = 1 WHERE computer IS NOT NULL AND EXISTS (SELECT 1 FROM actions a "
                      "WHERE a.game_id = seats.game_id AND a.seat = seats.seat "
                      "AND (a.user_id IS NOT NULL OR a.auto = 'timeout'))")
-    await rebuild_in(tx)
+    await rebuild_in(tx, standing=False)
 
 
 RATINGS_SCHEMA = """
@@ -233,6 +233,31 @@ games were rated (``seq``), so ``python -m bot ratings --rebuild`` can derive th
 ``seats.takeover`` marks a seat a computer player took over during the game (``Store.set_seat``)."""
 
 
+SOCIAL_SCHEMA = """
+ALTER TABLE games ADD COLUMN parent_id INTEGER;
+ALTER TABLE games ADD COLUMN rematch_of INTEGER;
+ALTER TABLE games ADD COLUMN archived INTEGER NOT NULL DEFAULT 0;
+CREATE UNIQUE INDEX games_one_rematch ON games (rematch_of) WHERE status IN ('lobby', 'active');
+CREATE INDEX games_guild_open ON games (guild_id) WHERE status IN ('lobby', 'active');
+CREATE TABLE away (
+    guild_id INTEGER NOT NULL,
+    user_id INTEGER NOT NULL,
+    until REAL NOT NULL,
+    PRIMARY KEY (guild_id, user_id)
+);
+"""
+"""Rematches, games in threads, time away: ``games.parent_id`` is the channel whose thread the game lives in
+(NULL: the game is in a channel of its own), ``games.archived`` whether that thread was archived after the
+game, ``games.rematch_of`` the game a lobby is the rematch of (one open rematch a game: the unique index decides
+a race of two presses, across processes too); ``away`` the members away from a server's games until a time."""
+TAKEBACK_SCHEMA = """
+ALTER TABLE actions ADD COLUMN taken_back INTEGER;
+"""
+"""Take-backs (``bot.takeback``): an action taken back keeps its row, marked with the index of the take-back's
+own row (``auto`` 'takeback', whose first event says which rows it took back); the game's record, its ratings
+and its statistics count only the rows that stand (``taken_back`` NULL, not a take-back)."""
+
+
 MIGRATIONS: list[Migration] = [
     Migration(1, "initial: games, seats, actions, hands", INITIAL_SCHEMA),
     Migration(2, "settings, reminders, pass modes, automatic actions, results", _migrate_timers_and_results),
@@ -240,7 +265,9 @@ MIGRATIONS: list[Migration] = [
     Migration(4, "computer players", COMPUTERS_SCHEMA),
     Migration(5, "board poster claims", BOARD_CLAIM_SCHEMA),
     Migration(6, "ratings", _migrate_ratings),
-    Migration(7, "the bot's processes and their heartbeats", PROCESSES_SCHEMA),
+    Migration(7, "rematches, games in threads, time away", SOCIAL_SCHEMA),
+    Migration(8, "take-backs", TAKEBACK_SCHEMA),
+    Migration(9, "the bot's processes and their heartbeats", PROCESSES_SCHEMA),
 ]
 
 

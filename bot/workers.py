@@ -49,6 +49,7 @@ class WorkerPool:
         self.initializer = initializer
         self._executor: Executor | None = None
         self._lock: asyncio.Lock | None = None
+        self._starting: asyncio.Future[ProcessPoolExecutor] | None = None  # a start in progress
 
     def _start(self) -> ProcessPoolExecutor:
         methods = multiprocessing.get_all_start_methods()
@@ -68,6 +69,7 @@ class WorkerPool:
             if self._executor is None:
                 loop = asyncio.get_running_loop()
                 done: asyncio.Future[ProcessPoolExecutor] = loop.create_future()
+                self._starting = done
 
                 def start() -> None:
                     started: ProcessPoolExecutor | None = None
@@ -100,6 +102,20 @@ class WorkerPool:
             log.exception("the %s pool broke; a new one starts with the next call", self.name)
             self.shutdown()
             raise
+
+    async def stop(self, within: float = 60) -> None:
+        """Stop the workers, also a pool still starting: once its workers are up (at most ``within`` s), as a
+        worker still being started when the bot's process ends fails with a traceback of its own."""
+        starting = self._starting
+        if starting is not None and starting.get_loop() is asyncio.get_running_loop():
+            if not starting.done():
+                with contextlib.suppress(Exception):  # a start that failed or took too long: nothing to stop
+                    await asyncio.wait_for(asyncio.shield(starting), within)
+            if starting.done() and not starting.cancelled() and starting.exception() is None:
+                starting.result().shutdown(wait=False, cancel_futures=True)
+        if self._starting is starting:
+            self._starting = None
+        self.shutdown()
 
     def shutdown(self) -> None:
         """Stop the workers (a later call starts a new pool)."""

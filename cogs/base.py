@@ -15,6 +15,7 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 import discord
+from discord import app_commands
 from discord.ext import commands
 
 from bot import images
@@ -22,6 +23,7 @@ from bot.lobby import max_players, parts_of
 from bot.service import GameService, UserError
 from bot.store import LOBBY, DatabaseLost, DatabaseUnavailable, Game, Store
 from bot.texts import hand_text
+from bot.translator import locale_str as _
 from rules import GameState, RuleError, view
 from rules.i18n import error_text, t
 
@@ -39,6 +41,9 @@ Interaction = discord.Interaction["PetersburgBot"]
 NO_PINGS = discord.AllowedMentions.none()
 ACK_WITHIN = 3.0  # seconds Discord allows for the first answer to an interaction
 UNACKNOWLEDGED = "petersburg_unacknowledged"  # ``interaction.extras`` key set by ``defer`` when it failed
+# ``/petersburg host …``: the host's commands (kick, replace, abort, settings, addbot), a subcommand group beside
+# the other subcommands (Discord allows 25 in a group, and a group counts as one of them)
+HOST = app_commands.Group(name="host", description=_("cmd.host"))
 
 
 def lang_of(interaction: Interaction, game: Game | None = None, default: str = "en") -> str:
@@ -54,6 +59,12 @@ class CogBase(commands.Cog):
     bot: PetersburgBot
     poster: BoardPoster
     dms: DirectMessages
+
+    if TYPE_CHECKING:  # made by another part of the cog (``cogs.social``)
+        async def archive_threads(self) -> None: ...
+        async def rename_thread(self, game: Game) -> None: ...
+        async def refresh_boards(self, guild_id: int, user_id: int) -> None: ...
+        async def reminder_dms(self, due: dict[int, list[tuple[Game, str, str]]]) -> None: ...
 
     @property
     def service(self) -> GameService:

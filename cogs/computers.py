@@ -25,7 +25,7 @@ from bot.translator import locale_str as _
 from rules import view
 from rules.i18n import t
 
-from .base import CogBase, Interaction
+from .base import HOST, CogBase, Interaction
 from .runner import PerGame
 
 if TYPE_CHECKING:
@@ -102,12 +102,12 @@ class ComputerPlayers(PerGame):
 
 
 class ComputerCommands(CogBase):
-    """``addbot`` and ``hint`` in the ``/petersburg`` group (the lobby's computer menu also removes one: a
+    """``host addbot`` and ``hint`` in the ``/petersburg`` group (the lobby's computer menu also removes one: a
     group holds at most 25 commands)."""
 
     computers: ComputerPlayers
 
-    @app_commands.command(name="addbot", description=_("cmd.addbot"))
+    @HOST.command(name="addbot", description=_("cmd.addbot"))
     @app_commands.describe(level=_("opt.level"))
     @app_commands.choices(level=[app_commands.Choice(name=_(f"choice.level_{lv}"), value=lv)
                                  for lv in COMPUTER_LEVELS])

@@ -28,7 +28,7 @@ from rules import GameRecord, GameState, view
 from rules.i18n import t
 
 from .base import NO_PINGS, CogBase, Interaction, lang_of
-from .components import ReplayButton
+from .components import RematchButton, ReplayButton
 from .menus import MAX_BUTTONS
 from .public import RECENT_ACTIONS, PublicBoard, embed_of, names_of, public_board
 
@@ -38,9 +38,10 @@ FINAL_COLOUR = 0xD69E2E  # the final scores' (cogs.board)
 
 
 def open_view(game_id: int, lang: str) -> discord.ui.View:
-    """The final scores' ▶️ Replay."""
+    """The final scores' ▶️ Replay and 🔁 Rematch."""
     view_ = discord.ui.View(timeout=None)
     view_.add_item(ReplayButton(game_id, 0, "open", t("bot.button_replay", lang), emoji="▶️"))
+    view_.add_item(RematchButton(game_id, t("bot.button_rematch", lang)))
     return view_
 
 

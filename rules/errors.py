@@ -19,6 +19,21 @@ class RuleError(Exception):
         super().__init__(self.message)
 
 
+class RulesetError(ValueError):
+    """A combination of edition, players, expansions and modules the rulebooks do not allow (X-02). Like a
+    ``RuleError`` it has a stable ``code`` and the parameters of its text (``error.<code>``), in which
+    ``rules.i18n.error_text`` names the parts (registry keys ``part``, ``need``, ``other``, ``instead``,
+    ``parts``) and the editions (``edition``, ``editions``) in the language asked for."""
+
+    def __init__(self, code: str, **params: Any) -> None:
+        from .i18n import error_text
+
+        self.code = code
+        self.params = params
+        self.message = error_text(code, "en", **params)
+        super().__init__(self.message)
+
+
 class NotationError(RuleError):
     """Text that does not read as an action."""
 

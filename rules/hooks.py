@@ -11,7 +11,8 @@ a card's income at its scoring (``card_income``), cards no trading card may disp
 cards that are the source of no VP at all (``no_vp``),
 reactions at a phase's start (``phase_start``) and turns that go on (``turn_end``); price reductions
 beyond the tableau's and the re-deal of its hidden state for the computer players' determinizations;
-filters every VP gain passes (obstacles), steps before a turn's action (events). The core
+filters every VP gain passes (obstacles), steps before a turn's action (events), and what an expansion
+turns up that was hidden (``reveals``, for take-backs). The core
 calls these hooks and never names an expansion; ``Ruleset`` selects the active ones (X-02).
 """
 
@@ -152,6 +153,8 @@ Interrupt = Callable[["GameState", list[Event]], bool]
 HandLimit = Callable[["GameState", int], int]  # seat -> hand slots added beyond the tableau's (M4-10)
 Dealt = Callable[["GameState", list[int]], None]  # cards just laid in the upper row from a stack (M4-06)
 Formatter = Callable[["Action", Catalogue, str], str]
+# state before an action, after it, its events -> True: something hidden came to light (``rules.takeback``)
+Reveals = Callable[["GameState", "GameState", "list[Event]"], bool]
 
 
 @dataclass
@@ -209,6 +212,9 @@ class Hooks:
     interrupts: list[Interrupt] = field(default_factory=list)
     hand_limit: list[HandLimit] = field(default_factory=list)
     dealt: list[Dealt] = field(default_factory=list)
+    # Hidden things an expansion turns up beyond cards drawn from a stack (``rules.takeback.revealed``): an
+    # action that turned one up cannot be taken back.
+    reveals: list[Reveals] = field(default_factory=list)
 
     def merge(self, other: Hooks) -> None:
         for name in (
@@ -223,7 +229,7 @@ class Hooks:
         for name in (
             "setups", "on_place", "boxed", "round_end", "final", "view", "play_parsers", "hand_exempt",
             "card_income", "locked", "no_vp", "phase_start", "turn_end", "vp_filters", "vp_gained", "interrupts",
-            "hand_limit", "dealt", "discounts", "unseen", "final_steps",
+            "hand_limit", "dealt", "discounts", "unseen", "final_steps", "reveals",
         ):
             getattr(self, name).extend(getattr(other, name))
 
@@ -261,6 +267,7 @@ class Expansion:
     editions: tuple[int, ...] = (1, 2)
     requires: tuple[str, ...] = ()  # other expansions it needs
     excludes: tuple[str, ...] = ()  # expansions it cannot be combined with
+    instead: str = ""  # the part that has its place in the other edition (named when the edition is wrong)
 
     def configure(self, shape: Shape) -> None:
         """Change the derived data (phases, stacks, tokens...); the default changes nothing."""

@@ -13,6 +13,7 @@ from functools import cache
 from typing import Any
 
 from .cards import BLUE, DECKS, GREEN, RED, Catalogue, catalogue
+from .errors import RulesetError
 from .hooks import Hooks, Phase, Shape
 
 __all__ = ["BASE_PHASES", "Phase", "Ruleset"]
@@ -57,7 +58,7 @@ class Ruleset:
 
     def __post_init__(self) -> None:
         if self.edition not in (1, 2):
-            raise ValueError("edition must be 1 or 2")
+            raise RulesetError("ruleset_edition", given=self.edition)
         modules = tuple(sorted(int(m) for m in self.modules))
         derive = object.__setattr__  # frozen: the derived fields are set once, here
         derive(self, "modules", modules)
@@ -118,7 +119,7 @@ def _shape(
 
     for m in modules:
         if not 1 <= m <= 6:
-            raise ValueError(f"there is no module {m}: the modules are numbered 1 to 6")
+            raise RulesetError("ruleset_no_module", module=m)
     keys = expansions + tuple(module_key(m) for m in modules)
     active = select(edition, keys)
     shape = Shape(
@@ -143,10 +144,8 @@ def _shape(
         register_notation(kind, parse, hooks.formatters[kind])
     register_play_notation(hooks.play_parsers, hooks.play_formatters)
     if not shape.min_players <= players <= shape.max_players:
-        parts = [*expansions, *(f"module {m}" for m in modules)]
-        named = " with " + " and ".join(parts) if parts else " (the base game)"
-        raise ValueError(
-            f"{players} players: the {edition}. edition{named} is for {shape.min_players} "
-            f"to {shape.max_players} players"
-        )
+        span = {"players": players, "edition": edition, "min": shape.min_players, "max": shape.max_players}
+        if keys:
+            raise RulesetError("ruleset_players_parts", parts=keys, **span)
+        raise RulesetError("ruleset_players", **span)
     return shape, hooks

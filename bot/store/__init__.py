@@ -11,8 +11,9 @@ turn's reminder and time-out (keyed by game and version, so any action voids the
 with an UPDATE before it is sent), ``pass_modes`` the players' ``rules.autopass.AutoPass``, ``results`` each
 finished game's scores (history, leaderboard), ``guild_settings`` a server's timer defaults, ``notices``
 channel messages still to post, ``dm_unreachable`` users whose DMs are closed, and ``ratings`` and
-``rating_changes`` the ratings per server (``bot.ratings``, docs/ratings.md), ``bot_processes`` the bot's
-processes on a shared database and their heartbeats (``claims``: who may update a game's channel).
+``rating_changes`` the ratings per server (``bot.ratings``, docs/ratings.md), ``away`` the members away from a
+server's games until a time (``social``: also rematch lobbies and the threads of games), ``bot_processes`` the
+bot's processes on a shared database and their heartbeats (``claims``: who may update a game's channel).
 
 Files: ``rows`` (dataclasses, errors), ``backend`` (the interface), ``sqlite``/``postgres`` (backends),
 ``core`` (open, migrate, transactions), ``reads`` and ``writes`` (the queries), ``claims`` (board claims,
@@ -32,6 +33,7 @@ from .rows import (
     FINISHED,
     LOBBY,
     OPEN_STATUSES,
+    TAKEBACK,
     ActionRow,
     ChannelBusy,
     DatabaseLost,
@@ -49,10 +51,12 @@ from .rows import (
     Unusable,
     VersionConflict,
 )
+from .social import StoreSocial
 from .writes import StoreWrites
 
 __all__ = [
-    "ABORTED", "ACTIVE", "FINISHED", "LOBBY", "MIGRATIONS", "OPEN_STATUSES", "ActionRow", "Backend", "ChannelBusy",
+    "ABORTED", "ACTIVE", "FINISHED", "LOBBY", "MIGRATIONS", "OPEN_STATUSES", "TAKEBACK", "ActionRow", "Backend",
+    "ChannelBusy",
     "DatabaseLost", "DatabaseUnavailable", "FinishedGame", "Game", "IntegrityError", "Migration", "NotFound", "Notice",
     "Result", "Seat",
     "Standing", "Store", "StoreError", "TimerRow", "Tx", "Unusable", "VersionConflict", "parse_database",
@@ -60,5 +64,5 @@ __all__ = [
 ]
 
 
-class Store(StoreReads, StoreWrites, StoreClaims):
+class Store(StoreReads, StoreWrites, StoreSocial, StoreClaims):
     """The bot's database (see the module docstring); open it with ``await Store.open(path_or_url)``."""

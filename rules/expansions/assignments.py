@@ -218,6 +218,11 @@ def view_fields(st: GameState, seat: int | None, out: dict[str, Any]) -> None:
         p["assignment_chosen"] = m["chosen"][s] or None
 
 
+def turned_up(before: GameState, after: GameState, events: list[Any]) -> bool:
+    """``Hooks.reveals``: M5-19: every player's assignments are turned up when the game is over."""
+    return any(not visible(before, None, s) and visible(after, None, s) for s in range(after.n))
+
+
 def redeal(d: GameState, seat: int, rng: random.Random) -> None:
     """``Hooks.unseen``: on a determinization, the assignments ``seat`` cannot see (the others' and the
     box's) are pooled, sorted, shuffled and dealt three to each other seat; one already chosen (hidden
@@ -258,6 +263,7 @@ class Assignments(Expansion):
             setups=[setup],
             view=[view_fields],
             unseen=[redeal],
+            reveals=[turned_up],
             parsers=parsers,
             formatters=formatters,
             record_fields={FIELD: read_field},

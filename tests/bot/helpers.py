@@ -226,9 +226,9 @@ async def time_out_once(env: simcord.Env, channel: simcord.ChannelHandle, host: 
                         game_id: int) -> list[ActionRow]:
     """The player to decide is away: the host's 5-minute time-out decides for him (X-07); returns the
     actions the time-outs took."""
-    await host.slash(channel, "petersburg settings", autopass="5")
+    await host.slash(channel, "petersburg host settings", autopass="5")
     await env.advance_time(6 * 60)
-    await host.slash(channel, "petersburg settings", autopass="off")
+    await host.slash(channel, "petersburg host settings", autopass="off")
     store = bot_of(env).store
     assert store is not None
     rows = [r for r in await store.actions(game_id) if r.auto == "timeout"]

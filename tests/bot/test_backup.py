@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def _backup_command(target: Path, **env: str) -> subprocess.CompletedProcess[str]:
     full = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "DATABASE_PATH")}
-    return subprocess.run([sys.executable, "-m", "bot", "backup", str(target), "--env-file", "/nonexistent"],
+    return subprocess.run([sys.executable, "-m", "bot", "backup", str(target), "--env-file", os.devnull],
                           cwd=ROOT, env={**full, "PYTHONPATH": str(ROOT), **env}, capture_output=True, text=True,
                           timeout=60)
 

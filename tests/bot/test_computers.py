@@ -37,7 +37,7 @@ async def _one_human_three_computers(env: simcord.Env) -> tuple[simcord.ChannelH
     r = await host.slash(channel, "petersburg create", computers=1, level="easy")
     assert r.ephemeral
     for level in ("normal", "strong"):
-        r = await host.slash(channel, "petersburg addbot", level=level)
+        r = await host.slash(channel, "petersburg host addbot", level=level)
         assert r.response is not None and "takes a seat" in r.response.content, r.response
     game = await game_in(env, channel)
     assert [s.computer for s in game.seats] == [None, "easy", "normal", "strong"]
@@ -168,7 +168,7 @@ async def test_time_out_hands_the_seat_to_a_computer(env: simcord.Env) -> None:
     await players[0].slash(channel, "petersburg create")
     await players[1].slash(channel, "petersburg join")
     await players[0].slash(channel, "petersburg start")
-    r = await players[0].slash(channel, "petersburg settings", autopass="5", takeover=True)
+    r = await players[0].slash(channel, "petersburg host settings", autopass="5", takeover=True)
     assert r.response is not None and "takes over at the time-out: on" in r.response.content
     absent = decider_of(board_message(channel), players)
     await env.advance_time(6 * 60)
@@ -193,7 +193,7 @@ async def test_hint_is_private_and_the_host_can_turn_hints_off(env: simcord.Env)
     assert r.ephemeral and r.response is not None and "Suggested" in r.response.content, r.response
     r = await waiting.slash(channel, "petersburg hint")
     assert r.response is not None and "own turn" in r.response.content
-    await players[0].slash(channel, "petersburg settings", hints=False)
+    await players[0].slash(channel, "petersburg host settings", hints=False)
     r = await mover.slash(channel, "petersburg hint")
     assert r.response is not None and "turned hints off" in r.response.content
 

@@ -332,7 +332,7 @@ async def test_lobby_flow_and_host_tools(env: simcord.Env) -> None:
     r = await b.slash(channel, "petersburg start")
     assert "Only the host" in _reply(r).content
     assert d.mention in channel.history()[0].content
-    r = await host.slash(channel, "petersburg kick", player=d)
+    r = await host.slash(channel, "petersburg host kick", player=d)
     assert r.ephemeral and "removed" in _reply(r).content
     assert d.mention not in channel.history()[0].content  # the lobby message no longer lists them
     await c.slash(channel, "petersburg leave")
@@ -343,7 +343,7 @@ async def test_lobby_flow_and_host_tools(env: simcord.Env) -> None:
     assert game.status == "active" and game.ruleset["open_money"] is False
     assert "?" in (board_message(channel).embeds[0].fields[0].value or "")  # money hidden from the channel
     # replace an absent player: the newcomer plays the seat with its hand
-    r = await host.slash(channel, "petersburg replace", player=b, new_player=e)
+    r = await host.slash(channel, "petersburg host replace", player=b, new_player=e)
     assert r.ephemeral
     game = await game_in(env, channel)
     assert game.seats[1].user_id == e.id
@@ -353,7 +353,7 @@ async def test_lobby_flow_and_host_tools(env: simcord.Env) -> None:
     for _ in range(3):
         await act_by_buttons(env, channel, [host, e])
     # kick in play empties the seat; someone joins it
-    r = await host.slash(channel, "petersburg kick", player=e)
+    r = await host.slash(channel, "petersburg host kick", player=e)
     assert r.ephemeral
     game = await game_in(env, channel)
     assert game.seats[1].user_id is None
@@ -365,9 +365,9 @@ async def test_lobby_flow_and_host_tools(env: simcord.Env) -> None:
     assert len(notice) == 1 and c.mention in notice[0]
     await act_by_buttons(env, channel, [host, c])
     # abort: not by a plain member, yes by the host
-    r = await c.slash(channel, "petersburg abort")
+    r = await c.slash(channel, "petersburg host abort")
     assert "Only the host" in _reply(r).content
-    r = await host.slash(channel, "petersburg abort")
+    r = await host.slash(channel, "petersburg host abort")
     assert r.ephemeral
     assert (await game_in(env, channel)).status == "aborted"
     assert boards_with_controls(channel) == []
@@ -399,7 +399,7 @@ async def test_moderator_can_abort_and_info_commands(env: simcord.Env) -> None:
     # at the bottom: the board, then the one turn message pinging the player to decide
     assert public[-2].id == board.id and public[-1].content == f"{decider.mention}, it is your turn."
     assert len(texts(public, "it is your turn")) == 1
-    r = await mod.slash(channel, "petersburg abort")
+    r = await mod.slash(channel, "petersburg host abort")
     assert r.ephemeral
     assert (await game_in(env, channel)).status == "aborted"
     assert len(texts(channel.history(), f"{mod.mention} ended the game without scoring")) == 1

@@ -188,9 +188,9 @@ async def test_defect_9_host_role_passes_when_the_host_leaves(env: simcord.Env) 
     game = await game_in(env, channel)
     assert game.host_id == second.id
     assert any(f"<@{second.id}> is the host now" in m.content for m in channel.history())
-    r = await host.slash(channel, "petersburg kick", player=third)
+    r = await host.slash(channel, "petersburg host kick", player=third)
     assert (await game_in(env, channel)).user_at(2) == third.id  # the old host may not kick any more
-    r = await second.slash(channel, "petersburg settings", reminder="30")
+    r = await second.slash(channel, "petersburg host settings", reminder="30")
     assert "30" in (r.response.content if r.response else "")
     assert (await game_in(env, channel)).settings.get("reminder") == 30
 
@@ -211,7 +211,7 @@ async def test_a_reminder_for_a_turn_already_played_is_dropped(env: simcord.Env)
     """The reminder is claimed, then the player acts before it is posted: no stale ping, and the next
     player's turn message stays."""
     channel, players = await new_table(env)
-    await players[0].slash(channel, "petersburg settings", reminder="1", interval="off")
+    await players[0].slash(channel, "petersburg host settings", reminder="1", interval="off")
     bot = bot_of(env)
     bot.config = dataclasses.replace(bot.config, live_minutes=0)  # every turn pinged, live or not
     cog = bot.get_cog("Petersburg")

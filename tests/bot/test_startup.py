@@ -28,7 +28,7 @@ def _run_bot(db: Path, *, bound: bool = False) -> subprocess.CompletedProcess[st
     """``python -m bot`` on ``db`` (a minute at most: a hang fails the test). ``bound``: file permissions apply
     even to root (the capabilities that override them are dropped)."""
     env = {**os.environ, "DISCORD_TOKEN": "x" * 40, "DATABASE_PATH": str(db), "LOG_LEVEL": "WARNING"}
-    cmd = [sys.executable, "-m", "bot", "--env-file", "/nonexistent"]
+    cmd = [sys.executable, "-m", "bot", "--env-file", os.devnull]
     if bound and os.geteuid() == 0:
         if SETPRIV is None:
             pytest.skip("running as root without setpriv: file permissions cannot be made to apply")

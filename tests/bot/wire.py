@@ -137,16 +137,20 @@ def _message_routes(app: web.Application, wire: Wire) -> None:
 
 
 @asynccontextmanager
-async def wire_discord(*, ready: bool = False, messages: bool = False, shard: tuple[int, int] = (0, 1),
+async def wire_discord(*, ready: bool = False, refuse_token: bool = False, messages: bool = False,
+                       shard: tuple[int, int] = (0, 1),
                        channels: dict[int, list[dict[str, Any]]] | None = None) -> AsyncIterator[Wire]:
     """A Discord that lets the bot log in and connect (any other call is answered 404 unless ``messages``: see
     the module docstring); ``ready``: the gateway also says READY (in no server), so the bot catches up its
-    games as at a start; ``shard``: (shard id, shard count) of the bot's one shard; ``channels``: the messages
-    this wire shares with others (one Discord for several bot processes)."""
+    games as at a start; ``refuse_token``: it answers the login 401 Unauthorized, as Discord does for a wrong
+    token; ``shard``: (shard id, shard count) of the bot's one shard; ``channels``: the messages this wire
+    shares with others (one Discord for several bot processes)."""
     wire = Wire() if channels is None else Wire(channels=channels)
 
     async def me(request: web.Request) -> web.Response:
         wire.requests.append(request.path)
+        if refuse_token:
+            return _json({"message": "401: Unauthorized", "code": 0}, status=401)
         return _json(USER)
 
     async def application(request: web.Request) -> web.Response:
@@ -202,7 +206,7 @@ async def start_bot(db: Path, wire: Wire, **env: str) -> asyncio.subprocess.Proc
     """``python -m bot`` on ``db`` against ``wire`` (stderr piped: its log)."""
     full = {**os.environ, "DISCORD_TOKEN": "x" * 40, "DATABASE_PATH": str(db), "LOG_LEVEL": "INFO",
             "PYTHONPATH": str(ROOT), **wire.env, **env}
-    return await asyncio.create_subprocess_exec(sys.executable, "-m", "bot", "--env-file", "/nonexistent",
+    return await asyncio.create_subprocess_exec(sys.executable, "-m", "bot", "--env-file", os.devnull,
                                                 cwd=ROOT, env=full, stdin=asyncio.subprocess.DEVNULL,
                                                 stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
 

@@ -80,7 +80,7 @@ def test_GAP_09_stacks_are_data_away_with_it_in_buildings_and_aristocrats() -> N
 def test_X_02_module1_in_both_editions_and_the_combinations_refused() -> None:
     assert Ruleset(edition=1, players=4, modules=(1,)).modules == (1,)
     assert Ruleset(edition=2, players=5, expansions=("market",), modules=(1,)).players == 5
-    with pytest.raises(ValueError, match="2. edition only"):
+    with pytest.raises(ValueError, match="2nd edition only"):
         Ruleset(edition=1, expansions=("market",), modules=(1,))
     with pytest.raises(ValueError, match="2 to 4 players"):
         Ruleset(edition=2, players=5, modules=(1,))

@@ -43,7 +43,7 @@ def test_M2_01_twelve_cards_shuffled_in_by_their_backs(market: bool) -> None:
 
 
 def test_M2_01_first_edition_refused() -> None:
-    with pytest.raises(ValueError, match="use 'new_society'"):
+    with pytest.raises(ValueError, match="with the 1st edition, play In bester Gesellschaft"):
         Ruleset(edition=1, players=3, modules=(2,))
 
 

@@ -54,9 +54,9 @@ def test_M3_01_five_assistants_and_their_discounts() -> None:
 
 
 def test_M3_01_X_02_module_3_needs_the_market_and_the_2nd_edition() -> None:
-    with pytest.raises(ValueError, match="needs 'market'"):
+    with pytest.raises(ValueError, match="needs the Market"):
         Ruleset(edition=2, players=3, modules=(3,))
-    with pytest.raises(ValueError, match="2. edition only"):
+    with pytest.raises(ValueError, match="2nd edition only"):
         Ruleset(edition=1, players=3, modules=(3,))
     assert module_rules(3, (3,)).modules == (3,)
 

@@ -68,7 +68,7 @@ def test_M5_01_three_each_dealt_face_down_from_the_seed() -> None:
 
 
 def test_M5_01_X_02_module_5_needs_the_market() -> None:
-    with pytest.raises(ValueError, match="needs 'market'"):
+    with pytest.raises(ValueError, match="needs the Market"):
         Ruleset(edition=2, players=3, modules=(5,))
 
 

@@ -205,7 +205,7 @@ def test_IBG_13_SP_plus_only_the_replacement_cards() -> None:
     assert sum(ours.values()) == 116
     assert not ours.keys() & {"sycophant", "new_farmer", "guild_hall", "debtors_prison"}
     assert all(ours[r] == 0 for r in REPLACED) and ours["new_observatory"] == 2
-    with pytest.raises(ValueError, match="cannot be combined"):
+    with pytest.raises(ValueError, match="cannot be played together"):
         Ruleset(edition=1, players=3, expansions=("new_society", "new_society_replacements_only"))
     with pytest.raises(ValueError, match="2 to 4 players"):
         sp_plus(5)
@@ -214,9 +214,9 @@ def test_IBG_13_SP_plus_only_the_replacement_cards() -> None:
 
 
 def test_IBG_14_second_edition_with_new_society_is_refused() -> None:
-    with pytest.raises(ValueError, match="use Module 2"):
+    with pytest.raises(ValueError, match="with the 2nd edition, play Module 2"):
         Ruleset(edition=2, players=3, expansions=("new_society",))
-    with pytest.raises(ValueError, match="use Module 2"):
+    with pytest.raises(ValueError, match="with the 2nd edition, play Module 2"):
         Ruleset(edition=2, players=3, expansions=("new_society",), modules=(2,))
 
 
