@@ -2,7 +2,8 @@
 database for due turn reminders and time-outs.
 
 Sharding (``SHARD_COUNT``/``SHARD_IDS``) makes it an ``AutoShardedBot`` (``make_bot``); a process then polls
-timers and catches up boards only for games in the servers of the shards it runs (``shard_filter``), so
+timers, catches up boards and computer players only for games in the servers of the shards it runs
+(``shard_filter``), so
 processes that share one database split that work between them. Should two processes poll the same game
 anyway, the database keeps it correct: a reminder is claimed once, a time-out commits once.
 """

@@ -26,6 +26,7 @@ TABLES: dict[str, str] = {
     "guild_settings": "guild_id", "notices": "id", "dm_unreachable": "user_id",
     "ratings": "guild_id, player", "rating_changes": "game_id, seat", "away": "guild_id, user_id",
     "reviews": "game_id", "review_parts": "game_id, idx",
+    "bot_processes": "id",
 }
 ID_TABLES = ("games", "notices")  # tables whose id comes from a sequence on PostgreSQL
 BATCH = 2000

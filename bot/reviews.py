@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import uuid
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 
 from rules import GameRecord
@@ -75,11 +75,12 @@ class Reviewer:
         done, _ = await asyncio.wait({task}, timeout=timeout)
         return bool(done)
 
-    async def resume(self, load_for: Callable[[int], LoadRecord]) -> list[int]:
-        """At startup: go on with every review left running (those whose claim another process holds are
-        left to it); the games resumed here."""
+    async def resume(self, load_for: Callable[[int], LoadRecord],
+                     shards: tuple[Sequence[int], int] | None = None) -> list[int]:
+        """At startup: go on with every review left running in the servers of this process's ``shards``
+        (those whose claim another process holds are left to it); the games resumed here."""
         resumed = []
-        for game_id in await self.store.running_reviews():
+        for game_id in await self.store.running_reviews(shards):
             row = await self.store.review(game_id)
             if row is not None and await self.start(game_id, load_for(game_id), row.requested_by):
                 resumed.append(game_id)

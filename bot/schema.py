@@ -168,6 +168,22 @@ ALTER TABLE games ADD COLUMN board_lease REAL;
 when its claim holds (``Store.claim_board``), so two processes never post the same board twice."""
 
 
+PROCESSES_SCHEMA = """
+CREATE TABLE bot_processes (
+    id TEXT PRIMARY KEY,
+    machine TEXT NOT NULL,
+    pid INTEGER NOT NULL,
+    started TEXT NOT NULL,
+    beat_at REAL NOT NULL,
+    dead INTEGER NOT NULL DEFAULT 0
+);
+"""
+"""The bot's processes on a shared database (``bot.store.claims``): each one's identity (a random id; the
+machine, pid and start time by which another process on the same machine can tell that it has ended) and its
+heartbeat (``beat_at``, the database's clock), so a board claim (``games.board_owner``) of a process that has
+ended is taken over at once, and one of a live process never."""
+
+
 async def _migrate_ratings(tx: Tx) -> None:
     """Ratings (``bot.ratings``): the tables, which computer seats were take-overs (a person or the time-out
     moved in them before the computer held them at the end), and the ratings of the games finished so far."""
@@ -280,6 +296,7 @@ MIGRATIONS: list[Migration] = [
     Migration(7, "rematches, games in threads, time away", SOCIAL_SCHEMA),
     Migration(8, "take-backs", TAKEBACK_SCHEMA),
     Migration(9, "game reviews", REVIEWS_SCHEMA),
+    Migration(10, "the bot's processes and their heartbeats", PROCESSES_SCHEMA),
 ]
 
 

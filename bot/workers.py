@@ -6,10 +6,14 @@ children with a zero time-out, which must see the real clock (a test harness may
 ``time.monotonic`` in the bot's context), and the start (about a second) must not block the event loop.
 Inputs and results are plain data (JSON dicts, bytes, tuples), so they pickle cheaply.
 
-Workers end when the bot ends, however it ends: each worker watches the bot's process
-(``watch_bot``: a thread waiting on a pidfd of the bot, or polling where there is none) and leaves at once when
-it is gone; the forkserver's children also die with the forkserver (``PR_SET_PDEATHSIG``). A worker's queues
-hold both ends of their pipes, so without this a worker of a killed bot would wait for work forever.
+Workers end when the bot ends, however it ends, also while they are busy in a long C call that holds the GIL
+(encoding a picture): the forkserver ends when the bot ends (it watches a pipe whose write end only the bot
+holds: each worker closes the copy the forkserver hands it, ``_release_forkserver``), and the kernel kills
+its children then (``PR_SET_PDEATHSIG``, set by each worker: the forkserver forks from its only thread).
+Where that is not available (not Linux, no forkserver), each worker also watches the bot's process
+(``watch_bot``: a thread waiting on a pidfd of the bot, or polling where there is none) and leaves when it is
+gone. A worker's queues hold both ends of their pipes, so without this a worker of a killed bot would wait
+for work forever.
 """
 
 from __future__ import annotations
@@ -141,24 +145,45 @@ def _shutdown_started(done: asyncio.Future[ProcessPoolExecutor]) -> None:
 
 def _worker_start(bot_pid: int, then: Callable[[], None] | None) -> None:
     """In a new worker: watch the bot, then prepare the worker."""
+    _release_forkserver()
     watch_bot(bot_pid)
     if then is not None:
         then()
+
+
+def _release_forkserver() -> None:
+    """In a worker forked by the forkserver: close this process's copy of the write end of the pipe by which
+    the forkserver learns that its clients are gone. The forkserver hands that end to every child it forks, so
+    while any worker lives the forkserver would outlive a killed bot, and its children (``die_with_parent``)
+    with it; closed here, the bot holds the only copy and the forkserver ends with it."""
+    from multiprocessing import forkserver
+
+    server: Any = forkserver._forkserver
+    fd = getattr(server, "_forkserver_alive_fd", None)
+    if fd is None:
+        return
+    with contextlib.suppress(OSError):
+        os.close(fd)
+    server._forkserver_alive_fd = None
 
 
 PR_SET_PDEATHSIG = 1
 
 
 def die_with_parent() -> None:
-    """Linux: this process is killed when its parent ends. Only for a process whose parent is single-threaded
-    (the forkserver): the signal follows the parent *thread* that forked it."""
+    """Linux: this process is killed (SIGKILL, by the kernel: also in the middle of a C call) when its parent
+    ends. Only for a process whose parent is single-threaded (the forkserver): the signal follows the parent
+    *thread* that forked it. A parent that ended before the call is seen at once."""
     if not sys.platform.startswith("linux"):
         return
+    parent = os.getppid()
     try:
         libc = ctypes.CDLL(None, use_errno=True)
         libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
     except (OSError, AttributeError):
         return
+    if os.getppid() != parent:  # the parent ended before the signal was asked for
+        os._exit(0)
 
 
 def watch_bot(bot_pid: int, poll_s: float = 1.0) -> None:

@@ -30,7 +30,7 @@ from bot.texts import final_text
 from rules import GameState, view
 from rules.i18n import t
 
-from .board_claim import claimed, new_owner
+from .board_claim import Busy, Claims
 from .board_problems import NO_PINGS, Problem
 from .board_turns import TurnMessages
 from .presence import Presence
@@ -63,27 +63,39 @@ class BoardPoster(TurnMessages):
         self._sleeping_until: dict[int, float] = {}  # game -> when its task's current sleep ends
         self._own: set[int] = set()  # turn messages (not counted as pushing the board up)
         self.after_shown: Callable[[Game], None] | None = None  # e.g. a computer player's turn comes next
-        self._owner = new_owner()  # this process's name in the games' board claims (bot.store: claim_board)
+        self.claims = Claims(lambda: self.store)  # this process's board claims (several processes: board_claim)
+        self._reposts: set[int] = set()  # games whose board a command asked to show anew, not done yet
         self.seen = SeenVersions()  # what players may have seen, for typed commands (cogs.seen)
 
     # --- scheduling -------------------------------------------------------------------------------
-    async def show(self, game_id: int, *, repost: bool = False, refresh: bool = False) -> Problem | None:
+    async def show(self, game_id: int, *, repost: bool = False, refresh: bool = False,
+                   within: float | None = None) -> Problem | None:
         """Bring the channel up to date now and say whether it worked (a failure is retried later).
         ``repost``: show the board anew at the bottom of the channel even if it is current; ``refresh``: draw
-        it again where it is (something on it changed without a new version, e.g. a pass mode)."""
+        it again where it is (something on it changed without a new version, e.g. a pass mode). ``within``:
+        ``Busy`` when the channel could not be had in that many seconds (another attempt, maybe of another
+        process, is updating it): the board is then shown in the background as asked."""
         try:
-            await self._attempt(game_id, repost=repost, refresh=refresh)
+            await self._attempt(game_id, repost=repost, refresh=refresh, within=within)
         except Problem as p:
             self.kick(game_id)
             return p
+        except Busy:
+            if repost:
+                self._reposts.add(game_id)
+            self.kick(game_id)
+            raise
         return None
 
     async def catch_up(self) -> None:
-        """At startup: every game whose channel is behind (a crash between commit and post, a failure)."""
-        for game_id in await self.store.games_to_show(shards=self.bot.shard_filter()):
+        """At startup: every game whose channel is behind (a crash between commit and post, a failure), of the
+        servers of this process's shards (another process serves the others)."""
+        await self.claims.start()  # registered before anything is claimed: a dead predecessor's claims are free
+        shards = self.bot.shard_filter()
+        for game_id in await self.store.games_to_show(shards=shards):
             self.kick(game_id)
         if self.bot.config.live_minutes > 0:  # a turn left untold for a live player: its wake was in memory
-            for game in await self.store.list_games(status=ACTIVE, limit=10_000):
+            for game in await self.store.list_games(status=ACTIVE, limit=10_000, shards=shards):
                 if game.turn_message_id is None and game.turn_user_id is None:
                     self.kick(game.id)
 
@@ -92,7 +104,8 @@ class BoardPoster(TurnMessages):
         while True:
             self.again(game_id)  # the kicks so far are served by this round
             try:
-                await self._attempt(game_id)
+                await self._attempt(game_id, repost=game_id in self._reposts)
+                self._reposts.discard(game_id)
             except Problem:
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, RETRY_MAX)
@@ -138,9 +151,9 @@ class BoardPoster(TurnMessages):
 
 
     # --- one attempt ------------------------------------------------------------------------------
-    async def _attempt(self, game_id: int, *, repost: bool = False, refresh: bool = False) -> None:
-        lock = self._locks.setdefault(game_id, asyncio.Lock())
-        async with lock, claimed(self.store, game_id, self._owner):
+    async def _attempt(self, game_id: int, *, repost: bool = False, refresh: bool = False,
+                       within: float | None = None) -> None:
+        async with self._held(game_id, within):
             game = await self.store.get_game(game_id)
             if game is None:
                 return

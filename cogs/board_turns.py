@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 
 import discord
 
@@ -16,7 +19,7 @@ from bot.store import ACTIVE, Game
 from rules import GameState
 from rules.i18n import t
 
-from .board_claim import claimed
+from .board_claim import Busy, Claims
 from .board_problems import BoardProblems, Problem
 from .dms import transient
 from .presence import Presence
@@ -34,7 +37,7 @@ class TurnMessages(BoardProblems, PerGame):
     _locks: dict[int, asyncio.Lock]
     _after: dict[int, set[int]]
     _own: set[int]
-    _owner: str
+    claims: Claims
     presence: Presence
     _wakes: dict[int, asyncio.Task[None]]
     _wake_when: dict[int, float]
@@ -43,7 +46,7 @@ class TurnMessages(BoardProblems, PerGame):
     async def remind(self, game_id: int, version: int, text: str, user_id: int) -> bool:
         """A reminder replaces the turn message (pinging again), so reminders do not pile up either. Only while
         the game is still at ``version`` (the turn the reminder was for); False when it moved on."""
-        async with self._locks.setdefault(game_id, asyncio.Lock()), claimed(self.store, game_id, self._owner):
+        async with self._held(game_id):
             game = await self.store.get_game(game_id)
             if game is None or game.version != version or game.status != ACTIVE:
                 return False
@@ -60,6 +63,26 @@ class TurnMessages(BoardProblems, PerGame):
                 log.warning("could not post the reminder of game %s: %s", game.id, e)
             await self.store.set_turn_message(game.id, new_id, user_id)
             return True
+
+    @asynccontextmanager
+    async def _held(self, game_id: int, within: float | None = None) -> AsyncIterator[None]:
+        """The game's channel for this attempt: its lock in this process, then its claim in the database
+        (``Busy`` when not had within ``within`` seconds)."""
+        lock = self._locks.setdefault(game_id, asyncio.Lock())
+        start = time.monotonic()
+        if within is None:
+            await lock.acquire()
+        else:
+            try:
+                await asyncio.wait_for(lock.acquire(), within)
+            except TimeoutError:
+                raise Busy(f"game {game_id}") from None
+        try:
+            left = None if within is None else max(0.0, within - (time.monotonic() - start))
+            async with self.claims.claimed(game_id, within=left):
+                yield
+        finally:
+            lock.release()
 
     async def _turn(self, game: Game, channel: discord.PartialMessageable, st: GameState, *, reposted: bool,
                     untold_only: bool = False) -> None:

@@ -53,9 +53,10 @@ class ComputerPlayers(PerGame):
         self.bot, self.cog = bot, cog
 
     async def catch_up(self) -> None:
-        """At startup: every game in play whose player to decide is a computer."""
+        """At startup: every game in play whose player to decide is a computer (of the servers of this
+        process's shards: another process plays the others)."""
         assert self.bot.store is not None
-        for game in await self.bot.store.list_games(status=ACTIVE, limit=10_000):
+        for game in await self.bot.store.list_games(status=ACTIVE, limit=10_000, shards=self.bot.shard_filter()):
             if game.state is not None and any(s.computer for s in game.seats):
                 self.kick(game.id)
 

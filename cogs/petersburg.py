@@ -26,6 +26,7 @@ from rules.i18n import LANGUAGES, error_text, t
 
 from .base import HOST, NO_PINGS, Interaction, lang_of
 from .board import BoardPoster
+from .board_claim import Busy
 from .components import DYNAMIC_ITEMS
 from .computers import ComputerCommands, ComputerPlayers, computer_name
 from .dms import DirectMessages
@@ -40,6 +41,7 @@ from .takeback import TakeBackCommands
 log = logging.getLogger(__name__)
 __all__ = ["HOST", "Petersburg", "setup"]
 
+BOARD_WAIT = 3.0  # seconds /petersburg board waits for the channel before it answers that the board follows
 
 
 @app_commands.guild_only()
@@ -65,6 +67,7 @@ class Petersburg(PlayCommands, TakeBackCommands, HostCommands, InfoCommands, Com
         self.replays.stop()
         if self._reviewer is not None:
             await self._reviewer.stop()
+        await self.poster.claims.stop()
 
     async def _catch_up_when_ready(self) -> None:
         await self.bot.wait_until_ready()
@@ -269,7 +272,11 @@ class Petersburg(PlayCommands, TakeBackCommands, HostCommands, InfoCommands, Com
             game = await self.service.game_in_channel(self.cid(interaction))
             if game.status != ACTIVE:
                 raise UserError("not_started")
-            problem = await self.poster.show(game.id, repost=True)
+            try:
+                problem = await self.poster.show(game.id, repost=True, within=BOARD_WAIT)
+            except Busy:  # another attempt holds the channel: the board follows as soon as it is done
+                await self.private(interaction, t("bot.board_busy", lang))
+                return
             if problem is None:
                 await self.private(interaction, t("bot.board_posted", lang))
             else:

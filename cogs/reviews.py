@@ -62,7 +62,7 @@ class ReviewCommands(ReplayViewer):
     async def resume_reviews(self) -> None:
         """At startup, once the live games have caught up: the reviews a restart interrupted go on."""
         await asyncio.sleep(RESUME_AFTER)
-        resumed = await self.reviewer.resume(lambda gid: lambda: self._record(gid))
+        resumed = await self.reviewer.resume(lambda gid: lambda: self._record(gid), self.bot.shard_filter())
         if resumed:
             log.info("reviews resumed: games %s", resumed)
 

@@ -109,7 +109,8 @@ class SocialCommands(CogBase):
 
     async def archive_threads(self) -> None:
         """Archive the threads of games that ended ``ARCHIVE_AFTER`` ago (called by the timer poll)."""
-        for game_id, thread_id in await self.store.threads_to_archive(self.store.clock() - ARCHIVE_AFTER):
+        for game_id, thread_id in await self.store.threads_to_archive(self.store.clock() - ARCHIVE_AFTER,
+                                                                      shards=self.bot.shard_filter()):
             try:
                 await self.bot.http.edit_channel(thread_id, archived=True)
             except discord.NotFound:

@@ -13,16 +13,19 @@ finished game's scores (history, leaderboard), ``guild_settings`` a server's tim
 channel messages still to post, ``dm_unreachable`` users whose DMs are closed, and ``ratings`` and
 ``rating_changes`` the ratings per server (``bot.ratings``, docs/ratings.md), ``away`` the members away from a
 server's games until a time (``social``: also rematch lobbies and the threads of games), ``reviews`` and
-``review_parts`` the reviews of finished games (``reviews``).
+``review_parts`` the reviews of finished games (``reviews``), ``bot_processes`` the bot's processes on a shared
+database and their heartbeats (``claims``: who may update a game's channel).
 
 Files: ``rows`` (dataclasses, errors), ``backend`` (the interface), ``sqlite``/``postgres`` (backends),
-``core`` (open, migrate, transactions), ``reads``, ``writes`` and ``reviews`` (the queries).
+``core`` (open, migrate, transactions), ``reads``, ``writes`` and ``reviews`` (the queries), ``claims`` (board
+claims, processes).
 """
 
 from __future__ import annotations
 
 from ..schema import MIGRATIONS, Migration
 from .backend import Backend, Tx
+from .claims import StoreClaims
 from .core import parse_database, shard_clause
 from .reads import StoreReads
 from .reviews import ReviewRow, StoreReviews
@@ -63,5 +66,5 @@ __all__ = [
 ]
 
 
-class Store(StoreReads, StoreWrites, StoreSocial, StoreReviews):
+class Store(StoreReads, StoreWrites, StoreSocial, StoreReviews, StoreClaims):
     """The bot's database (see the module docstring); open it with ``await Store.open(path_or_url)``."""

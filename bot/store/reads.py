@@ -18,8 +18,9 @@ class StoreReads(StoreBase):
         return await self._game_where("channel_id = ? AND status IN ('lobby', 'active')", (channel_id,))
 
     async def list_games(self, *, status: str | Sequence[str] | None = None, guild_id: int | None = None,
-                         limit: int = 100) -> list[Game]:
-        """Games (newest first) filtered by status and/or guild, with seats."""
+                         limit: int = 100, shards: tuple[Sequence[int], int] | None = None) -> list[Game]:
+        """Games (newest first) filtered by status and/or guild, with seats (only those in the servers of
+        ``shards`` = (shard ids, shard count) when given)."""
         where: list[str] = []
         params: list[Any] = []
         if status is not None:
@@ -29,7 +30,9 @@ class StoreReads(StoreBase):
         if guild_id is not None:
             where.append("guild_id = ?")
             params.append(guild_id)
-        sql = "SELECT id FROM games" + (" WHERE " + " AND ".join(where) if where else "")
+        clause, shard_params = shard_clause("guild_id", shards)
+        sql = "SELECT id FROM games WHERE 1 = 1" + "".join(" AND " + w for w in where) + clause
+        params.extend(shard_params)
         sql += " ORDER BY id DESC LIMIT ?"
         ids = [r[0] for r in await self.fetch_all(sql, (*params, limit))]
         games = [await self.get_game(i) for i in ids]

@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from collections.abc import Sequence
 from typing import Any
 
 from ..schema import dumps
-from .core import StoreBase
+from .core import StoreBase, shard_clause
 
 RUNNING, DONE = "running", "done"
 
@@ -108,10 +109,13 @@ class StoreReviews(StoreBase):
         await self.write("UPDATE reviews SET owner = NULL, lease = NULL WHERE game_id = ? AND owner = ?",
                          (game_id, owner))
 
-    async def running_reviews(self) -> list[int]:
-        """The games whose review is not finished (to resume at startup)."""
+    async def running_reviews(self, shards: tuple[Sequence[int], int] | None = None) -> list[int]:
+        """The games whose review is not finished (to resume at startup), only those in the servers of
+        ``shards`` = (shard ids, shard count) when given: another process resumes the others."""
+        clause, params = shard_clause("g.guild_id", shards)
         return [int(r[0]) for r in await self.fetch_all(
-            "SELECT game_id FROM reviews WHERE state = 'running' ORDER BY started_at")]
+            "SELECT r.game_id FROM reviews r JOIN games g ON g.id = r.game_id WHERE r.state = 'running'"
+            + clause + " ORDER BY r.started_at", tuple(params))]
 
     async def review_owner(self, game_id: int) -> str | None:
         row = await self._one("SELECT owner FROM reviews WHERE game_id = ?", (game_id,))

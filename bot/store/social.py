@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .core import StoreBase
+from .core import StoreBase, shard_clause
 from .rows import Game
 
 
@@ -15,13 +15,16 @@ class StoreSocial(StoreBase):
         """The open lobby (or game) that is the rematch of ``game_id``, if any."""
         return await self._game_where("rematch_of = ? AND status IN ('lobby', 'active')", (game_id,))
 
-    async def threads_to_archive(self, before: float, limit: int = 20) -> list[tuple[int, int]]:
+    async def threads_to_archive(self, before: float, limit: int = 20, *,
+                                 shards: tuple[Sequence[int], int] | None = None) -> list[tuple[int, int]]:
         """(game id, thread id) of games in threads of their own that ended before ``before`` and whose
-        thread is not archived yet (finished games once their final scores are posted)."""
+        thread is not archived yet (finished games once their final scores are posted); only those in the
+        servers of ``shards`` = (shard ids, shard count) when given."""
+        clause, params = shard_clause("guild_id", shards)
         rows = await self.fetch_all(
             "SELECT id, channel_id FROM games WHERE parent_id IS NOT NULL AND archived = 0 AND updated_at < ? "
-            "AND (status = 'aborted' OR (status = 'finished' AND final_posted = 1)) ORDER BY id LIMIT ?",
-            (before, limit))
+            f"AND (status = 'aborted' OR (status = 'finished' AND final_posted = 1)){clause} ORDER BY id LIMIT ?",
+            (before, *params, limit))
         return [(int(r[0]), int(r[1])) for r in rows]
 
     async def set_archived(self, game_id: int) -> None:

@@ -286,19 +286,6 @@ class StoreWrites(StoreBase):
         async with self.transaction() as tx:
             await tx.execute("UPDATE games SET board_problem = ? WHERE id = ?", (problem, game_id))
 
-    async def claim_board(self, game_id: int, owner: str, seconds: float) -> bool:
-        """Take the right to update the game's channel for ``seconds`` (several processes: one poster at a
-        time per game); True when ``owner`` holds it (again) now."""
-        now = self.clock()
-        count = await self.write(
-            "UPDATE games SET board_owner = ?, board_lease = ? WHERE id = ? AND (board_owner IS NULL "
-            "OR board_owner = ? OR board_lease < ?)", (owner, now + seconds, game_id, owner, now))
-        return count == 1
-
-    async def release_board(self, game_id: int, owner: str) -> None:
-        await self.note("UPDATE games SET board_owner = NULL, board_lease = NULL WHERE id = ? AND "
-                         "board_owner = ?", (game_id, owner))
-
     # --- direct messages ------------------------------------------------------------------------
     async def set_dm_unreachable(self, user_id: int, unreachable: bool) -> None:
         async with self.transaction() as tx:

@@ -10,9 +10,10 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import sys
 from pathlib import Path
 
-from .wire import Proc, descendants, describe, ended, read_rest, read_until, start_bot, survivors, wire_discord
+from .wire import ROOT, Proc, descendants, describe, ended, read_rest, read_until, start_bot, survivors, wire_discord
 
 WORKERS_READY = "worker processes started"
 
@@ -60,3 +61,33 @@ async def test_sigterm_stops_the_bot_and_its_workers(tmp_path: Path) -> None:
     assert not left, f"{len(left)} of {len(procs)} processes outlived the stopped bot: {describe(left)}"
     assert code == 0, (code, text[-3000:])
     assert "Traceback" not in text, text[-3000:]
+
+
+async def test_sigkill_ends_workers_busy_in_a_long_c_call() -> None:
+    """Workers busy in a C call that holds the GIL (a picture being encoded) end with a killed bot, too: no
+    thread of theirs can run then, so the kernel must end them (the forkserver ends with the bot, and its
+    children with it)."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = await asyncio.create_subprocess_exec(sys.executable, "-m", "tests.bot.busy_pool", cwd=ROOT, env=env,
+                                                stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE)
+    assert proc.stdout is not None
+    busy: list[int] = []
+    procs: list[Proc] = []
+    try:
+        seen: list[str] = []
+        while len(busy) < 2:
+            await read_until(proc.stdout, "busy ", seen, timeout=60)
+            busy.append(int(seen[-1].split()[1]))
+        procs = descendants(proc.pid)
+        assert {p.pid for p in procs} >= set(busy), describe(procs)
+        await asyncio.sleep(0.5)  # both inside the call
+        proc.kill()
+        assert await ended(proc, 10) == -signal.SIGKILL
+        left = await survivors(procs, within=5)
+        assert not left, f"{len(left)} of {len(procs)} processes outlived the killed process: {describe(left)}"
+    finally:
+        if proc.returncode is None:
+            proc.kill()
+        for p in procs:
+            if p.alive():
+                os.kill(p.pid, signal.SIGKILL)

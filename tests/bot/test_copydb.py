@@ -36,7 +36,7 @@ async def _play(svc: GameService, game_id: int, rng: random.Random, steps: int |
 
 async def _source(path: Path) -> dict[str, int]:
     """Two finished games, one running (with timers, a pass mode, a notice), an aborted lobby, server
-    settings, a closed-DM mark, a member away and a review; returns its row counts."""
+    settings, a closed-DM mark, a member away, a review and a process; returns its row counts."""
     store = await Store.open(path)
     svc = GameService(store, timing=Timing(reminder=60, interval=240, autopass=600))
     rng = random.Random(5)
@@ -58,6 +58,7 @@ async def _source(path: Path) -> dict[str, int]:
     assert await store.claim_review(ids[0], "me", 60, requested_by=10, iterations=4, seed=0)
     assert await store.add_review_part(ids[0], "me", 3, {"index": 3}, 60)
     assert await store.finish_review(ids[0], "me", {"decisions": []})
+    await store.register_process("a machine", 4242, "12345")  # a process's heartbeat (shared databases)
     found = await counts(store)
     await store.close()
     return found

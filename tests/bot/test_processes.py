@@ -166,6 +166,8 @@ async def test_pollers_see_only_their_shards_games(db_url: str) -> None:
         assert await store.next_due(shards=shards) == NOW + 60
         shown = await store.games_to_show(shards=shards)  # nothing posted yet: every game is behind
         assert sorted(shown) == sorted(games[s] for s in mine)
+        listed = await store.list_games(status="active", shards=shards)  # the start-up catch-ups' list
+        assert sorted(g.id for g in listed) == sorted(games[s] for s in mine)
     assert await store.next_due(shards=([0], 2)) is not None  # shards 0 and 2 of 4 are shard 0 of 2
     assert shard_clause("g.guild_id", None) == ("", [])
     await store.close()

@@ -82,3 +82,25 @@ async def test_a_restart_takes_over_and_a_release_frees_at_once(db_url: str) -> 
         assert await store.review(gid) is None and await store.review_parts(gid) == {}
     finally:
         await store.close()
+
+
+async def test_running_reviews_keep_to_the_processs_shards(db_url: str) -> None:
+    """A process resumes at startup only the reviews of its shards' servers (Discord's ``(guild_id >> 22) %
+    shard_count``); another process resumes the others."""
+    store = await Store.open(db_url)
+    try:
+        svc = GameService(store)
+        games = []
+        for n, guild in enumerate((0 << 22, 1 << 22)):  # a server on shard 0 and one on shard 1 (of 2)
+            channel = 100 + n
+            game = await svc.create(guild_id=guild, channel_id=channel, user_id=10, name="Ann", seed=n)
+            await svc.join(channel, 11, "Bob")
+            await svc.start(channel, 10)
+            assert await store.claim_review(game.id, "a", 60, requested_by=10, iterations=8, seed=0)
+            games.append(game.id)
+        assert sorted(await store.running_reviews()) == sorted(games)
+        assert await store.running_reviews(((0,), 2)) == [games[0]]
+        assert await store.running_reviews(((1,), 2)) == [games[1]]
+        assert sorted(await store.running_reviews(((0, 1), 2))) == sorted(games)
+    finally:
+        await store.close()

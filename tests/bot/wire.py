@@ -3,15 +3,20 @@ of logging in, and a gateway that says hello and keeps the connection open), and
 starts (its worker processes).
 
 The bot logs in through ``DISCORD_REST_PROXY`` and connects to ``DISCORD_GATEWAY_URL``, both pointed here; it
-then runs as in production, waiting for events that never come.
+then runs as in production, waiting for events that never come. With ``messages`` the wire also keeps the
+channels' messages as Discord does (posted, edited, deleted, read back; DMs too), so the bot's boards show;
+with ``shard`` it is the gateway of one shard of a sharded bot (one wire per bot process: each wire's
+``calls`` are what that process did).
 """
 
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import os
 import sys
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -38,6 +43,14 @@ class Wire:
     port: int = 0
     requests: list[str] = field(default_factory=list)
     identified: asyncio.Event = field(default_factory=asyncio.Event)
+    calls: list[tuple[str, str]] = field(default_factory=list)  # (method, path) of every message call
+    channels: dict[int, list[dict[str, Any]]] = field(default_factory=dict)  # channel -> its messages, in order
+    hold: dict[int, asyncio.Event] = field(default_factory=dict)  # channel -> posts, edits wait for the event
+    held: asyncio.Event = field(default_factory=asyncio.Event)  # a post is waiting in ``hold``
+
+    def touched(self, channel_id: int) -> int:
+        """How many message calls the bot made in the channel."""
+        return sum(1 for _, path in self.calls if path.startswith(f"/api/v10/channels/{channel_id}/"))
 
     @property
     def env(self) -> dict[str, str]:
@@ -45,12 +58,94 @@ class Wire:
                 "DISCORD_GATEWAY_URL": f"ws://127.0.0.1:{self.port}/gateway"}
 
 
+_EPOCH_MS = 1_420_070_400_000
+_COUNTER = itertools.count()
+
+
+def _snowflake() -> int:
+    return ((int(time.time() * 1000) - _EPOCH_MS) << 22) | (next(_COUNTER) & 0x3FFFFF)
+
+
+async def _payload(request: web.Request) -> dict[str, Any]:
+    """The JSON of a message call (sent as JSON, or as ``payload_json`` beside files)."""
+    if request.content_type == "application/json":
+        data = await request.json()
+        return data if isinstance(data, dict) else {}
+    if request.content_type.startswith("multipart/"):
+        form = await request.post()
+        raw = form.get("payload_json")
+        return json.loads(raw) if isinstance(raw, str) else {}
+    return {}
+
+
+def _message(channel_id: int, data: dict[str, Any], message_id: int | None = None) -> dict[str, Any]:
+    return {"id": str(message_id or _snowflake()), "channel_id": str(channel_id), "author": USER,
+            "content": data.get("content") or "", "timestamp": "2026-01-01T00:00:00+00:00",
+            "edited_timestamp": None, "tts": False, "mention_everyone": False, "mentions": [],
+            "mention_roles": [], "attachments": [], "embeds": data.get("embeds") or [], "pinned": False,
+            "type": 0, "flags": 0, "components": data.get("components") or []}
+
+
+def _message_routes(app: web.Application, wire: Wire) -> None:
+    """Channels' messages kept as Discord keeps them (``wire_discord(messages=True)``)."""
+
+    async def held(channel: int) -> None:
+        if channel in wire.hold:
+            wire.held.set()
+            await wire.hold[channel].wait()
+
+    async def post(request: web.Request) -> web.Response:
+        wire.calls.append((request.method, request.path))
+        channel = int(request.match_info["channel"])
+        data = await _payload(request)
+        await held(channel)
+        msg = _message(channel, data)
+        wire.channels.setdefault(channel, []).append(msg)
+        return _json(msg)
+
+    async def history(request: web.Request) -> web.Response:
+        wire.calls.append((request.method, request.path))
+        msgs = wire.channels.get(int(request.match_info["channel"]), [])
+        return _json(list(reversed(msgs))[:int(request.query.get("limit", "50"))])
+
+    async def one(request: web.Request) -> web.Response:
+        wire.calls.append((request.method, request.path))
+        edit = await _payload(request) if request.method == "PATCH" else {}
+        await held(int(request.match_info["channel"]))
+        msgs = wire.channels.get(int(request.match_info["channel"]), [])
+        mid = request.match_info["message"]
+        found = [m for m in msgs if m["id"] == mid]
+        if not found:
+            return _json({"message": "Unknown Message", "code": 10008}, status=404)
+        if request.method == "DELETE":
+            msgs.remove(found[0])
+            return web.Response(status=204)
+        found[0].update({k: v for k, v in edit.items() if k in ("content", "embeds", "components")})
+        return _json(found[0])
+
+    async def dm(request: web.Request) -> web.Response:
+        wire.calls.append((request.method, request.path))
+        recipient = str((await request.json()).get("recipient_id"))
+        user = {**USER, "id": recipient, "username": f"user{recipient}", "bot": False}
+        return _json({"id": str(int(recipient) + 1), "type": 1, "recipients": [user], "last_message_id": None})
+
+    app.router.add_post("/api/v10/channels/{channel}/messages", post)
+    app.router.add_get("/api/v10/channels/{channel}/messages", history)
+    app.router.add_route("PATCH", "/api/v10/channels/{channel}/messages/{message}", one)
+    app.router.add_route("DELETE", "/api/v10/channels/{channel}/messages/{message}", one)
+    app.router.add_post("/api/v10/users/@me/channels", dm)
+
+
 @asynccontextmanager
-async def wire_discord(*, ready: bool = False, refuse_token: bool = False) -> AsyncIterator[Wire]:
-    """A Discord that lets the bot log in and connect (nothing else: any other call is answered 404);
-    ``ready``: the gateway also says READY (in no server), so the bot catches up its games as at a start;
-    ``refuse_token``: it answers the login 401 Unauthorized, as Discord does for a wrong token."""
-    wire = Wire()
+async def wire_discord(*, ready: bool = False, refuse_token: bool = False, messages: bool = False,
+                       shard: tuple[int, int] = (0, 1),
+                       channels: dict[int, list[dict[str, Any]]] | None = None) -> AsyncIterator[Wire]:
+    """A Discord that lets the bot log in and connect (any other call is answered 404 unless ``messages``: see
+    the module docstring); ``ready``: the gateway also says READY (in no server), so the bot catches up its
+    games as at a start; ``refuse_token``: it answers the login 401 Unauthorized, as Discord does for a wrong
+    token; ``shard``: (shard id, shard count) of the bot's one shard; ``channels``: the messages this wire
+    shares with others (one Discord for several bot processes)."""
+    wire = Wire() if channels is None else Wire(channels=channels)
 
     async def me(request: web.Request) -> web.Response:
         wire.requests.append(request.path)
@@ -82,7 +177,7 @@ async def wire_discord(*, ready: bool = False, refuse_token: bool = False) -> As
                 wire.identified.set()
                 if ready:
                     await ws.send_json({"op": 0, "s": 1, "t": "READY", "d": {
-                        "v": 10, "user": USER, "guilds": [], "session_id": "wire", "shard": [0, 1],
+                        "v": 10, "user": USER, "guilds": [], "session_id": "wire", "shard": list(shard),
                         "resume_gateway_url": f"ws://127.0.0.1:{wire.port}/gateway",
                         "application": {"id": BOT_ID, "flags": 0}}})
         return ws
@@ -91,6 +186,8 @@ async def wire_discord(*, ready: bool = False, refuse_token: bool = False) -> As
     app.router.add_get("/api/v10/users/@me", me)
     app.router.add_get("/api/v10/oauth2/applications/@me", application)
     app.router.add_get("/gateway", gateway)
+    if messages:
+        _message_routes(app, wire)
     app.router.add_route("*", "/{tail:.*}", other)
     runner = web.AppRunner(app)
     await runner.setup()
@@ -100,6 +197,8 @@ async def wire_discord(*, ready: bool = False, refuse_token: bool = False) -> As
     try:
         yield wire
     finally:
+        for event in wire.hold.values():
+            event.set()
         await runner.cleanup()
 
 
