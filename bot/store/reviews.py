@@ -11,8 +11,8 @@ owners racing at a lapse is kept once.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from ..schema import dumps
