@@ -63,6 +63,8 @@ class Petersburg(PlayCommands, TakeBackCommands, HostCommands, InfoCommands, Com
         self._catch_up = asyncio.create_task(self._catch_up_when_ready())
 
     async def cog_unload(self) -> None:
+        # the catch-up waits before it resumes reviews: a closed bot's must not wake on a closed store
+        self._catch_up.cancel()
         self.poster.stop()
         self.replays.stop()
         if self._reviewer is not None:

@@ -43,7 +43,6 @@ from .review_items import PuzzleItems, PuzzleSelect
 log = logging.getLogger(__name__)
 
 PROGRESS_SECONDS = 3.0  # how often the presser's progress is edited
-RESUME_AFTER = 30.0  # seconds after the start before interrupted reviews go on (live games catch up first)
 PROGRESS_FOR = 14 * 60.0  # an interaction's answer can be edited for 15 minutes: then the press ends
 COLOUR = 0x2B6CB0
 
@@ -60,8 +59,8 @@ class ReviewCommands(ReplayViewer):
         return self._reviewer
 
     async def resume_reviews(self) -> None:
-        """At startup, once the live games have caught up: the reviews a restart interrupted go on."""
-        await asyncio.sleep(RESUME_AFTER)
+        """At startup, once the live games have caught up (the catch-up awaits them first): the reviews a restart
+        interrupted go on, in the review worker, which yields the processor to live games."""
         resumed = await self.reviewer.resume(lambda gid: lambda: self._record(gid), self.bot.shard_filter())
         if resumed:
             log.info("reviews resumed: games %s", resumed)

@@ -319,14 +319,8 @@ async def test_the_migration_rates_the_games_finished_before(tmp_path: Path) -> 
         await _play(svc, ch, members, seed=ch)
     expected = await _ratings(old)
     await old.close()
-    conn = await aiosqlite.connect(str(path), isolation_level=None)  # back to the schema before ratings
-    for sql in ("DROP TABLE rating_changes", "DROP TABLE ratings", "ALTER TABLE seats DROP COLUMN takeover",
-                # and what the later migrations added: rematches, threads, time away; take-backs
-                "DROP INDEX games_one_rematch", "DROP INDEX games_guild_open", "DROP TABLE away",
-                "ALTER TABLE games DROP COLUMN parent_id", "ALTER TABLE games DROP COLUMN rematch_of",
-                "ALTER TABLE games DROP COLUMN archived", "ALTER TABLE actions DROP COLUMN taken_back",
-                "DELETE FROM schema_version WHERE version >= 6"):
-        await conn.execute(sql)
+    conn = await aiosqlite.connect(str(path), isolation_level=None)
+    await _back_to_version(conn, tmp_path / "v5.sqlite3", 5)  # the schema before ratings
     old = Store(conn)
     assert await old.schema_version() == 5
     assert await old.migrate() == len(MIGRATIONS)
@@ -341,3 +335,32 @@ def test_the_shown_rating_is_the_scaled_ordinal() -> None:
     r = model.rating(mu=30.0, sigma=2.0)
     assert shown(30.0, 2.0) == round(r.ordinal(alpha=40, target=1000)) == 1000 + 40 * 24
     assert pytest.approx(r.ordinal()) == 24.0
+
+
+async def _back_to_version(conn: aiosqlite.Connection, scratch: Path, version: int) -> None:
+    """Take a SQLite database back to the schema at ``version``: what the later migrations added (tables,
+    indexes, columns) is dropped, as a database from before them would lack it (the rows stay)."""
+    ref = await aiosqlite.connect(str(scratch), isolation_level=None)
+    await Store(ref).migrate([m for m in MIGRATIONS if m.version <= version])
+
+    async def schema(c: aiosqlite.Connection) -> dict[str, tuple[str, str | None]]:
+        rows = await (await c.execute("SELECT name, type, tbl_name FROM sqlite_master "
+                                      "WHERE name NOT LIKE 'sqlite_%'")).fetchall()
+        return {r[0]: (r[1], r[2]) for r in rows}
+
+    async def columns(c: aiosqlite.Connection, table: str) -> list[str]:
+        return [r[1] for r in await (await c.execute(f"PRAGMA table_info({table})")).fetchall()]
+
+    now, before = await schema(conn), await schema(ref)
+    for name, (kind, _) in now.items():
+        if kind == "index" and name not in before:
+            await conn.execute(f"DROP INDEX {name}")
+    for name, (kind, _) in now.items():
+        if kind == "table" and name not in before:
+            await conn.execute(f"DROP TABLE {name}")
+    for name, (kind, _) in before.items():
+        if kind == "table":
+            for column in set(await columns(conn, name)) - set(await columns(ref, name)):
+                await conn.execute(f"ALTER TABLE {name} DROP COLUMN {column}")
+    await ref.close()
+    await conn.execute("DELETE FROM schema_version WHERE version > ?", (version,))

@@ -23,7 +23,7 @@ from bot.client import PetersburgBot
 from bot.replays import rebuild
 from bot.review_text import chart_data, summary_text
 from bot.store import Store
-from cogs.reviews import PROGRESS_SECONDS, RESUME_AFTER
+from cogs.reviews import PROGRESS_SECONDS
 from render import draw_review
 
 from .conftest import make_bot
@@ -183,7 +183,7 @@ async def test_a_review_from_progress_to_puzzle_and_after_a_restart(env: simcord
     await old.store.close()
     store = _store(env)
     env.settle_timeout = 60.0
-    await env.advance_time(RESUME_AFTER)  # the new process goes on with it after its start
+    await env.advance_time(1.0)  # the new process goes on with it once it has caught up
     resumed = await store.review(gid)
     assert resumed is not None and resumed.finished and resumed.done == len(todo) and resumed.result is not None
     after = await store.review_parts(gid)
