@@ -21,9 +21,9 @@ Printed a step, one row each:
   last of them (at least ``--step`` seconds);
 - board visible p50 / p99: from the move's interaction to its board's visibility (``bench_load.py``), over the
   moves offered in the step; late: moves not acknowledged within 3 s;
-- CPU, in % of one core from the step's start until its last move ended: the bot's process (the bot, and SimCord and the driver,
-  which share it) and its child processes (the render workers); and the CPU time a move (both together, and
-  the workers' part), from ``/proc``, over the moves achieved.
+- CPU, in % of one core from the step's start until its last move ended: the bot's process (the bot, and
+  SimCord and the driver, which share it) and its child processes (the render workers); and the CPU time a
+  move (both together, and the workers' part), from ``/proc``, over the moves achieved.
 ``--profile RATE``: at that step, also profile the bot's process (``cProfile``) and print where its CPU time
 went a move (the profiler slows the process, so that step's other figures are not comparable).
 """
