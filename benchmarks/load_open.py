@@ -47,6 +47,7 @@ import simcord
 
 from benchmarks.bench_load import Driver, Figures, Table
 from benchmarks.load_sim import DEADLINE, Probe, ProcessSampler, pct
+from bot import images
 from bot.client import PetersburgBot, tune_gc
 from bot.config import Config
 from bot.store import Store
@@ -192,6 +193,7 @@ async def run_open(args: argparse.Namespace, db: Path) -> list[Step]:
         driver = Driver(env, probe, reader, args)
         loop = OpenLoop(env, driver, args)
         t0 = time.perf_counter()
+        await images.RENDER.run(os.getpid)  # the render workers start now, not within a slash command's settling
         await loop.fill()
         print(f"setup: {args.games} games of {args.players} players started in {time.perf_counter() - t0:.1f} s; "
               f"{args.step:.0f} s a rate")

@@ -2,19 +2,27 @@
 
 from __future__ import annotations
 
-import io
+import struct
+import threading
+import zlib
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, NamedTuple
 
-from PIL import Image, ImageDraw
+from isal import isal_zlib
+from PIL import Image, ImageChops, ImageDraw
 
 from .fonts import ELLIPSIS, Fit, drawable, fit_text, text_mask, text_width
 from .style import RGB, palette_image
 
 Box = tuple[int, int, int, int]  # left, top, right, bottom (right/bottom exclusive)
 
-PNG_COMPRESS_LEVEL = 1  # measured (issue 17, item 11): 3 takes 45 % longer for 10 % less size, 6 twice as long
+# ISA-L's deflate, level 1: a 2-player board's 1.7 MB of pixels in 0.9 ms of CPU time and 78 KB, where zlib's
+# level 1 (Pillow's PNG encoder) takes 5 ms for 86 KB (benchmarks/bench_render.py prints the split)
+PNG_COMPRESS_LEVEL = 1
+TILES = True  # False: ``Canvas.tile`` paints in place (the tests compare both)
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,6 +162,21 @@ class Canvas:
         paint(part, cx - box[0], cy - box[1])
         self.image.paste(part.image, box[:2])
 
+    def tile(self, box: Box, paint: Painter, args: tuple[Any, ...], tag: str) -> None:
+        """``paint(canvas, box, *args, tag=tag)`` for a part that depends on nothing but ``args`` and the box's
+        size (a card face, a tableau's chip): drawn once per size and arguments (``painted``) and pasted here,
+        the same pixels and text records as painting in place (``tests/render/test_layout.py`` compares them).
+        ``paint`` must be a module-level function, ``args`` hashable, and what it paints must cover every pixel it
+        changes (the page shows through where it paints nothing)."""
+        if not TILES:
+            paint(self, box, *args, tag=tag)
+            return
+        x0, y0, x1, y1 = box
+        done = painted(paint, args, x1 - x0, y1 - y0)
+        self.image.paste(done.image, (x0, y0), done.mask)
+        self.texts.extend(replace(r, tag=tag + r.tag, box=_moved(r.box, x0, y0), ink=_moved(r.ink, x0, y0))
+                          for r in done.texts)
+
     def problems(self) -> list[str]:
         """Layout faults, for tests: ink outside its box or the image, texts overlapping, or a text
         cut that must stay whole (card names, numbers, labels). Empty when the layout is sound."""
@@ -183,9 +206,75 @@ class Canvas:
         return encode_png(self.image)
 
 
+Painter = Callable[..., None]
+
+
+class Tile(NamedTuple):
+    """A part painted once: its pixels, where they are the part's (not the page's), and its texts (boxes relative
+    to the tile, tags after the caller's)."""
+
+    image: Image.Image
+    mask: Image.Image
+    texts: tuple[TextBox, ...]
+
+
+TILE_BYTES = 32 << 20  # the tiles a process keeps, at most (the least recently used go first)
+_tiles: OrderedDict[tuple[Any, ...], Tile] = OrderedDict()
+_tiles_bytes = [0]
+_tiles_lock = threading.Lock()
+
+
+def painted(paint: Painter, args: tuple[Any, ...], w: int, h: int) -> Tile:
+    """``paint`` in the box (0, 0, w, h), kept for the next call (see ``TILE_BYTES``)."""
+    key = (paint, args, w, h)
+    with _tiles_lock:
+        done = _tiles.get(key)
+        if done is not None:
+            _tiles.move_to_end(key)
+            return done
+    done = _paint_tile(paint, args, w, h)
+    size = 5 * done.image.width * done.image.height  # RGB (4 bytes a pixel in Pillow) and the mask
+    with _tiles_lock:
+        if key not in _tiles:
+            _tiles[key] = done
+            _tiles_bytes[0] += size
+            while _tiles_bytes[0] > TILE_BYTES and len(_tiles) > 1:
+                _, old = _tiles.popitem(last=False)
+                _tiles_bytes[0] -= 5 * old.image.width * old.image.height
+    return done
+
+
+def _paint_tile(paint: Painter, args: tuple[Any, ...], w: int, h: int) -> Tile:
+    """``paint`` in the box (0, 0, w, h), on two pages of different colours: where they differ the page shows (e.g.
+    round corners), and the mask leaves it out. The pages are a pixel wider and higher than the box: Pillow's
+    shapes include their right and bottom coordinates."""
+    a, b = Canvas(w + 1, h + 1, (0, 0, 0)), Canvas(w + 1, h + 1, (255, 255, 255))
+    for c in (a, b):
+        paint(c, (0, 0, w, h), *args, tag="")
+    mask = ImageChops.difference(a.image, b.image).convert("L").point(lambda v: 255 if v == 0 else 0)
+    return Tile(a.image, mask, tuple(a.texts))
+
+
+def _moved(b: Box, dx: int, dy: int) -> Box:
+    return (b[0] + dx, b[1] + dy, b[2] + dx, b[3] + dy)
+
+
 def encode_png(image: Image.Image) -> bytes:
-    """Map an RGB image onto the fixed palette (no dithering) and encode it as PNG."""
-    pal = image.quantize(palette=palette_image(), dither=Image.Dither.NONE)
-    buf = io.BytesIO()
-    pal.save(buf, "PNG", compress_level=PNG_COMPRESS_LEVEL)
-    return buf.getvalue()
+    """Map an RGB image onto the fixed palette (no dithering) and encode it as an 8-bit palette PNG."""
+    return png_of_palette(image.quantize(palette=palette_image(), dither=Image.Dither.NONE))
+
+
+def png_of_palette(pal: Image.Image) -> bytes:
+    """A "P" image as PNG bytes: the rows with filter type 0 (none), deflated by ISA-L in one IDAT chunk.
+    Decoded, the pixels are those of ``pal`` (``Image.save(..., "PNG")`` gives the same pixels, slower)."""
+    w, h = pal.size
+    rows = Image.new("P", (w + 1, h), 0)  # column 0: each row's filter byte (0)
+    rows.paste(pal, (1, 0))
+    palette = pal.getpalette() or []
+    ihdr = struct.pack(">IIBBBBB", w, h, 8, 3, 0, 0, 0)  # 8 bits, colour type 3 (palette), no interlace
+    return b"".join((PNG_SIGNATURE, _chunk(b"IHDR", ihdr), _chunk(b"PLTE", bytes(palette)),
+                     _chunk(b"IDAT", isal_zlib.compress(rows.tobytes(), PNG_COMPRESS_LEVEL)), _chunk(b"IEND", b"")))
+
+
+def _chunk(kind: bytes, data: bytes) -> bytes:
+    return b"".join((struct.pack(">I", len(data)), kind, data, struct.pack(">I", zlib.crc32(data, zlib.crc32(kind)))))
