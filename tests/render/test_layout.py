@@ -11,7 +11,18 @@ from typing import Any
 import pytest
 from PIL import Image, ImageChops, ImageStat
 
-from render import Canvas, TextBox, draw_board, draw_final, draw_hand, draw_lookup, fonts, render_board, render_card
+from render import (
+    Canvas,
+    TextBox,
+    canvas,
+    draw_board,
+    draw_final,
+    draw_hand,
+    draw_lookup,
+    fonts,
+    render_board,
+    render_card,
+)
 from render.canvas import encode_png
 from render.cardface import CARD_RATIO, draw_card
 from render.final import _series
@@ -20,7 +31,7 @@ from render.style import BG, INK, palette_colours
 from rules import Ruleset, catalogue, new_game, view
 from rules.i18n import I18N_DIR
 
-from .games import played
+from .games import played, sample
 
 
 def _texts(cv: Canvas, tag: str) -> list[TextBox]:
@@ -149,6 +160,31 @@ def test_threads_give_the_same_images() -> None:
     with ThreadPoolExecutor(4) as pool:
         got = list(pool.map(lambda v: render_board(v, "de"), views * 2))
     assert got == expected * 2
+
+
+@pytest.mark.parametrize(("edition", "players", "market"), [(1, 2, False), (2, 4, False), (2, 5, True)])
+def test_tiles_paint_what_painting_in_place_paints(edition: int, players: int, market: bool,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """Card faces and tableau chips are painted once and pasted (``Canvas.tile``): the boards and hands have the
+    same pixels and the same text records as when every part is painted in place."""
+    states = sample(played(edition, players, 3, market=market), 8)
+    for st in states:
+        for v, draw in ((view(st, None), lambda v: draw_board(v, "de", "Boris passed")),
+                        (view(st, st.decider), lambda v: draw_hand(v, "en"))):
+            monkeypatch.setattr(canvas, "TILES", False)
+            direct = draw(v)
+            monkeypatch.setattr(canvas, "TILES", True)
+            tiled, again = draw(v), draw(v)  # painted, then pasted from the kept tiles
+            for cv in (tiled, again):
+                assert cv.image.tobytes() == direct.image.tobytes()
+                assert cv.texts == direct.texts
+
+
+def test_tiles_kept_stay_within_their_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(canvas, "TILE_BYTES", 200_000)
+    draw_board(_late_view(2, 4, None), "en")
+    assert 0 < canvas._tiles_bytes[0] <= 200_000 or len(canvas._tiles) == 1
+    assert canvas._tiles_bytes[0] == sum(5 * t.image.width * t.image.height for t in canvas._tiles.values())
 
 
 # --- determinism, size ------------------------------------------------------------------------
