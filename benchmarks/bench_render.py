@@ -9,8 +9,8 @@ it from the repository root::
     .venv/bin/python benchmarks/bench_render.py --game [--players 2] [--seed 7] [--cpu N]
 
 ``--game``: the CPU time (``time.process_time``) a board takes as the bot draws them, every board of a seeded
-random game in order in one process (its caches as warm as a render worker's), split into drawing, mapping
-onto the palette and PNG encoding; the fastest of three passes over the game, both editions.
+random game in order in one process (its caches as warm as a render worker's), split into drawing and PNG
+encoding; the fastest of three passes over the game, both editions.
 
 The late-game state is the one 85% of the way through a seeded random game (the display, stacks and
 tableaux are about as full as they get).
@@ -28,8 +28,6 @@ from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 from typing import TypeVar
-
-from PIL import Image
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
@@ -80,8 +78,7 @@ def report(label: str, first: float, times: list[float], size: int | None = None
 
 def game_boards(players: int, seed: int) -> None:
     """CPU ms a board over every board of a seeded random game (see the module docstring)."""
-    from render.canvas import png_of_palette
-    from render.style import palette_image
+    from render.canvas import png_of_indices
 
     for edition in (1, 2):
         states = play(edition, players, seed)
@@ -89,23 +86,20 @@ def game_boards(players: int, seed: int) -> None:
         best: list[float] = []
         size = 0
         for _ in range(3):
-            draw = quant = enc = 0.0
+            draw = enc = 0.0
             size = 0
             for v in views:
                 t0 = time.process_time()
                 cv = draw_board(v, "en", LAST_ACTION)
                 t1 = time.process_time()
-                pal = cv.image.quantize(palette=palette_image(), dither=Image.Dither.NONE)
+                size += len(png_of_indices(cv.image))
                 t2 = time.process_time()
-                size += len(png_of_palette(pal))
-                t3 = time.process_time()
-                draw, quant, enc = draw + t1 - t0, quant + t2 - t1, enc + t3 - t2
+                draw, enc = draw + t1 - t0, enc + t2 - t1
             n = len(views)
-            run = [1000 * x / n for x in (draw + quant + enc, draw, quant, enc)]
+            run = [1000 * x / n for x in (draw + enc, draw, enc)]
             best = run if not best or run[0] < best[0] else best
         print(f"edition {edition}, {players} players, {len(views)} boards: {best[0]:5.2f} ms CPU a board "
-              f"(drawing {best[1]:5.2f}, palette {best[2]:5.2f}, PNG {best[3]:5.2f}); {size / len(views) / 1024:.0f} KB "
-              f"on average")
+              f"(drawing {best[1]:5.2f}, PNG {best[2]:5.2f}); {size / len(views) / 1024:.0f} KB on average")
 
 
 def main() -> None:

@@ -14,6 +14,7 @@ from isal import isal_zlib
 from PIL import Image, ImageChops, ImageDraw
 
 from .fonts import ELLIPSIS, Fit, drawable, fit_text, text_mask, text_width
+from .indexed import IndexDraw, index_of, palette_bytes, paste_text, to_rgb
 from .style import RGB, palette_image
 
 Box = tuple[int, int, int, int]  # left, top, right, bottom (right/bottom exclusive)
@@ -55,7 +56,8 @@ class TextBox:
 
 @dataclass(slots=True)
 class Canvas:
-    """An RGB image plus the record of its texts."""
+    """A picture plus the record of its texts. ``image`` is an "L" image of palette indices, drawn with RGB colours
+    through ``draw`` (``render.indexed``); ``rgb()`` is the picture."""
 
     width: int
     height: int
@@ -65,8 +67,8 @@ class Canvas:
     texts: list[TextBox] = field(default_factory=list)
 
     def __post_init__(self) -> None:
-        self.image = Image.new("RGB", (self.width, self.height), self.bg)
-        self.draw = ImageDraw.Draw(self.image)
+        self.image = Image.new("L", (self.width, self.height), index_of(self.bg))
+        self.draw = IndexDraw(self.image)
 
     def text(
         self,
@@ -110,7 +112,7 @@ class Canvas:
                 mask, (left, top, right, bottom) = text_mask(line, style, fit.size)
                 x -= min(left, 0)  # glyphs hanging left of the origin stay inside
                 if right > left:
-                    self.image.paste(fill, (x + left, y + top), mask)
+                    paste_text(self.image, line, style, fit.size, fill, (x + left, y + top))
                     inks.append((x + left, y + top, x + right, y + bottom))
             y += lh
         ink = (
@@ -157,7 +159,7 @@ class Canvas:
         box = (max(0, int(cx) - r), max(0, int(cy) - r), min(self.width, int(cx) + r), min(self.height, int(cy) + r))
         part = Canvas(1, 1, self.bg)
         part.image = self.image.crop(box)
-        part.draw = ImageDraw.Draw(part.image)
+        part.draw = IndexDraw(part.image)
         part.width, part.height = part.image.size
         paint(part, cx - box[0], cy - box[1])
         self.image.paste(part.image, box[:2])
@@ -173,7 +175,8 @@ class Canvas:
             return
         x0, y0, x1, y1 = box
         done = painted(paint, args, x1 - x0, y1 - y0)
-        self.image.paste(done.image, (x0, y0), done.mask)
+        for part, mask, (dx, dy) in done.parts:
+            self.image.paste(part, (x0 + dx, y0 + dy), mask)
         self.texts.extend(replace(r, tag=tag + r.tag, box=_moved(r.box, x0, y0), ink=_moved(r.ink, x0, y0))
                           for r in done.texts)
 
@@ -201,21 +204,27 @@ class Canvas:
                     out.append(f"{a.tag}: {a.shown!r} overlaps {b.tag}: {b.shown!r}")
         return out
 
+    def rgb(self) -> Image.Image:
+        """The picture, in RGB."""
+        return to_rgb(self.image)
+
     def to_png(self) -> bytes:
-        """The image on the fixed palette, as PNG bytes."""
-        return encode_png(self.image)
+        """The picture as PNG bytes (on the fixed palette)."""
+        return png_of_indices(self.image)
 
 
 Painter = Callable[..., None]
+Part = tuple[Image.Image, Image.Image | None, tuple[int, int]]  # pixels, mask (None: all of them), where
 
 
 class Tile(NamedTuple):
     """A part painted once: its pixels, where they are the part's (not the page's), and its texts (boxes relative
-    to the tile, tags after the caller's)."""
+    to the tile, tags after the caller's). ``parts`` are the pixels to paste: the rows where the part covers its
+    whole width without a mask (a copy), the rows above and below them (round corners) with the mask."""
 
-    image: Image.Image
-    mask: Image.Image
     texts: tuple[TextBox, ...]
+    parts: tuple[Part, ...]
+    bytes: int  # the memory its pixels and masks take
 
 
 TILE_BYTES = 32 << 20  # the tiles a process keeps, at most (the least recently used go first)
@@ -233,14 +242,13 @@ def painted(paint: Painter, args: tuple[Any, ...], w: int, h: int) -> Tile:
             _tiles.move_to_end(key)
             return done
     done = _paint_tile(paint, args, w, h)
-    size = 5 * done.image.width * done.image.height  # RGB (4 bytes a pixel in Pillow) and the mask
     with _tiles_lock:
         if key not in _tiles:
             _tiles[key] = done
-            _tiles_bytes[0] += size
+            _tiles_bytes[0] += done.bytes
             while _tiles_bytes[0] > TILE_BYTES and len(_tiles) > 1:
                 _, old = _tiles.popitem(last=False)
-                _tiles_bytes[0] -= 5 * old.image.width * old.image.height
+                _tiles_bytes[0] -= old.bytes
     return done
 
 
@@ -252,7 +260,36 @@ def _paint_tile(paint: Painter, args: tuple[Any, ...], w: int, h: int) -> Tile:
     for c in (a, b):
         paint(c, (0, 0, w, h), *args, tag="")
     mask = ImageChops.difference(a.image, b.image).convert("L").point(lambda v: 255 if v == 0 else 0)
-    return Tile(a.image, mask, tuple(a.texts))
+    parts = _parts(a.image, mask)
+    size = sum(im.width * im.height * (1 if m is None else 2) for im, m, _ in parts)
+    return Tile(tuple(a.texts), parts, size)
+
+
+def _parts(image: Image.Image, mask: Image.Image) -> tuple[Part, ...]:
+    """``image`` cut into bands to paste (see ``Tile``): a masked paste costs several times a copy."""
+    box = mask.getbbox()
+    if box is None:
+        return ()
+    x0, y0, x1, y1 = box
+
+    def solid(y: int) -> bool:
+        return mask.crop((x0, y, x1, y + 1)).getextrema() == (255, 255)
+
+    top = y0
+    while top < y1 and not solid(top):
+        top += 1
+    bottom = y1
+    while bottom > top and not solid(bottom - 1):
+        bottom -= 1
+    if top >= bottom:
+        return ((image.crop(box), mask.crop(box), (x0, y0)),)
+    parts: list[Part] = []
+    if top > y0:
+        parts.append((image.crop((x0, y0, x1, top)), mask.crop((x0, y0, x1, top)), (x0, y0)))
+    parts.append((image.crop((x0, top, x1, bottom)), None, (x0, top)))
+    if bottom < y1:
+        parts.append((image.crop((x0, bottom, x1, y1)), mask.crop((x0, bottom, x1, y1)), (x0, bottom)))
+    return tuple(parts)
 
 
 def _moved(b: Box, dx: int, dy: int) -> Box:
@@ -261,16 +298,18 @@ def _moved(b: Box, dx: int, dy: int) -> Box:
 
 def encode_png(image: Image.Image) -> bytes:
     """Map an RGB image onto the fixed palette (no dithering) and encode it as an 8-bit palette PNG."""
-    return png_of_palette(image.quantize(palette=palette_image(), dither=Image.Dither.NONE))
+    pal = image.quantize(palette=palette_image(), dither=Image.Dither.NONE)
+    return png_of_indices(Image.frombytes("L", pal.size, pal.tobytes()))
 
 
-def png_of_palette(pal: Image.Image) -> bytes:
-    """A "P" image as PNG bytes: the rows with filter type 0 (none), deflated by ISA-L in one IDAT chunk.
-    Decoded, the pixels are those of ``pal`` (``Image.save(..., "PNG")`` gives the same pixels, slower)."""
-    w, h = pal.size
-    rows = Image.new("P", (w + 1, h), 0)  # column 0: each row's filter byte (0)
-    rows.paste(pal, (1, 0))
-    palette = pal.getpalette() or []
+def png_of_indices(indices: Image.Image) -> bytes:
+    """An "L" image of palette indices as PNG bytes: the rows with filter type 0 (none), deflated by ISA-L in one
+    IDAT chunk, and the fixed palette (``Image.save(..., "PNG")`` of the same "P" image gives the same pixels,
+    slower)."""
+    w, h = indices.size
+    rows = Image.new("L", (w + 1, h), 0)  # column 0: each row's filter byte (0)
+    rows.paste(indices, (1, 0))
+    palette = palette_bytes()
     ihdr = struct.pack(">IIBBBBB", w, h, 8, 3, 0, 0, 0)  # 8 bits, colour type 3 (palette), no interlace
     return b"".join((PNG_SIGNATURE, _chunk(b"IHDR", ihdr), _chunk(b"PLTE", bytes(palette)),
                      _chunk(b"IDAT", isal_zlib.compress(rows.tobytes(), PNG_COMPRESS_LEVEL)), _chunk(b"IEND", b"")))
