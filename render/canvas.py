@@ -164,17 +164,19 @@ class Canvas:
         paint(part, cx - box[0], cy - box[1])
         self.image.paste(part.image, box[:2])
 
-    def tile(self, box: Box, paint: Painter, args: tuple[Any, ...], tag: str) -> None:
+    def tile(self, box: Box, paint: Painter, args: tuple[Any, ...], tag: str, page: RGB | None = None) -> None:
         """``paint(canvas, box, *args, tag=tag)`` for a part that depends on nothing but ``args`` and the box's
         size (a card face, a tableau's chip): drawn once per size and arguments (``painted``) and pasted here,
         the same pixels and text records as painting in place (``tests/render/test_layout.py`` compares them).
         ``paint`` must be a module-level function, ``args`` hashable, and what it paints must cover every pixel it
-        changes (the page shows through where it paints nothing)."""
-        if not TILES:
+        changes (the page shows through where it paints nothing). ``page``: a part that leaves the page around
+        it (a label and its icon), painted on a page of that colour: pasted where the box is all of it, else
+        painted in place."""
+        if not TILES or (page is not None and self.image.crop(box).getextrema() != (index_of(page),) * 2):
             paint(self, box, *args, tag=tag)
             return
         x0, y0, x1, y1 = box
-        done = painted(paint, args, x1 - x0, y1 - y0)
+        done = painted(paint, args, x1 - x0, y1 - y0, page)
         for part, mask, (dx, dy) in done.parts:
             self.image.paste(part, (x0 + dx, y0 + dy), mask)
         self.texts.extend(replace(r, tag=tag + r.tag, box=_moved(r.box, x0, y0), ink=_moved(r.ink, x0, y0))
@@ -233,15 +235,15 @@ _tiles_bytes = [0]
 _tiles_lock = threading.Lock()
 
 
-def painted(paint: Painter, args: tuple[Any, ...], w: int, h: int) -> Tile:
+def painted(paint: Painter, args: tuple[Any, ...], w: int, h: int, page: RGB | None = None) -> Tile:
     """``paint`` in the box (0, 0, w, h), kept for the next call (see ``TILE_BYTES``)."""
-    key = (paint, args, w, h)
+    key = (paint, args, w, h, page)
     with _tiles_lock:
         done = _tiles.get(key)
         if done is not None:
             _tiles.move_to_end(key)
             return done
-    done = _paint_tile(paint, args, w, h)
+    done = _paint_tile(paint, args, w, h) if page is None else _paint_on(paint, args, w, h, page)
     with _tiles_lock:
         if key not in _tiles:
             _tiles[key] = done
@@ -263,6 +265,13 @@ def _paint_tile(paint: Painter, args: tuple[Any, ...], w: int, h: int) -> Tile:
     parts = _parts(a.image, mask)
     size = sum(im.width * im.height * (1 if m is None else 2) for im, m, _ in parts)
     return Tile(tuple(a.texts), parts, size)
+
+
+def _paint_on(paint: Painter, args: tuple[Any, ...], w: int, h: int, page: RGB) -> Tile:
+    """``paint`` in the box (0, 0, w, h) on a page of colour ``page``, all of it pasted."""
+    c = Canvas(w, h, page)
+    paint(c, (0, 0, w, h), *args, tag="")
+    return Tile(tuple(c.texts), ((c.image, None, (0, 0)),), w * h)
 
 
 def _parts(image: Image.Image, mask: Image.Image) -> tuple[Part, ...]:

@@ -251,7 +251,8 @@ def draw_player(cv: Canvas, view: dict[str, Any], seat: int, box: Box, lang: str
     ]
     sx = x1 - 12 - sum(w for _, _, w in stats)
     for icon, value, w in stats:
-        stat(cv, (sx, hy0 + 6, sx + w - 6, hy1 - 6), icon, value, f"player.{seat}.{icon}", size=28)
+        stat(cv, (sx, hy0 + 6, sx + w - 6, hy1 - 6), icon, value, f"player.{seat}.{icon}", size=28,
+             page=S.HILITE_TINT if active else S.PANEL)
         sx += w
     tx1 = x1 - 12 - sum(w for _, _, w in stats) - 8
     toks = list(p.get("tokens", []))
