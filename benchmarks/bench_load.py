@@ -3,6 +3,10 @@ acknowledge, and how late does the new board show? Not a test; it prints figures
 
     .venv/bin/python benchmarks/bench_load.py [--games 100] [--actions-per-game 10] [--seconds 120]
         [--think 0.5] [--via commands|buttons|mixed] [--seed 1]
+    .venv/bin/python benchmarks/bench_load.py --open-loop [--rates 10,20,40,60,80,100,120] [--step 20]
+
+``--open-loop``: moves offered at fixed rates instead of after think times, the curve of what the bot achieves
+and the CPU time a move (``benchmarks/load_open.py`` says how). Without it:
 
 Setup (not measured): ``--games`` games in their own channels, 2, 3 and 4 players in turn, 1st and 2nd
 edition alternating, each created, joined and started with slash commands through SimCord's public API.
