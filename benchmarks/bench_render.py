@@ -6,6 +6,11 @@ comparison; the 5-player Market boards with Module 4 and with every part of the 
 it from the repository root::
 
     .venv/bin/python benchmarks/bench_render.py [--runs 50] [--seed 7] [--edition 2] [--cpu N]
+    .venv/bin/python benchmarks/bench_render.py --game [--players 2] [--seed 7] [--cpu N]
+
+``--game``: the CPU time (``time.process_time``) a board takes as the bot draws them, every board of a seeded
+random game in order in one process (its caches as warm as a render worker's), split into drawing and PNG
+encoding; the fastest of three passes over the game, both editions.
 
 The late-game state is the one 85% of the way through a seeded random game (the display, stacks and
 tableaux are about as full as they get).
@@ -71,15 +76,46 @@ def report(label: str, first: float, times: list[float], size: int | None = None
     print(f"{label:<34} first {first:6.1f} ms  p50 {p50:6.1f} ms  max {max(times):6.1f} ms{extra}")
 
 
+def game_boards(players: int, seed: int) -> None:
+    """CPU ms a board over every board of a seeded random game (see the module docstring)."""
+    from render.canvas import png_of_indices
+
+    for edition in (1, 2):
+        states = play(edition, players, seed)
+        views = [view(st, None) for st in states]
+        best: list[float] = []
+        size = 0
+        for _ in range(3):
+            draw = enc = 0.0
+            size = 0
+            for v in views:
+                t0 = time.process_time()
+                cv = draw_board(v, "en", LAST_ACTION)
+                t1 = time.process_time()
+                size += len(png_of_indices(cv.image))
+                t2 = time.process_time()
+                draw, enc = draw + t1 - t0, enc + t2 - t1
+            n = len(views)
+            run = [1000 * x / n for x in (draw + enc, draw, enc)]
+            best = run if not best or run[0] < best[0] else best
+        print(f"edition {edition}, {players} players, {len(views)} boards: {best[0]:5.2f} ms CPU a board "
+              f"(drawing {best[1]:5.2f}, PNG {best[2]:5.2f}); {size / len(views) / 1024:.0f} KB on average")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--runs", type=int, default=50)
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--edition", type=int, default=2, choices=(1, 2))
     ap.add_argument("--cpu", type=int, default=None, help="pin the process to this CPU (Linux)")
+    ap.add_argument("--game", action="store_true", help="CPU time a board over a whole game's boards")
+    ap.add_argument("--players", type=int, default=2, help="with --game: players (default 2)")
     args = ap.parse_args()
     if args.cpu is not None and hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {args.cpu})
+    if args.game:
+        game_boards(args.players, args.seed)
+        return
 
     print(f"render benchmark: edition {args.edition}, seed {args.seed}, {args.runs} runs each")
     # five players with every part of the edition: In bester Gesellschaft and the Banquet (1st), the Market

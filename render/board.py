@@ -14,7 +14,7 @@ from . import icons
 from . import market as M
 from . import modules46 as M46
 from . import style as S
-from .canvas import Canvas
+from .canvas import Box, Canvas
 from .common import (
     MARGIN,
     acting_seat,
@@ -116,31 +116,42 @@ def _phase_track(cv: Canvas, view: dict[str, Any], lang: str, y: int) -> int:
     stacks: dict[str, int] = view.get("stacks", {})
     for i, (phase, deck, tok) in enumerate(track):
         x0 = MARGIN + i * (bw + GAP)
-        x1 = x0 + bw
-        is_now = i == idx and not view.get("finished")
-        fill = S.HILITE_TINT if is_now else (S.PANEL_DIM if i < idx else S.PANEL)
-        cv.draw.rounded_rectangle((x0, y, x1, y + h), radius=12, fill=fill, outline=S.HILITE if is_now else S.LINE,
-                                  width=6 if is_now else 2)
-        st = S.deck_style(deck, edition)
-        # Row 1: colour shape and phase name.
-        icons.shape(cv.draw, x0 + 26, y + 26, 26, st.shape, st.dark, S.INK, 2)
-        cv.text((x0 + 46, y + 8, x1 - 12, y + 44), phase_name(phase, lang), tag=f"phase.{phase}.name", style="bold",
-                size=27, min_size=16, fill=S.INK)
-        # Row 2: the stack and its count.
-        icons.card_back(cv.draw, x0 + 14, y + 49, 26, 34, st.dark, st.tint, st.shape)
-        cv.text((x0 + 50, y + 48, x1 - 12, y + 84), tr("stack_count", lang, n=stacks.get(deck, 0)),
-                tag=f"phase.{phase}.stack", size=24, min_size=14, fill=S.INK)
-        # Row 3: the start-player token and who holds it.
-        token_icon(cv, x0 + 27, y + 106, 30, tok, edition)
         holder = tokens.get(tok)
-        tbox = (x0 + 72, y + 90, x1 - 12, y + 122)
-        if holder is not None:
-            player_marker(cv, x0 + 58, y + 106, 18, holder)
-            cv.text_named(tbox, suffixed(you(view, holder, lang)), player_name(view, holder),
-                          tag=f"phase.{phase}.token", style="bold", size=22, min_size=14, fill=S.INK)
-        else:
-            cv.text(tbox, "—", tag=f"phase.{phase}.token", style="bold", size=22, fill=S.INK)
+        who = None if holder is None else (holder, you(view, holder, lang), player_name(view, holder))
+        state = "now" if i == idx and not view.get("finished") else ("past" if i < idx else "later")
+        cv.tile((x0, y, x0 + bw, y + h), _phase_box, (phase, deck, tok, state, stacks.get(deck, 0), who, edition, lang),
+                f"phase.{phase}")
     return y + h
+
+
+def _phase_box(cv: Canvas, box: Box, phase: str, deck: str, tok: str, state: str, count: int,
+               who: tuple[int, str, str] | None, edition: int, lang: str, *, tag: str) -> None:
+    """One phase's box (``state``: now, past or later): its name, its stack and count, its start-player token and
+    who holds it (seat, the " (you)" suffix, name); painted once (``Canvas.tile``)."""
+    x0, y, x1, _ = box
+    h = box[3] - box[1]
+    is_now = state == "now"
+    fill = S.HILITE_TINT if is_now else (S.PANEL_DIM if state == "past" else S.PANEL)
+    cv.draw.rounded_rectangle((x0, y, x1, y + h), radius=12, fill=fill, outline=S.HILITE if is_now else S.LINE,
+                              width=6 if is_now else 2)
+    st = S.deck_style(deck, edition)
+    # Row 1: colour shape and phase name.
+    icons.shape(cv.draw, x0 + 26, y + 26, 26, st.shape, st.dark, S.INK, 2)
+    cv.text((x0 + 46, y + 8, x1 - 12, y + 44), phase_name(phase, lang), tag=f"{tag}.name", style="bold",
+            size=27, min_size=16, fill=S.INK)
+    # Row 2: the stack and its count.
+    icons.card_back(cv.draw, x0 + 14, y + 49, 26, 34, st.dark, st.tint, st.shape)
+    cv.text((x0 + 50, y + 48, x1 - 12, y + 84), tr("stack_count", lang, n=count), tag=f"{tag}.stack", size=24,
+            min_size=14, fill=S.INK)
+    # Row 3: the start-player token and who holds it.
+    token_icon(cv, x0 + 27, y + 106, 30, tok, edition)
+    tbox = (x0 + 72, y + 90, x1 - 12, y + 122)
+    if who is not None:
+        player_marker(cv, x0 + 58, y + 106, 18, who[0])
+        cv.text_named(tbox, suffixed(who[1]), who[2], tag=f"{tag}.token", style="bold", size=22, min_size=14,
+                      fill=S.INK)
+    else:
+        cv.text(tbox, "—", tag=f"{tag}.token", style="bold", size=22, fill=S.INK)
 
 
 def draw_board(view: dict[str, Any], lang: str = "en", last_action: str | None = None) -> Canvas:

@@ -2,19 +2,28 @@
 
 from __future__ import annotations
 
-import io
+import struct
+import threading
+import zlib
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, NamedTuple
 
-from PIL import Image, ImageDraw
+from isal import isal_zlib
+from PIL import Image, ImageChops, ImageDraw
 
 from .fonts import ELLIPSIS, Fit, drawable, fit_text, text_mask, text_width
+from .indexed import IndexDraw, index_of, palette_bytes, paste_text, to_rgb
 from .style import RGB, palette_image
 
 Box = tuple[int, int, int, int]  # left, top, right, bottom (right/bottom exclusive)
 
-PNG_COMPRESS_LEVEL = 1  # measured: 3 takes 45 % longer for 10 % less size, 6 twice as long
+# ISA-L's deflate, level 1: a 2-player board's 1.7 MB of pixels in 0.9 ms of CPU time and 78 KB, where zlib's
+# level 1 (Pillow's PNG encoder) takes 5 ms for 86 KB (benchmarks/bench_render.py prints the split)
+PNG_COMPRESS_LEVEL = 1
+TILES = True  # False: ``Canvas.tile`` paints in place (the tests compare both)
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,7 +56,8 @@ class TextBox:
 
 @dataclass(slots=True)
 class Canvas:
-    """An RGB image plus the record of its texts."""
+    """A picture plus the record of its texts. ``image`` is an "L" image of palette indices, drawn with RGB colours
+    through ``draw`` (``render.indexed``); ``rgb()`` is the picture."""
 
     width: int
     height: int
@@ -57,8 +67,8 @@ class Canvas:
     texts: list[TextBox] = field(default_factory=list)
 
     def __post_init__(self) -> None:
-        self.image = Image.new("RGB", (self.width, self.height), self.bg)
-        self.draw = ImageDraw.Draw(self.image)
+        self.image = Image.new("L", (self.width, self.height), index_of(self.bg))
+        self.draw = IndexDraw(self.image)
 
     def text(
         self,
@@ -102,7 +112,7 @@ class Canvas:
                 mask, (left, top, right, bottom) = text_mask(line, style, fit.size)
                 x -= min(left, 0)  # glyphs hanging left of the origin stay inside
                 if right > left:
-                    self.image.paste(fill, (x + left, y + top), mask)
+                    paste_text(self.image, line, style, fit.size, fill, (x + left, y + top))
                     inks.append((x + left, y + top, x + right, y + bottom))
             y += lh
         ink = (
@@ -149,10 +159,28 @@ class Canvas:
         box = (max(0, int(cx) - r), max(0, int(cy) - r), min(self.width, int(cx) + r), min(self.height, int(cy) + r))
         part = Canvas(1, 1, self.bg)
         part.image = self.image.crop(box)
-        part.draw = ImageDraw.Draw(part.image)
+        part.draw = IndexDraw(part.image)
         part.width, part.height = part.image.size
         paint(part, cx - box[0], cy - box[1])
         self.image.paste(part.image, box[:2])
+
+    def tile(self, box: Box, paint: Painter, args: tuple[Any, ...], tag: str, page: RGB | None = None) -> None:
+        """``paint(canvas, box, *args, tag=tag)`` for a part that depends on nothing but ``args`` and the box's
+        size (a card face, a tableau's chip): drawn once per size and arguments (``painted``) and pasted here,
+        the same pixels and text records as painting in place (``tests/render/test_layout.py`` compares them).
+        ``paint`` must be a module-level function, ``args`` hashable, and what it paints must cover every pixel it
+        changes (the page shows through where it paints nothing). ``page``: a part that leaves the page around
+        it (a label and its icon), painted on a page of that colour: pasted where the box is all of it, else
+        painted in place."""
+        if not TILES or (page is not None and self.image.crop(box).getextrema() != (index_of(page),) * 2):
+            paint(self, box, *args, tag=tag)
+            return
+        x0, y0, x1, y1 = box
+        done = painted(paint, args, x1 - x0, y1 - y0, page)
+        for part, mask, (dx, dy) in done.parts:
+            self.image.paste(part, (x0 + dx, y0 + dy), mask)
+        self.texts.extend(replace(r, tag=tag + r.tag, box=_moved(r.box, x0, y0), ink=_moved(r.ink, x0, y0))
+                          for r in done.texts)
 
     def problems(self) -> list[str]:
         """Layout faults, for tests: ink outside its box or the image, texts overlapping, or a text
@@ -178,14 +206,125 @@ class Canvas:
                     out.append(f"{a.tag}: {a.shown!r} overlaps {b.tag}: {b.shown!r}")
         return out
 
+    def rgb(self) -> Image.Image:
+        """The picture, in RGB."""
+        return to_rgb(self.image)
+
     def to_png(self) -> bytes:
-        """The image on the fixed palette, as PNG bytes."""
-        return encode_png(self.image)
+        """The picture as PNG bytes (on the fixed palette)."""
+        return png_of_indices(self.image)
+
+
+Painter = Callable[..., None]
+Part = tuple[Image.Image, Image.Image | None, tuple[int, int]]  # pixels, mask (None: all of them), where
+
+
+class Tile(NamedTuple):
+    """A part painted once: its pixels, where they are the part's (not the page's), and its texts (boxes relative
+    to the tile, tags after the caller's). ``parts`` are the pixels to paste: the rows where the part covers its
+    whole width without a mask (a copy), the rows above and below them (round corners) with the mask."""
+
+    texts: tuple[TextBox, ...]
+    parts: tuple[Part, ...]
+    bytes: int  # the memory its pixels and masks take
+
+
+TILE_BYTES = 32 << 20  # the tiles a process keeps, at most (the least recently used go first)
+_tiles: OrderedDict[tuple[Any, ...], Tile] = OrderedDict()
+_tiles_bytes = [0]
+_tiles_lock = threading.Lock()
+
+
+def painted(paint: Painter, args: tuple[Any, ...], w: int, h: int, page: RGB | None = None) -> Tile:
+    """``paint`` in the box (0, 0, w, h), kept for the next call (see ``TILE_BYTES``)."""
+    key = (paint, args, w, h, page)
+    with _tiles_lock:
+        done = _tiles.get(key)
+        if done is not None:
+            _tiles.move_to_end(key)
+            return done
+    done = _paint_tile(paint, args, w, h) if page is None else _paint_on(paint, args, w, h, page)
+    with _tiles_lock:
+        if key not in _tiles:
+            _tiles[key] = done
+            _tiles_bytes[0] += done.bytes
+            while _tiles_bytes[0] > TILE_BYTES and len(_tiles) > 1:
+                _, old = _tiles.popitem(last=False)
+                _tiles_bytes[0] -= old.bytes
+    return done
+
+
+def _paint_tile(paint: Painter, args: tuple[Any, ...], w: int, h: int) -> Tile:
+    """``paint`` in the box (0, 0, w, h), on two pages of different colours: where they differ the page shows (e.g.
+    round corners), and the mask leaves it out. The pages are a pixel wider and higher than the box: Pillow's
+    shapes include their right and bottom coordinates."""
+    a, b = Canvas(w + 1, h + 1, (0, 0, 0)), Canvas(w + 1, h + 1, (255, 255, 255))
+    for c in (a, b):
+        paint(c, (0, 0, w, h), *args, tag="")
+    mask = ImageChops.difference(a.image, b.image).convert("L").point(lambda v: 255 if v == 0 else 0)
+    parts = _parts(a.image, mask)
+    size = sum(im.width * im.height * (1 if m is None else 2) for im, m, _ in parts)
+    return Tile(tuple(a.texts), parts, size)
+
+
+def _paint_on(paint: Painter, args: tuple[Any, ...], w: int, h: int, page: RGB) -> Tile:
+    """``paint`` in the box (0, 0, w, h) on a page of colour ``page``, all of it pasted."""
+    c = Canvas(w, h, page)
+    paint(c, (0, 0, w, h), *args, tag="")
+    return Tile(tuple(c.texts), ((c.image, None, (0, 0)),), w * h)
+
+
+def _parts(image: Image.Image, mask: Image.Image) -> tuple[Part, ...]:
+    """``image`` cut into bands to paste (see ``Tile``): a masked paste costs several times a copy."""
+    box = mask.getbbox()
+    if box is None:
+        return ()
+    x0, y0, x1, y1 = box
+
+    def solid(y: int) -> bool:
+        return mask.crop((x0, y, x1, y + 1)).getextrema() == (255, 255)
+
+    top = y0
+    while top < y1 and not solid(top):
+        top += 1
+    bottom = y1
+    while bottom > top and not solid(bottom - 1):
+        bottom -= 1
+    if top >= bottom:
+        return ((image.crop(box), mask.crop(box), (x0, y0)),)
+    parts: list[Part] = []
+    if top > y0:
+        parts.append((image.crop((x0, y0, x1, top)), mask.crop((x0, y0, x1, top)), (x0, y0)))
+    parts.append((image.crop((x0, top, x1, bottom)), None, (x0, top)))
+    if bottom < y1:
+        parts.append((image.crop((x0, bottom, x1, y1)), mask.crop((x0, bottom, x1, y1)), (x0, bottom)))
+    return tuple(parts)
+
+
+def _moved(b: Box, dx: int, dy: int) -> Box:
+    return (b[0] + dx, b[1] + dy, b[2] + dx, b[3] + dy)
 
 
 def encode_png(image: Image.Image) -> bytes:
-    """Map an RGB image onto the fixed palette (no dithering) and encode it as PNG."""
+    """Map an RGB image onto the fixed palette (no dithering) and encode it as an 8-bit palette PNG."""
     pal = image.quantize(palette=palette_image(), dither=Image.Dither.NONE)
-    buf = io.BytesIO()
-    pal.save(buf, "PNG", compress_level=PNG_COMPRESS_LEVEL)
-    return buf.getvalue()
+    return png_of_indices(Image.frombytes("L", pal.size, pal.tobytes()))
+
+
+def png_of_indices(indices: Image.Image) -> bytes:
+    """An "L" image of palette indices as PNG bytes: the rows with filter type 0 (none), deflated by ISA-L in one
+    IDAT chunk, and the fixed palette (``Image.save(..., "PNG")`` of the same "P" image gives the same pixels,
+    slower)."""
+    w, h = indices.size
+    pixels = indices.tobytes()
+    rows = bytearray((w + 1) * h)  # each row after its filter byte (0); 3 times as fast as Pillow's paste
+    for y in range(h):
+        rows[y * (w + 1) + 1 : (y + 1) * (w + 1)] = pixels[y * w : (y + 1) * w]
+    palette = palette_bytes()
+    ihdr = struct.pack(">IIBBBBB", w, h, 8, 3, 0, 0, 0)  # 8 bits, colour type 3 (palette), no interlace
+    return b"".join((PNG_SIGNATURE, _chunk(b"IHDR", ihdr), _chunk(b"PLTE", bytes(palette)),
+                     _chunk(b"IDAT", isal_zlib.compress(rows, PNG_COMPRESS_LEVEL)), _chunk(b"IEND", b"")))
+
+
+def _chunk(kind: bytes, data: bytes) -> bytes:
+    return b"".join((struct.pack(">I", len(data)), kind, data, struct.pack(">I", zlib.crc32(data, zlib.crc32(kind)))))

@@ -81,8 +81,16 @@ def token_icon(cv: Canvas, cx: float, cy: float, size: float, tok: str, edition:
     icons.token(cv.draw, cx, cy, size, tok, st.dark)
 
 
-def stat(cv: Canvas, box: Box, icon: str, value: str, tag: str, size: int = 30) -> None:
-    """An icon (vp, rubles, hand) followed by its value, inside ``box``."""
+def stat(cv: Canvas, box: Box, icon: str, value: str, tag: str, size: int = 30, page: S.RGB | None = None) -> None:
+    """An icon (vp, rubles, hand) followed by its value, inside ``box`` (on ``page``: painted once,
+    ``Canvas.tile``)."""
+    if page is not None:
+        cv.tile(box, _stat, (icon, value, size), tag, page)
+    else:
+        _stat(cv, box, icon, value, size, tag=tag)
+
+
+def _stat(cv: Canvas, box: Box, icon: str, value: str, size: int, *, tag: str) -> None:
     x0, y0, x1, y1 = box
     h = y1 - y0
     isz = round(h * 0.8)
@@ -103,7 +111,11 @@ def phase_name(phase: str, lang: str) -> str:
 
 def legend(cv: Canvas, box: Box, edition: int, lang: str, market: bool = False, purple: bool = False) -> None:
     """One line explaining the shapes: colour badges (the Market's yellow with ``market``, the Banquet's
-    special cards with ``purple``), boxed cost, coin and shield."""
+    special cards with ``purple``), boxed cost, coin and shield. On the page: painted once (``Canvas.tile``)."""
+    cv.tile(box, _legend, (edition, lang, market, purple), "", S.BG)
+
+
+def _legend(cv: Canvas, box: Box, edition: int, lang: str, market: bool, purple: bool, *, tag: str) -> None:
     x0, y0, x1, y1 = box
     h = y1 - y0
     items: list[tuple[str, str]] = [

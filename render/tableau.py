@@ -173,7 +173,12 @@ def player_height(view: dict[str, Any], seat: int, area_w: int, lang: str) -> in
 
 # --- drawing ----------------------------------------------------------------------------------
 def _chip(cv: Canvas, box: Box, entry: Entry, layout: ChipLayout, edition: int, lang: str, tag: str) -> None:
-    """One entry of a tableau: cost (boxed for trading cards), name, ×count, the good, "face down"."""
+    """One entry of a tableau: cost (boxed for trading cards), name, ×count, the good, "face down"; painted once
+    a size and entry (``Canvas.tile``)."""
+    cv.tile(box, _paint_chip, (entry, layout, edition, lang), tag)
+
+
+def _paint_chip(cv: Canvas, box: Box, entry: Entry, layout: ChipLayout, edition: int, lang: str, *, tag: str) -> None:
     ct, count, face_down, good, marks = entry
     name_lines, below = layout.lines, layout.count_below
     x0, y0, x1, y1 = box
@@ -246,7 +251,8 @@ def draw_player(cv: Canvas, view: dict[str, Any], seat: int, box: Box, lang: str
     ]
     sx = x1 - 12 - sum(w for _, _, w in stats)
     for icon, value, w in stats:
-        stat(cv, (sx, hy0 + 6, sx + w - 6, hy1 - 6), icon, value, f"player.{seat}.{icon}", size=28)
+        stat(cv, (sx, hy0 + 6, sx + w - 6, hy1 - 6), icon, value, f"player.{seat}.{icon}", size=28,
+             page=S.HILITE_TINT if active else S.PANEL)
         sx += w
     tx1 = x1 - 12 - sum(w for _, _, w in stats) - 8
     toks = list(p.get("tokens", []))

@@ -5,22 +5,36 @@ from __future__ import annotations
 import copy
 import io
 import json
+from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
-from PIL import Image, ImageChops, ImageStat
+from PIL import Image
 
-from render import Canvas, TextBox, draw_board, draw_final, draw_hand, draw_lookup, fonts, render_board, render_card
+from render import (
+    Canvas,
+    TextBox,
+    canvas,
+    draw_board,
+    draw_final,
+    draw_hand,
+    draw_lookup,
+    fonts,
+    render_board,
+    render_card,
+)
+from render import style as S
 from render.canvas import encode_png
 from render.cardface import CARD_RATIO, draw_card
 from render.final import _series
 from render.fonts import ELLIPSIS, fit_text, font, text_width
-from render.style import BG, INK, palette_colours
+from render.indexed import index_of, to_rgb
+from render.style import BASE_COLOURS, BG, INK, palette_colours
 from rules import Ruleset, catalogue, new_game, view
 from rules.i18n import I18N_DIR
 
-from .games import played
+from .games import played, sample
 
 
 def _texts(cv: Canvas, tag: str) -> list[TextBox]:
@@ -129,15 +143,29 @@ def test_a_computer_players_emoji_draws_no_empty_box() -> None:
 
 
 def test_palette_holds_the_colours_drawn() -> None:
-    """The fixed palette loses almost nothing: flat colours map exactly, text edges nearly."""
+    """The fixed palette holds every flat colour exactly; the picture is drawn on it, and its PNG is that picture."""
     cols = palette_colours()
     assert len(cols) <= 256 and BG in cols and INK in cols
+    for c in (*BASE_COLOURS, *S.PLAYER_COLOURS):
+        assert to_rgb(Image.new("L", (1, 1), index_of(c))).getpixel((0, 0)) == c
     cv = draw_board(_late_view(), "en", "Boris passed")
-    back = Image.open(io.BytesIO(encode_png(cv.image))).convert("RGB")
-    diff = ImageChops.difference(cv.image, back)
-    assert max(ImageStat.Stat(diff).mean) < 1.0
-    exact = diff.convert("L").histogram()[0] / (cv.width * cv.height)
-    assert exact > 0.97
+    back = Image.open(io.BytesIO(cv.to_png())).convert("RGB")
+    assert back.tobytes() == cv.rgb().tobytes()
+
+
+def test_drawing_on_the_palette_gives_what_mapping_an_rgb_drawing_gives() -> None:
+    """Text anti-aliased on one colour, or on several, becomes what drawing it in RGB and mapping it gives."""
+    for under in ((S.BG,), (S.PANEL, S.HILITE_TINT)):
+        cv = Canvas(300, 60, under[0])
+        rgb = Image.new("RGB", (300, 60), under[0])
+        if len(under) > 1:  # two colours under the text
+            cv.draw.rectangle((0, 30, 299, 59), fill=under[1])
+            rgb.paste(under[1], (0, 30, 300, 60))
+        rec = cv.text((10, 5, 290, 55), "Wolfgang", tag="t", style="bold", size=40, fill=S.INK)
+        assert rec.fit.lines == ("Wolfgang",) and rec.fit.size == 40
+        mask, _ = fonts.text_mask("Wolfgang", "bold", 40)
+        rgb.paste(S.INK, rec.ink[:2], mask)
+        assert cv.rgb().tobytes() == Image.open(io.BytesIO(encode_png(rgb))).convert("RGB").tobytes()
 
 
 def test_threads_give_the_same_images() -> None:
@@ -149,6 +177,33 @@ def test_threads_give_the_same_images() -> None:
     with ThreadPoolExecutor(4) as pool:
         got = list(pool.map(lambda v: render_board(v, "de"), views * 2))
     assert got == expected * 2
+
+
+@pytest.mark.parametrize(("edition", "players", "market"), [(1, 2, False), (2, 4, False), (2, 5, True)])
+def test_tiles_paint_what_painting_in_place_paints(edition: int, players: int, market: bool,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """Card faces and tableau chips are painted once and pasted (``Canvas.tile``): the boards and hands have the
+    same pixels and the same text records as when every part is painted in place."""
+    states = sample(played(edition, players, 3, market=market), 8)
+    for st in states:
+        for v, draw in ((view(st, None), lambda v: draw_board(v, "de", "Boris passed")),
+                        (view(st, st.decider), lambda v: draw_hand(v, "en"))):
+            monkeypatch.setattr(canvas, "TILES", False)
+            direct = draw(v)
+            monkeypatch.setattr(canvas, "TILES", True)
+            tiled, again = draw(v), draw(v)  # painted, then pasted from the kept tiles
+            for cv in (tiled, again):
+                assert cv.image.tobytes() == direct.image.tobytes()
+                assert cv.texts == direct.texts
+
+
+def test_tiles_kept_stay_within_their_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(canvas, "TILE_BYTES", 200_000)
+    monkeypatch.setattr(canvas, "_tiles", OrderedDict())
+    monkeypatch.setattr(canvas, "_tiles_bytes", [0])
+    draw_board(_late_view(2, 4, None), "en")
+    assert 0 < canvas._tiles_bytes[0] <= 200_000 or len(canvas._tiles) == 1
+    assert canvas._tiles_bytes[0] == sum(t.bytes for t in canvas._tiles.values())
 
 
 # --- determinism, size ------------------------------------------------------------------------
@@ -166,7 +221,7 @@ def test_late_four_player_board_is_small_and_wide_enough() -> None:
     assert len(png) < 400_000
     cv = draw_board(v, "en")
     assert 1200 <= cv.width <= 1600 and cv.height < 2000
-    assert len(encode_png(cv.image)) == len(render_board(v, "en"))
+    assert len(cv.to_png()) == len(render_board(v, "en"))
 
 
 # --- what the board shows ---------------------------------------------------------------------

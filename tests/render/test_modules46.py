@@ -64,7 +64,7 @@ def test_UI_16_UI_17_status_and_progress_as_the_view_has_them() -> None:
                 assert shown == p["text"]  # "1/2"
             elif p["status"] == "passed":
                 assert shown.startswith("+") or shown == "passed"
-    colours = {c for _, c in board.image.getcolors(maxcolors=1_000_000) or []}
+    colours = {c for _, c in board.rgb().getcolors(maxcolors=1_000_000) or []}
     assert S.RED_DARK in colours  # the blocked bar
 
 

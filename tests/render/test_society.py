@@ -106,7 +106,7 @@ def test_every_new_card_face_fits_its_card(edition: int) -> None:
             cv = Canvas(200, 330, S.BG)
             draw_card(cv, (20, 15, 180, 315), t, edition, lang, tag="card")
             assert cv.problems() == [], t.id
-            outside = [cv.image.crop(b) for b in ((0, 0, 200, 14), (0, 316, 200, 330), (0, 0, 19, 330),
+            outside = [cv.rgb().crop(b) for b in ((0, 0, 200, 14), (0, 316, 200, 330), (0, 0, 19, 330),
                                                    (181, 0, 200, 330))]
             assert all(im.getcolors() == [(im.width * im.height, S.BG)] for im in outside), t.id
             if t.ability is not None or t.bonus_per or t.displaces_any:
