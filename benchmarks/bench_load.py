@@ -535,6 +535,16 @@ def report(label: str, xs: list[float]) -> None:
           f"max={max(ms):7.0f} ms")
 
 
+def load_average() -> str:
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def machine() -> str:
+    """The first line of a benchmark's output: when, the machine's load average and its CPUs."""
+    return f"{time.strftime('%Y-%m-%d %H:%M:%S UTC', time.gmtime())}; load average {load_average()}; " \
+           f"{os.cpu_count()} CPUs"
+
+
 async def main() -> int:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--games", type=int, default=100)
@@ -546,14 +556,12 @@ async def main() -> int:
     ap.add_argument("--gc-defaults", action="store_true",
                     help="keep Python's garbage collector settings (python -m bot tunes them: bot.client.tune_gc)")
     args = ap.parse_args()
-    print(f"{time.strftime('%Y-%m-%d %H:%M:%S UTC', time.gmtime())}; load average "
-          f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}; {os.cpu_count()} CPUs; garbage collector "
-          f"{'defaults' if args.gc_defaults else 'tuned as python -m bot does'}")
+    print(f"{machine()}; garbage collector {'defaults' if args.gc_defaults else 'tuned as python -m bot does'}")
     with tempfile.TemporaryDirectory() as tmp:
         fig = await run(args, Path(tmp) / "load.sqlite3")
     print(f"targets: ack p99 <= 500 ms: {'met' if fig.ack and pct(fig.ack, 99) <= 0.5 else 'NOT met'}; "
           f"board p99 <= 2000 ms: {'met' if fig.board and pct(fig.board, 99) <= 2.0 else 'NOT met'}")
-    print(f"load average at the end {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print(f"load average at the end {load_average()}")
     return 0
 
 

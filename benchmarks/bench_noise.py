@@ -41,7 +41,7 @@ async def one_game(env: simcord.Env, n: int, pace: float, label: str) -> dict[st
     channel = guild.create_text_channel(f"noise-{label}")
     players = setup_members(env, n, guild)
     await start_game(env, channel, players)
-    await players[0].slash(channel, "petersburg settings", reminder="off")
+    await players[0].slash(channel, "petersburg host settings", reminder="off")
     start = len(env.http_requests)
     dms_before = sum(len(p.user.dm_channel.history()) for p in players)
     actions = 0

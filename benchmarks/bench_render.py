@@ -1,8 +1,8 @@
 """Speed and size of the images: board render time for a late-game state at 2 and 4 players and of a
 5-player Market game (p50 and max over many runs, plus the first, cold run of the process), the split
 between drawing and PNG encoding, and the PNG size; the hand, final-scores and card images for
-comparison; the 5-player Market boards with Module 4 and with every part of the edition. Targets (issue
-11): the 5-player Market board p50 < 40 ms and PNG < 400 KB. Not a test; run
+comparison; the 5-player Market boards with Module 4 and with every part of the edition. Targets: the
+5-player Market board p50 < 40 ms and PNG < 400 KB. Not a test; run
 it from the repository root::
 
     .venv/bin/python benchmarks/bench_render.py [--runs 50] [--seed 7] [--edition 2] [--cpu N]

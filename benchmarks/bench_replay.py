@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import random
 import statistics
 import sys
@@ -44,7 +43,16 @@ import simcord  # noqa: E402
 from simcord.actors import MemberActor  # noqa: E402
 from simcord.enums import ComponentType, InteractionType  # noqa: E402
 
-from benchmarks.bench_load import Driver, Probe, Table, custom_ids, dispatch, pct  # noqa: E402
+from benchmarks.bench_load import (  # noqa: E402
+    Driver,
+    Probe,
+    Table,
+    custom_ids,
+    dispatch,
+    load_average,
+    machine,
+    pct,
+)
 from bot.client import PetersburgBot, tune_gc  # noqa: E402
 from bot.config import Config  # noqa: E402
 from bot.store import Store  # noqa: E402
@@ -247,14 +255,13 @@ async def main() -> int:
     ap.add_argument("--think", type=float, default=0.5, help="mean pause before each live action (s)")
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args()
-    print(f"{time.strftime('%Y-%m-%d %H:%M:%S UTC', time.gmtime())}; load average "
-          f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}; {os.cpu_count()} CPUs")
+    print(machine())
     with tempfile.TemporaryDirectory() as tmp:
         steps, _ = await run(args, Path(tmp) / "replay.sqlite3")
     met = bool(steps) and pct(steps, 95) <= 1.0
     print(f"target: a replay step shown within 1 s p95 while {args.games} games are played: "
           f"{'met' if met else 'NOT met'}")
-    print(f"load average at the end {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print(f"load average at the end {load_average()}")
     return 0
 
 

@@ -1,7 +1,7 @@
 """The normal player of this checkout against the normal player of another (e.g. main before a change
-to the evaluation), two players, seat-rotated seeded games in each ruleset of issues 16 and 19; prints
-the new one's win rate with its 95 % Wilson interval and both mean VP. Not a test; from the
-repository root::
+to the evaluation), two players, seat-rotated seeded games in each ruleset of the expansions and
+modules (``RULESETS``); prints the new one's win rate with its 95 % Wilson interval and both mean VP.
+Not a test; from the repository root::
 
     .venv/bin/python benchmarks/versus_old.py --old ../main [--games 80]
 

@@ -21,10 +21,16 @@ import sys
 from typing import TYPE_CHECKING
 
 from . import __version__
-from .config import Config, apply_proxies, load_env
+from .config import ENV_FILE_HELP, Config, apply_proxies, check_backup_dir, load_env
 
 if TYPE_CHECKING:
     from .client import PetersburgBot
+
+
+COMMANDS = """the maintenance commands (each has its own --help):
+  python -m bot backup PATH        back the SQLite database up, also while the bot runs
+  python -m bot ratings --rebuild  derive every rating again from the stored games
+  python -m bot copy-db --to URL   copy the database, e.g. from SQLite into PostgreSQL"""
 
 
 class _Redact(logging.Filter):
@@ -53,7 +59,8 @@ def setup_logging(level: str, token: str) -> None:
 
 
 async def _run(config: Config, sync: bool) -> int:
-    """Open (and check) the database, then run the bot; 3 when the database cannot be used."""
+    """Open (and check) the database, log in, start the worker processes and run the bot; 3 when the database
+    cannot be used, 2 when Discord refuses the token, 4 when Discord cannot be reached."""
     from .client import make_bot, tune_gc, wall_clock
     from .store import Store, Unusable
 
@@ -66,20 +73,52 @@ async def _run(config: Config, sync: bool) -> int:
         bot = make_bot(config, sync_commands=sync, store=store)
         stop_on_sigterm(bot)
         tune_gc()
-        workers = asyncio.create_task(bot.start_workers())
         try:
             async with bot:
-                await bot.start(config.token)
-        finally:
-            workers.cancel()
+                refused = await _log_in(bot, config)
+                if refused:
+                    return refused
+                bot.begin_workers()  # only now: a bot that cannot log in starts no processes
+                await bot.connect()
+        finally:  # also when SIGTERM's close is still stopping them
+            await bot.stop_workers()
     finally:
         await store.close()
     return 0
 
 
+async def _log_in(bot: PetersburgBot, config: Config) -> int:
+    """Log in (``bot.login``); 0, or the exit code after one line that says what is wrong."""
+    import aiohttp
+    import discord
+
+    try:
+        await bot.login(config.token)
+    except (discord.DiscordException, aiohttp.ClientError, OSError, TimeoutError) as e:
+        if bot.setting_up:  # logged in: what failed is the bot's own setup (e.g. --sync), not the login
+            raise
+        print(f"error: {_login_problem(e, config)}", file=sys.stderr)
+        return 2 if isinstance(e, discord.LoginFailure) else 4
+    return 0
+
+
+def _login_problem(error: BaseException, config: Config) -> str:
+    """What went wrong at the login, and what to do, in one line."""
+    import discord
+
+    where = config.rest_proxy or "discord.com"
+    if isinstance(error, discord.LoginFailure):
+        return ("Discord refused the token (401 Unauthorized): check DISCORD_TOKEN in .env (Discord Developer "
+                "Portal > your application > Bot > Reset Token)")
+    if isinstance(error, discord.HTTPException):
+        return f"Discord answered the login with {error.status} {error.text}".rstrip() + f" ({where}); try again later"
+    return (f"cannot reach Discord ({where}): {error or type(error).__name__}; check the network"
+            + (" and DISCORD_REST_PROXY" if config.rest_proxy else ""))
+
+
 def stop_on_sigterm(bot: PetersburgBot) -> None:
     """SIGTERM (``kill``, systemd, docker stop) closes the bot like Ctrl-C: the gateway, the worker processes
-    and the database are closed, and the process ends with exit code 0 (issue 17, item 2)."""
+    and the database are closed, and the process ends with exit code 0."""
     loop = asyncio.get_running_loop()
     closing: list[asyncio.Task[None]] = []
 
@@ -106,15 +145,17 @@ def main(argv: list[str] | None = None) -> int:
         from .backup import main as backup_main
 
         return backup_main(args_in[1:])
-    parser = argparse.ArgumentParser(prog="python -m bot", description="Saint Petersburg on Discord.")
+    parser = argparse.ArgumentParser(prog="python -m bot", description="Saint Petersburg on Discord: run the bot.",
+                                     epilog=COMMANDS, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sync", action="store_true",
                         help="push the slash commands to Discord at startup (to DEV_GUILD_ID if set, else globally)")
-    parser.add_argument("--env-file", default=".env", help="settings file to read (default: .env)")
+    parser.add_argument("--env-file", default=None, help=ENV_FILE_HELP)
     parser.add_argument("--version", action="version", version=f"petersburg-discord {__version__}")
     args = parser.parse_args(args_in)
-    load_env(args.env_file)
     try:
+        load_env(args.env_file)
         config = Config.from_env()
+        check_backup_dir(config)
     except ValueError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2

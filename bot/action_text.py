@@ -1,4 +1,4 @@
-"""Moves in words: the private menu's options, autocomplete labels and the "✅ …" replies (issue 16, issue 19).
+"""Moves in words: the private menu's options, autocomplete labels and the "✅ …" replies.
 
 Every kind of move ``rules.legal_moves`` offers in any ruleset has words here (the base game, the Market,
 In bester Gesellschaft, the Banquet / Module 1, Module 2, Modules 3-6); only a kind unknown to this module

@@ -20,7 +20,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from .config import DEFAULT_DATABASE, load_env
+from .config import DEFAULT_DATABASE, ENV_FILE_HELP, load_env
 from .store import parse_database
 from .store.postgres import redact
 from .store.sqlite_file import backup_file
@@ -49,9 +49,13 @@ def stamped(folder: Path, stem: str, now: float | None = None) -> Path:
     return target
 
 
-def backup_to(source: Path, target: Path) -> Path:
-    """Back ``source`` up to ``target`` (a folder: a time-stamped file in it); the file written."""
-    if target.is_dir():
+def backup_to(source: Path, target: Path, *, folder: bool = False) -> Path:
+    """Back ``source`` up to ``target``; the file written. A folder (``folder``, or ``target`` is one) gets a
+    time-stamped file, and is created when missing."""
+    if not source.is_file():
+        raise OSError(f"no database at {source}")
+    if folder or target.is_dir():
+        target.mkdir(parents=True, exist_ok=True)
         target = stamped(target, source.stem)
     target.parent.mkdir(parents=True, exist_ok=True)
     backup_file(source, target)
@@ -97,10 +101,15 @@ async def periodic_once(source: Path, folder: Path, keep: int) -> Path | None:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bot backup",
                                      description="Back up the bot's SQLite database, also while the bot runs.")
-    parser.add_argument("path", help="the backup file to write, or a folder (a time-stamped file in it)")
-    parser.add_argument("--env-file", default=".env", help="settings file to read (default: .env)")
+    parser.add_argument("path", help="the backup file to write, or a folder (an existing one, or a path ending in "
+                                     "/; created when missing) that gets a time-stamped file")
+    parser.add_argument("--env-file", default=None, help=ENV_FILE_HELP)
     args = parser.parse_args(argv)
-    load_env(args.env_file)
+    try:
+        load_env(args.env_file)
+    except ValueError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
     database = (os.environ.get("DATABASE_URL", "").strip() or os.environ.get("DATABASE_PATH", "").strip()
                 or DEFAULT_DATABASE)
     dialect, where = parse_database(database)
@@ -108,7 +117,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(PG_DUMP.format(url=redact(where)), file=sys.stderr)
         return 2
     try:
-        written = backup_to(Path(where), Path(args.path))
+        written = backup_to(Path(where), Path(args.path), folder=args.path.endswith(("/", os.sep)))
     except (OSError, sqlite3.Error) as e:
         print(f"error: the backup of {where} failed: {e}", file=sys.stderr)
         return 1

@@ -19,7 +19,7 @@ from typing import Any, Protocol, cast
 import discord
 from discord.ext import commands, tasks
 
-from . import backup, images, thinking
+from . import backup, images, reviewing, thinking
 from .config import Config
 from .service import GameService
 from .store import DatabaseLost, DatabaseUnavailable, Store, parse_database
@@ -40,7 +40,7 @@ def tune_gc() -> None:
     """For the bot's process (``python -m bot``; ``benchmarks/bench_load.py`` does the same): what is alive at
     startup is left out of the cyclic garbage collector's passes (``gc.freeze``) and it runs less often. With
     Python's defaults, collections took 18 % of the wall time in bench_load and a full one paused the event
-    loop for up to 0.3 s; with these 7 %, pauses up to 0.08 s (issue 17, item 11)."""
+    loop for up to 0.3 s; with these 7 %, pauses up to 0.08 s."""
     gc.freeze()
     gc.set_threshold(*GC_THRESHOLDS)
 
@@ -60,6 +60,8 @@ class PetersburgBot(commands.Bot):
 
     def __init__(self, config: Config, *, sync_commands: bool = False, store: Store | None = None,
                  **options: Any) -> None:
+        # the bot uses no voice: discord.py's warnings that PyNaCl and davey are missing ask nothing of an owner
+        discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         intents = discord.Intents.default()  # no privileged intents needed: slash commands and buttons
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None,
                          allowed_mentions=discord.AllowedMentions(users=True, roles=False, everyone=False),
@@ -75,9 +77,12 @@ class PetersburgBot(commands.Bot):
         self.timer_loop = tasks.loop(seconds=config.timer_poll_seconds)(self._poll_timers)
         self.timer_loop.before_loop(self._before_timers)
         self.backup_task: asyncio.Task[None] | None = None
+        self.workers_task: asyncio.Task[None] | None = None
+        self.setting_up = False  # setup_hook has begun: Discord accepted the login
 
     async def setup_hook(self) -> None:
         """Open the database, load cogs, register DynamicItems and the translator; sync on request."""
+        self.setting_up = True
         if self.store is None:
             self.store = await Store.open(self.config.database, clock=wall_clock, pool_size=self.config.pool_size)
         c = self.config
@@ -154,22 +159,34 @@ class PetersburgBot(commands.Bot):
         if self.keep_timings:
             self.timings.append(time.perf_counter() - started)
 
+    def begin_workers(self) -> None:
+        """Start the worker processes in the background (``python -m bot`` does once it has logged in)."""
+        self.workers_task = asyncio.get_running_loop().create_task(self.start_workers())
+
     async def start_workers(self) -> None:
-        """Start the worker processes now rather than at the first picture or computer move (``python -m bot``
-        does, so the first board is not late and the processes are there from the start)."""
+        """Start the worker processes now rather than at the first picture or computer move, so the first board
+        is not late and the processes are there from the start."""
         pools = [thinking.THINK]
         if self.config.render_images and images.available():
             pools.append(images.RENDER)
         await asyncio.gather(*(p.executor() for p in pools))
         log.info("worker processes started: %s", ", ".join(f"{p.name} {p.size()}" for p in pools))
 
+    async def stop_workers(self) -> None:
+        """Stop the worker processes, also those still starting (once they are up: a worker still being started
+        when the bot's process ends prints a traceback)."""
+        if self.workers_task is not None:
+            self.workers_task.cancel()
+        await asyncio.gather(*(pool.stop() for pool in (images.RENDER, images.REPLAY, thinking.THINK,
+                                                        reviewing.REVIEW)))
+        images.shutdown()
+
     async def close(self) -> None:
         self.timer_loop.cancel()
         if self.backup_task is not None:
             self.backup_task.cancel()
         await super().close()
-        images.shutdown()
-        thinking.THINK.shutdown()
+        await self.stop_workers()
         if self.store is not None and self._given_store is None:
             await self.store.close()
             self.store = None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -12,6 +13,7 @@ from rules.i18n import LANGUAGES
 DEFAULT_DATABASE = "data/petersburg.sqlite3"
 DEFAULT_REMINDER, DEFAULT_INTERVAL, DEFAULT_AUTOPASS, DEFAULT_POLL = 60, 240, 0, 30.0
 DEFAULT_LIVE = 5  # minutes: a player seen this recently plays live (no ping per turn)
+DEFAULT_REVIEW_ITERATIONS = 64  # a review's budget per decision (``players.judge.DEFAULT_ITERATIONS``)
 
 
 def read_env_file(path: str | Path) -> dict[str, str]:
@@ -39,10 +41,17 @@ def read_env_file(path: str | Path) -> dict[str, str]:
     return out
 
 
-def load_env(path: str | Path = ".env") -> None:
-    """Put the ``.env`` settings into ``os.environ`` (variables already set win)."""
-    for key, value in read_env_file(path).items():
+def load_env(path: str | Path | None = None) -> None:
+    """Put the settings of ``path`` (``--env-file``; None: ``.env``, when there is one) into ``os.environ``
+    (variables already set win). ValueError when the file named does not exist."""
+    if path is not None and not Path(path).exists():
+        raise ValueError(f"the settings file {path} (--env-file) does not exist")
+    for key, value in read_env_file(".env" if path is None else path).items():
         os.environ.setdefault(key, value)
+
+
+ENV_FILE_HELP = "the settings file to read (default: .env, when there is one)"
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +74,7 @@ class Config:
     computer_seconds: float = 2.0  # the strong computer player's thinking time per move (its budget)
     computer_pause: float = 1.5  # seconds before a computer player's move, so people can follow
     hint_seconds: float = 1.0  # thinking time for /petersburg hint
+    review_iterations: int = DEFAULT_REVIEW_ITERATIONS  # the strong search's iterations per reviewed decision
     database_url: str | None = None  # DATABASE_URL: postgresql://… or sqlite:///path (wins over database_path)
     pool_size: int = 10  # PostgreSQL connections per process at most
     sharded: bool = False  # SHARD_COUNT set: an AutoShardedBot
@@ -114,14 +124,20 @@ class Config:
             raise ValueError("BACKUP_EVERY_HOURS must be a number of hours") from None
         if not 0.01 <= backup_hours <= 24 * 365:
             raise ValueError("BACKUP_EVERY_HOURS must be between 0.01 and 8760 hours")
+        iterations = e.get("REVIEW_ITERATIONS", "").strip() or str(DEFAULT_REVIEW_ITERATIONS)
+        if not iterations.isdigit() or not 1 <= int(iterations) <= 100_000:
+            raise ValueError("REVIEW_ITERATIONS must be a whole number from 1 to 100000")
         keep = e.get("BACKUP_KEEP", "").strip() or "7"
         if not keep.isdigit() or not 1 <= int(keep) <= 10000:
             raise ValueError("BACKUP_KEEP must be a whole number from 1 to 10000")
+        level = (e.get("LOG_LEVEL", "") or "INFO").strip().upper()
+        if level not in LOG_LEVELS:
+            raise ValueError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}")
         return cls(
             database_url=url, pool_size=int(pool), sharded=sharded, shard_count=count, shard_ids=ids,
             token=e.get("DISCORD_TOKEN", "").strip(),
             database_path=e.get("DATABASE_PATH", "").strip() or DEFAULT_DATABASE,
-            log_level=(e.get("LOG_LEVEL", "") or "INFO").strip().upper(),
+            log_level=level,
             dev_guild_id=int(guild) if guild else None,
             language=lang,
             rest_proxy=e.get("DISCORD_REST_PROXY", "").strip().rstrip("/") or None,
@@ -134,6 +150,7 @@ class Config:
             computer_seconds=seconds["COMPUTER_SECONDS"],
             computer_pause=seconds["COMPUTER_PAUSE_SECONDS"],
             hint_seconds=seconds["HINT_SECONDS"],
+            review_iterations=int(iterations),
             backup_dir=e.get("BACKUP_DIR", "").strip() or None, backup_hours=backup_hours, backup_keep=int(keep),
         )
 
@@ -149,10 +166,25 @@ class Config:
                 f"autopass_minutes={self.autopass_minutes}, live_minutes={self.live_minutes}, "
                 f"computer_seconds={self.computer_seconds}, "
                 f"computer_pause={self.computer_pause}, hint_seconds={self.hint_seconds}, "
+                f"review_iterations={self.review_iterations}, "
                 f"backup_dir={self.backup_dir!r}, backup_hours={self.backup_hours:g}, backup_keep={self.backup_keep}, "
                 "token=<hidden>)")
 
     __str__ = __repr__
+
+
+def check_backup_dir(config: Config) -> None:
+    """ValueError naming ``BACKUP_DIR`` when periodic backups would go to a folder the bot cannot create or write
+    into (checked at start, not a day later at the first backup); the folder is created when missing."""
+    if not config.backup_dir or config.database.startswith(("postgresql://", "postgres://")):
+        return  # (PostgreSQL is not backed up by the bot: it says so at start)
+    folder = Path(config.backup_dir)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as e:
+        raise ValueError(f"BACKUP_DIR: the bot cannot write into {folder}: {e.strerror or e}") from None
 
 
 MAX_MINUTES = 43200  # 30 days

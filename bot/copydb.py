@@ -14,7 +14,7 @@ import os
 import sys
 from collections.abc import Sequence
 
-from .config import load_env
+from .config import ENV_FILE_HELP, load_env
 from .store import Store, StoreError
 from .store.backend import aiter_rows
 from .store.postgres import redact
@@ -24,7 +24,8 @@ TABLES: dict[str, str] = {
     "games": "id", "seats": "game_id, seat", "actions": "game_id, idx", "hands": "game_id, seat",
     "reminders": "game_id, kind", "pass_modes": "game_id, seat", "results": "game_id, seat",
     "guild_settings": "guild_id", "notices": "id", "dm_unreachable": "user_id",
-    "ratings": "guild_id, player", "rating_changes": "game_id, seat",
+    "ratings": "guild_id, player", "rating_changes": "game_id, seat", "away": "guild_id, user_id",
+    "reviews": "game_id", "review_parts": "game_id, idx",
 }
 ID_TABLES = ("games", "notices")  # tables whose id comes from a sequence on PostgreSQL
 BATCH = 2000
@@ -76,7 +77,7 @@ async def copy_db(source: Store, target: Store, *, force: bool = False) -> dict[
 async def run(source_url: str, target_url: str, force: bool) -> int:
     """Open both, copy, print the counts; 0 when done, 1 when refused or failed."""
     try:
-        source = await Store.open(source_url)
+        source = await Store.open(source_url, existing=True)
     except StoreError as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
@@ -107,9 +108,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--from", dest="source", default=None,
                         help="source database (default: DATABASE_PATH from .env or the environment)")
     parser.add_argument("--force", action="store_true", help="replace the contents of a non-empty target")
-    parser.add_argument("--env-file", default=".env", help="settings file to read (default: .env)")
+    parser.add_argument("--env-file", default=None, help=ENV_FILE_HELP)
     args = parser.parse_args(argv)
-    load_env(args.env_file)
+    try:
+        load_env(args.env_file)
+    except ValueError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
     source = args.source or os.environ.get("DATABASE_PATH", "").strip() or "data/petersburg.sqlite3"
     if source == args.target:
         print("error: the source and the target are the same database", file=sys.stderr)

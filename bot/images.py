@@ -121,5 +121,10 @@ async def replay_png(name: str, *args: Any) -> bytes | None:
     return await _call(name, *args, pool=REPLAY)
 
 
+async def review_png(data: dict[str, Any], lang: str) -> bytes | None:
+    """A game's review (``render.review``): each seat's chance to win over the game, its accuracy and mistakes."""
+    return await _call("render_review", data, lang)
+
+
 async def card_png(card_id: str, edition: int, lang: str) -> bytes | None:
     return await _call("render_card", card_id, edition, lang)

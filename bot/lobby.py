@@ -7,7 +7,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from rules import GameState, Ruleset, new_game
+from rules import GameState, Ruleset, RulesetError, new_game
 from rules.i18n import LANGUAGES
 from rules.ruleset import module_key
 
@@ -31,6 +31,13 @@ def ruleset_of(stored: dict[str, Any], players: int) -> Ruleset:
     return Ruleset(edition=int(stored.get("edition", 2)), players=players,
                    open_money=bool(stored.get("open_money", True)),
                    expansions=tuple(stored.get("expansions", ())), modules=tuple(stored.get("modules", ())))
+
+
+def refused(error: ValueError) -> UserError:
+    """The rules core's refusal of a combination (X-02) for the host, in the game's language."""
+    if isinstance(error, RulesetError):
+        return UserError(error.code, **error.params)
+    return UserError("bad_ruleset", reason=str(error))
 
 
 def max_players(game: Game) -> int:
@@ -109,14 +116,15 @@ class LobbyService(ServiceBase):
     # --- lobby ------------------------------------------------------------------------------------
     async def create(self, *, guild_id: int | None, channel_id: int, user_id: int, name: str, edition: int = 2,
                      open_money: bool = True, lang: str | None = None, seed: int | None = None,
-                     expansions: Sequence[str] = (), modules: Sequence[int] = ()) -> Game:
+                     expansions: Sequence[str] = (), modules: Sequence[int] = (), parent_id: int | None = None) -> Game:
         """A new lobby in the channel with the creator as host and first seat; ``expansions`` as the rules
-        core names them (e.g. the Market), refused with the core's reason where the rulebooks do not allow them."""
+        core names them (e.g. the Market), refused with the core's reason where the rulebooks do not allow them;
+        ``parent_id``: the channel is the game's own thread in that channel."""
         lang = lang if lang in LANGUAGES else self.default_lang
         try:
             Ruleset(edition=edition, expansions=tuple(expansions), modules=tuple(modules))  # validates them
         except ValueError as e:
-            raise UserError("bad_ruleset", reason=str(e)) from None
+            raise refused(e) from None
         seed = seed if seed is not None else random.SystemRandom().randrange(1, 2**62)
         ruleset: dict[str, Any] = {"edition": edition, "open_money": open_money}
         if expansions:
@@ -126,7 +134,7 @@ class LobbyService(ServiceBase):
         try:
             return await self.store.create_game(
                 guild_id=guild_id, channel_id=channel_id, host_id=user_id, host_name=name,
-                ruleset=ruleset, seed=seed, lang=lang)
+                ruleset=ruleset, seed=seed, lang=lang, parent_id=parent_id)
         except ChannelBusy:
             raise UserError("channel_busy") from None
 
@@ -145,7 +153,7 @@ class LobbyService(ServiceBase):
             try:
                 ruleset_of(stored, seats)
             except ValueError as e:
-                raise UserError("bad_ruleset", reason=str(e)) from None
+                raise refused(e) from None
             await self.store.update_lobby(game.id, game.version, game.seats, ruleset=stored)
             return await self.game(game.id)
 

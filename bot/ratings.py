@@ -170,23 +170,25 @@ def apply_changes(table: dict[str, Rating], changes: Sequence[Change], seats: Se
 
 
 # --- reading the stored results ------------------------------------------------------------------
-async def seat_results(tx: Tx, game_ids: Sequence[int]) -> dict[int, list[SeatResult]]:
-    """The seats of finished games with their moves (``SeatMoves``) as stored."""
+async def seat_results(tx: Tx, game_ids: Sequence[int], *, standing: bool = True) -> dict[int, list[SeatResult]]:
+    """The seats of finished games with their moves (``SeatMoves``) as stored: only the moves that stand (not
+    taken back, ``bot.takeback``); ``standing=False`` for a schema from before take-backs (migration 6)."""
     out: dict[int, list[SeatResult]] = {}
     for start in range(0, len(game_ids), BATCH):
-        out.update(await _seat_results(tx, game_ids[start:start + BATCH]))
+        out.update(await _seat_results(tx, game_ids[start:start + BATCH], standing))
     return out
 
 
-async def _seat_results(tx: Tx, game_ids: Sequence[int]) -> dict[int, list[SeatResult]]:
+async def _seat_results(tx: Tx, game_ids: Sequence[int], standing: bool) -> dict[int, list[SeatResult]]:
     out: dict[int, list[SeatResult]] = {g: [] for g in game_ids}
     marks = ", ".join("?" for _ in game_ids)
+    stands = " AND taken_back IS NULL AND COALESCE(auto, '') <> 'takeback'" if standing else ""
     results, moves = await tx.fetch_many([
         (f"SELECT r.game_id, r.seat, r.user_id, r.computer, COALESCE(s.takeover, 0), r.vp, r.rubles, r.winner "
          f"FROM results r LEFT JOIN seats s ON s.game_id = r.game_id AND s.seat = r.seat "
          f"WHERE r.game_id IN ({marks}) ORDER BY r.game_id, r.seat", list(game_ids)),
         (f"SELECT game_id, seat, user_id, auto, COUNT(*) FROM actions WHERE game_id IN ({marks}) "
-         "AND (user_id IS NOT NULL OR auto IN ('timeout', 'computer')) GROUP BY game_id, seat, user_id, auto",
+         f"AND (user_id IS NOT NULL OR auto IN ('timeout', 'computer')){stands} GROUP BY game_id, seat, user_id, auto",
          list(game_ids))])
     by_seat: dict[tuple[int, int], list[tuple[int | None, str | None, int]]] = {}
     for game_id, seat, user_id, auto, n in moves:
@@ -261,8 +263,9 @@ class Rebuilt:
     differed: int
 
 
-async def rebuild_in(tx: Tx) -> Rebuilt:
-    """Derive every server's ratings again, in the stored order (see the module docstring), and store them."""
+async def rebuild_in(tx: Tx, *, standing: bool = True) -> Rebuilt:
+    """Derive every server's ratings again, in the stored order (see the module docstring), and store them
+    (``standing``: see ``seat_results``)."""
     await tx.lock(RATING_LOCK)
     finished, seqs, old = await tx.fetch_many([
         ("SELECT g.id, COALESCE(g.guild_id, 0), (SELECT MAX(a.created_at) FROM actions a WHERE a.game_id = g.id) "
@@ -272,7 +275,7 @@ async def rebuild_in(tx: Tx) -> Rebuilt:
     seq_of = {int(g): int(s) for g, s in seqs}
     big = float("inf")
     order = sorted(finished, key=lambda r: (int(r[1]), seq_of.get(int(r[0]), big), float(r[2] or 0.0), int(r[0])))
-    results = await seat_results(tx, [int(r[0]) for r in order])
+    results = await seat_results(tx, [int(r[0]) for r in order], standing=standing)
     await tx.execute("DELETE FROM rating_changes")
     await tx.execute("DELETE FROM ratings")
     tables: dict[int, dict[str, Rating]] = {}

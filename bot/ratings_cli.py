@@ -13,7 +13,7 @@ import os
 import sys
 from collections.abc import Sequence
 
-from .config import DEFAULT_DATABASE, load_env
+from .config import DEFAULT_DATABASE, ENV_FILE_HELP, load_env
 from .ratings import Rebuilt, rebuild_in
 from .store import Store, StoreError
 from .store.postgres import redact
@@ -27,7 +27,7 @@ async def rebuild(store: Store) -> Rebuilt:
 
 async def run(database: str) -> int:
     try:
-        store = await Store.open(database)
+        store = await Store.open(database, existing=True)
     except StoreError as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
@@ -49,9 +49,13 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="derive every rating again from the stored results and store them")
     parser.add_argument("--database", default=None,
                         help="postgresql://… or sqlite:///… (default: DATABASE_URL, else DATABASE_PATH)")
-    parser.add_argument("--env-file", default=".env", help="settings file to read (default: .env)")
+    parser.add_argument("--env-file", default=None, help=ENV_FILE_HELP)
     args = parser.parse_args(argv)
-    load_env(args.env_file)
+    try:
+        load_env(args.env_file)
+    except ValueError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
     database = (args.database or os.environ.get("DATABASE_URL", "").strip()
                 or os.environ.get("DATABASE_PATH", "").strip() or DEFAULT_DATABASE)
     return asyncio.run(run(database))

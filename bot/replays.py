@@ -1,7 +1,9 @@
 """Replays of finished games: the game's states rebuilt from its record (ruleset, seed, the stored actions'
 notation: ``rules.record``), and the pictures of its steps, both kept in small LRU caches in memory.
 
-Step 0 is the game as it started, step ``k`` the game after its ``k``-th stored action. Rebuilding a whole
+Step 0 is the game as it started, step ``k`` the game after its ``k``-th stored action; a take-back
+(``bot.takeback``) is a step of its own, back to the state before the actions it took back, which stay
+steps too (their rows are kept, marked). Rebuilding a whole
 game takes 10-50 ms (``rules.record.replay``'s work plus one JSON copy per step), in a thread so that the
 event loop goes on; the pictures are drawn by the replay worker (``bot.images.replay_png``), once per step while they
 stay in the cache. Nothing here knows Discord; ``cogs.replays`` builds the viewer from it.
@@ -18,7 +20,7 @@ from typing import Any, Generic, TypeVar
 
 from rules import GameRecord, GameState, apply, parse_for
 
-from .store import ActionRow
+from .store import TAKEBACK, ActionRow
 
 log = logging.getLogger(__name__)
 
@@ -64,14 +66,19 @@ class ReplayGame:
 
 
 def rebuild(game_id: int, record: GameRecord, rows: list[ActionRow]) -> ReplayGame:
-    """Every step's state of the game from its record (raises ``rules.ReplayError`` at an illegal action)."""
+    """Every step's state of the game from its record's start and its stored rows, taken-back actions and
+    take-backs included (raises ``rules.ReplayError`` at an illegal action)."""
     st = record.start()
     states = [st.to_json()]
-    for i, text in enumerate(record.actions):
+    for i, row in enumerate(rows):
+        if row.auto == TAKEBACK:  # back to the state before the first action it took back
+            states.append(states[int(row.events[0]["from"])])
+            st = GameState.from_json(states[-1])
+            continue
         try:
-            apply(st, parse_for(st, text))
+            apply(st, parse_for(st, row.notation))
         except Exception:
-            log.error("game %s: action %d %r of the stored log does not apply", game_id, i, text)
+            log.error("game %s: action %d %r of the stored log does not apply", game_id, i, row.notation)
             raise
         states.append(st.to_json())
     return ReplayGame(game_id, states, rows)

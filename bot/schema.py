@@ -143,7 +143,7 @@ CREATE TABLE dm_unreachable (
     since REAL NOT NULL
 );
 """
-"""The live board (issue 10): ``shown_version`` is the game version the channel's board shows (a game whose
+"""The live board: ``shown_version`` is the game version the channel's board shows (a game whose
 version is ahead needs its board shown: the poster catches up, also after a restart), the turn message that
 pings the player to decide, whether the final scores were posted, the last posting problem told; ``notices``
 are channel messages stored with a commit and posted until they succeed; ``dm_unreachable`` the users whose
@@ -155,7 +155,7 @@ COMPUTERS_SCHEMA = """
 ALTER TABLE seats ADD COLUMN computer TEXT;
 ALTER TABLE results ADD COLUMN computer TEXT;
 """
-"""Computer players (issue 12): a seat held by a computer player names its level (``easy``, ``normal``,
+"""Computer players: a seat held by a computer player names its level (``easy``, ``normal``,
 ``strong``) in ``seats.computer`` (its ``user_id`` is NULL); results keep it, so history marks such games and
 the leaderboard ranks human-only games apart."""
 
@@ -164,7 +164,7 @@ BOARD_CLAIM_SCHEMA = """
 ALTER TABLE games ADD COLUMN board_owner TEXT;
 ALTER TABLE games ADD COLUMN board_lease REAL;
 """
-"""Several processes on one database (issue 13): the board poster that is updating a game's channel and until
+"""Several processes on one database: the board poster that is updating a game's channel and until
 when its claim holds (``Store.claim_board``), so two processes never post the same board twice."""
 
 
@@ -177,7 +177,7 @@ async def _migrate_ratings(tx: Tx) -> None:
     await tx.execute("UPDATE seats SET takeover = 1 WHERE computer IS NOT NULL AND EXISTS (SELECT 1 FROM actions a "
                      "WHERE a.game_id = seats.game_id AND a.seat = seats.seat "
                      "AND (a.user_id IS NOT NULL OR a.auto = 'timeout'))")
-    await rebuild_in(tx)
+    await rebuild_in(tx, standing=False)
 
 
 RATINGS_SCHEMA = """
@@ -210,11 +210,64 @@ CREATE TABLE rating_changes (
 );
 CREATE INDEX rating_changes_order ON rating_changes (guild_id, seq);
 """
-"""Ratings (issue 28, ``bot.ratings``): ``ratings`` holds each player's current rating per server (``guild_id`` 0:
+"""Ratings (``bot.ratings``): ``ratings`` holds each player's current rating per server (``guild_id`` 0:
 games outside a server; ``player`` is ``user:<id>`` or ``computer:<level>``) with the games and wins it counts;
 ``rating_changes`` each counted seat of each rated game, before and after, numbered per server in the order the
 games were rated (``seq``), so ``python -m bot ratings --rebuild`` can derive the same ratings again;
 ``seats.takeover`` marks a seat a computer player took over during the game (``Store.set_seat``)."""
+
+
+SOCIAL_SCHEMA = """
+ALTER TABLE games ADD COLUMN parent_id INTEGER;
+ALTER TABLE games ADD COLUMN rematch_of INTEGER;
+ALTER TABLE games ADD COLUMN archived INTEGER NOT NULL DEFAULT 0;
+CREATE UNIQUE INDEX games_one_rematch ON games (rematch_of) WHERE status IN ('lobby', 'active');
+CREATE INDEX games_guild_open ON games (guild_id) WHERE status IN ('lobby', 'active');
+CREATE TABLE away (
+    guild_id INTEGER NOT NULL,
+    user_id INTEGER NOT NULL,
+    until REAL NOT NULL,
+    PRIMARY KEY (guild_id, user_id)
+);
+"""
+"""Rematches, games in threads, time away: ``games.parent_id`` is the channel whose thread the game lives in
+(NULL: the game is in a channel of its own), ``games.archived`` whether that thread was archived after the
+game, ``games.rematch_of`` the game a lobby is the rematch of (one open rematch a game: the unique index decides
+a race of two presses, across processes too); ``away`` the members away from a server's games until a time."""
+TAKEBACK_SCHEMA = """
+ALTER TABLE actions ADD COLUMN taken_back INTEGER;
+"""
+"""Take-backs (``bot.takeback``): an action taken back keeps its row, marked with the index of the take-back's
+own row (``auto`` 'takeback', whose first event says which rows it took back); the game's record, its ratings
+and its statistics count only the rows that stand (``taken_back`` NULL, not a take-back)."""
+REVIEWS_SCHEMA = """
+CREATE TABLE reviews (
+    game_id INTEGER PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+    state TEXT NOT NULL,
+    requested_by INTEGER,
+    owner TEXT,
+    lease REAL,
+    iterations INTEGER NOT NULL,
+    seed INTEGER NOT NULL,
+    total INTEGER,
+    result TEXT,
+    started_at REAL NOT NULL,
+    finished_at REAL
+);
+CREATE INDEX reviews_state ON reviews (state);
+CREATE TABLE review_parts (
+    game_id INTEGER NOT NULL REFERENCES reviews (game_id) ON DELETE CASCADE,
+    idx INTEGER NOT NULL,
+    data TEXT NOT NULL,
+    PRIMARY KEY (game_id, idx)
+);
+"""
+"""Reviews of finished games by the strongest player (``bot.reviews``): ``reviews`` holds one row per game, its
+``state`` (``running`` or ``done``), who asked for it, the process reviewing it now and until when that claim
+holds (``owner``, ``lease``: at most one review of a game at a time, across processes), its iteration budget
+and seed, how many decisions it judges (``total``) and, once done, the ``GameReview`` JSON (``result``);
+``review_parts`` each judged decision's result as it comes (``idx``: the action's index in the record), so a
+review stopped by a restart resumes where it was and never judges a decision twice."""
 
 
 MIGRATIONS: list[Migration] = [
@@ -224,6 +277,9 @@ MIGRATIONS: list[Migration] = [
     Migration(4, "computer players", COMPUTERS_SCHEMA),
     Migration(5, "board poster claims", BOARD_CLAIM_SCHEMA),
     Migration(6, "ratings", _migrate_ratings),
+    Migration(7, "rematches, games in threads, time away", SOCIAL_SCHEMA),
+    Migration(8, "take-backs", TAKEBACK_SCHEMA),
+    Migration(9, "game reviews", REVIEWS_SCHEMA),
 ]
 
 

@@ -27,7 +27,9 @@ from rules.autopass import AutoPass, arm, default_action, due, expired, only_pas
 
 from .lobby import LobbyService, hands_of
 from .service_base import MAX_PLAYERS, MIN_PLAYERS, UserError
+from .social import SocialService
 from .store import ACTIVE, FINISHED, ActionRow, Game, TimerRow, VersionConflict
+from .takeback import TakeBacks
 from .timers import REMIND, Timing, resolve
 
 __all__ = ["MAX_PLAYERS", "MIN_PLAYERS", "GameService", "Outcome", "UserError", "hands_of"]
@@ -59,6 +61,7 @@ class Outcome:
     changed_hands: list[int]
     auto: str | None = None
     followups: list[Outcome] = field(default_factory=list)
+    back: bool = False  # the player was away from the server's games until this action
 
     def chain(self) -> list[Outcome]:
         """This action and its automatic follow-ups, in order."""
@@ -68,7 +71,7 @@ class Outcome:
         return sorted({s for o in self.chain() for s in o.changed_hands})
 
 
-class GameService(LobbyService):
+class GameService(TakeBacks, LobbyService, SocialService):
     """Create, join, start and play games; every method re-reads the game from the store."""
 
     async def _reschedule(self, game: Game) -> None:
@@ -136,6 +139,8 @@ class GameService(LobbyService):
             st = self.state(game)
             if st.decider != timer.seat or game.computer_at(timer.seat) is not None:
                 await self.store.claim_timer(timer, None)
+                return None
+            if await self.postpone_if_away(game, timer):  # no time-out plays for a member away
                 return None
             if game.settings.get("takeover"):
                 await self.hand_to_computer(game, timer.seat)
@@ -273,9 +278,9 @@ class GameService(LobbyService):
         return self.record_of(game, await self.store.actions(game.id))
 
     def record_of(self, game: Game, rows: list[ActionRow]) -> GameRecord:
-        """The record of ``game`` from its stored action rows (read already)."""
+        """The record of ``game`` from its stored action rows (read already): the actions that stand."""
         st = self.state(game)
-        return GameRecord(st.ruleset, list(st.seats), seed=game.seed, actions=[row.notation for row in rows])
+        return GameRecord(st.ruleset, list(st.seats), seed=game.seed, actions=[r.notation for r in rows if r.stands])
 
     # --- playing ----------------------------------------------------------------------------------
     async def act(self, game_id: int, user_id: int, action: Action | str, *, version: int | None = None,
@@ -303,6 +308,7 @@ class GameService(LobbyService):
             await self._check_version(game, st, user_id, action, version)
             timing = await self.timing(game)
             out = await self._commit(game, st, seat, action, user_id=user_id, auto=None, timing=timing)
+            out.back = await self.store.back_if_away(game.guild_id, user_id)  # acting ends their time away
             out.followups = await self._follow_up(game, st, timing)
             if after is not None:
                 await after(out)
@@ -311,7 +317,7 @@ class GameService(LobbyService):
     async def _read(self, game: Game, st: GameState, user_id: int, text: str, version: int | None) -> Action:
         """``text`` as an action of the player to decide. Text that only reads as the answer to a draw (the
         Observatory's ``discard …``) once the draw was decided is checked against its version first: a repeated
-        decision is ``already_done``, an older one ``stale_board``, not unreadable (issue 17, item 6)."""
+        decision is ``already_done``, an older one ``stale_board``, not unreadable."""
         try:
             return parse_for(st, text)
         except RuleError:
@@ -327,7 +333,7 @@ class GameService(LobbyService):
 
     async def _repeated_last(self, game: Game, user_id: int, action: Action | str, version: int | None) -> None:
         """A game no longer in play: ``already_done`` when this very action of ``user_id`` was its last one (a
-        repeated command or a click racing it, issue 27, item 4); the status is checked only after this."""
+        repeated command or a click racing it); the status is checked only after this."""
         if version is None or version >= game.version or game.state is None:
             return
         done = await self.store.action_at(game.id, version)
@@ -358,7 +364,7 @@ class GameService(LobbyService):
         if done is not None and done.user_id == user_id and done.notation == format_action(
                 action, st.ruleset.catalogue, seats=st.seats):
             raise UserError("already_done")
-        raise UserError("stale_board")
+        raise await self.stale(game, version)
 
     async def _commit(self, game: Game, st: GameState, seat: int, action: Action, *, user_id: int | None,
                       auto: str | None, timing: Timing, clear_pass: Sequence[int] = ()) -> Outcome:

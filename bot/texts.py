@@ -17,7 +17,7 @@ from rules.cards import any_type
 from rules.describe import describe, headline
 from rules.expansions.assignments import assignment_name, assignment_short
 from rules.expansions.assistants import assistant_name
-from rules.i18n import card_name, t
+from rules.i18n import card_name, source_order, t
 
 from .action_text import assignment_now, own_assignments, rubles
 from .action_text import describe_action as describe_action
@@ -62,7 +62,7 @@ def _names(view: dict[str, Any], names: Sequence[str] | None) -> list[str]:
     return list(names) if names is not None else [p["name"] for p in view["players"]]
 
 
-EVENT_EMOJI = {"observe": "🔭", "score": "💰", "pub": "🍺", "end_triggered": "⏳", "game_end": "🏁"}
+EVENT_EMOJI = {"observe": "🔭", "score": "💰", "pub": "🍺", "end_triggered": "⏳", "game_end": "🏁", "takeback": "↩️"}
 
 
 def event_lines(events: Sequence[dict[str, Any]], names: Sequence[str], edition: int, lang: str, *,
@@ -164,7 +164,7 @@ def stats_text(view: dict[str, Any], lang: str, names: Sequence[str] | None = No
         if any(counter in p["stats"] for p in players):
             rows.append((t(f"bot.stat_{counter}", lang), [_cell(p["stats"].get(counter, 0)) for p in players]))
     rows.append(("", []))
-    sources = list(dict.fromkeys(src for p in players for src, vp in p["vp_by_source"].items() if vp))
+    sources = source_order(src for p in players for src, vp in p["vp_by_source"].items() if vp)
     for src in sources:
         rows.append((t(f"source.{src}", lang), [f"{p['vp_by_source'].get(src, 0):+d}" for p in players]))
     rows.append((t("bot.stat_total_vp", lang), [str(p["vp"]) for p in players]))
@@ -347,7 +347,9 @@ def final_text(view: dict[str, Any], lang: str, names: Sequence[str] | None = No
     fields: list[tuple[str, str]] = []
     for rank, p in enumerate(order, 1):
         s = p["seat"]
-        parts = [f"{t('source.' + src, lang)}: {vp:+d}" for src, vp in p["vp_by_source"].items() if vp]
+        by_source = p["vp_by_source"]  # in the rulebook's scoring order, the same for every player
+        parts = [f"{t('source.' + src, lang)}: {by_source[src]:+d}" for src in source_order(by_source)
+                 if by_source[src]]
         f = final.get(s, {})
         parts.append(t("bot.rubles_left", lang, n=f.get("rubles_left", p["rubles"] or 0)))
         crown = " 👑" if s in view.get("winners", []) else ""

@@ -6,7 +6,7 @@ children with a zero time-out, which must see the real clock (a test harness may
 ``time.monotonic`` in the bot's context), and the start (about a second) must not block the event loop.
 Inputs and results are plain data (JSON dicts, bytes, tuples), so they pickle cheaply.
 
-Workers end when the bot ends, however it ends (issue 17, item 2): each worker watches the bot's process
+Workers end when the bot ends, however it ends: each worker watches the bot's process
 (``watch_bot``: a thread waiting on a pidfd of the bot, or polling where there is none) and leaves at once when
 it is gone; the forkserver's children also die with the forkserver (``PR_SET_PDEATHSIG``). A worker's queues
 hold both ends of their pipes, so without this a worker of a killed bot would wait for work forever.
@@ -15,6 +15,7 @@ hold both ends of their pipes, so without this a worker of a killed bot would wa
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import ctypes
 import functools
 import logging
@@ -44,6 +45,7 @@ class WorkerPool:
         self.initializer = initializer
         self._executor: Executor | None = None
         self._lock: asyncio.Lock | None = None
+        self._starting: asyncio.Future[ProcessPoolExecutor] | None = None  # a start in progress
 
     def _start(self) -> ProcessPoolExecutor:
         methods = multiprocessing.get_all_start_methods()
@@ -63,6 +65,7 @@ class WorkerPool:
             if self._executor is None:
                 loop = asyncio.get_running_loop()
                 done: asyncio.Future[ProcessPoolExecutor] = loop.create_future()
+                self._starting = done
 
                 def start() -> None:
                     started: ProcessPoolExecutor | None = None
@@ -95,6 +98,20 @@ class WorkerPool:
             log.exception("the %s pool broke; a new one starts with the next call", self.name)
             self.shutdown()
             raise
+
+    async def stop(self, within: float = 60) -> None:
+        """Stop the workers, also a pool still starting: once its workers are up (at most ``within`` s), as a
+        worker still being started when the bot's process ends fails with a traceback of its own."""
+        starting = self._starting
+        if starting is not None and starting.get_loop() is asyncio.get_running_loop():
+            if not starting.done():
+                with contextlib.suppress(Exception):  # a start that failed or took too long: nothing to stop
+                    await asyncio.wait_for(asyncio.shield(starting), within)
+            if starting.done() and not starting.cancelled() and starting.exception() is None:
+                starting.result().shutdown(wait=False, cancel_futures=True)
+        if self._starting is starting:
+            self._starting = None
+        self.shutdown()
 
     def shutdown(self) -> None:
         """Stop the workers (a later call starts a new pool)."""

@@ -15,6 +15,7 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 import discord
+from discord import app_commands
 from discord.ext import commands
 
 from bot import images
@@ -22,6 +23,7 @@ from bot.lobby import max_players, parts_of
 from bot.service import GameService, UserError
 from bot.store import LOBBY, DatabaseLost, DatabaseUnavailable, Game, Store
 from bot.texts import hand_text
+from bot.translator import locale_str as _
 from rules import GameState, RuleError, view
 from rules.i18n import error_text, t
 
@@ -39,6 +41,9 @@ Interaction = discord.Interaction["PetersburgBot"]
 NO_PINGS = discord.AllowedMentions.none()
 ACK_WITHIN = 3.0  # seconds Discord allows for the first answer to an interaction
 UNACKNOWLEDGED = "petersburg_unacknowledged"  # ``interaction.extras`` key set by ``defer`` when it failed
+# ``/petersburg host …``: the host's commands (kick, replace, abort, settings, addbot), a subcommand group beside
+# the other subcommands (Discord allows 25 in a group, and a group counts as one of them)
+HOST = app_commands.Group(name="host", description=_("cmd.host"))
 
 
 def lang_of(interaction: Interaction, game: Game | None = None, default: str = "en") -> str:
@@ -54,6 +59,12 @@ class CogBase(commands.Cog):
     bot: PetersburgBot
     poster: BoardPoster
     dms: DirectMessages
+
+    if TYPE_CHECKING:  # made by another part of the cog (``cogs.social``)
+        async def archive_threads(self) -> None: ...
+        async def rename_thread(self, game: Game) -> None: ...
+        async def refresh_boards(self, guild_id: int, user_id: int) -> None: ...
+        async def reminder_dms(self, due: dict[int, list[tuple[Game, str, str]]]) -> None: ...
 
     @property
     def service(self) -> GameService:
@@ -76,8 +87,8 @@ class CogBase(commands.Cog):
 
         A failure Discord may get over (5xx, a time-out) is tried again as discord.py does (after 1 s, then
         3 s), but only while Discord's 3 s allow; otherwise the interaction is marked unacknowledged and
-        ``guard`` then runs none of its work: a move the player is shown as failed is never applied (issue 27,
-        item 1), and their retry is a fresh move."""
+        ``guard`` then runs none of its work: a move the player is shown as failed is never applied,
+        and their retry is a fresh move."""
         if interaction.response.is_done():
             return True
         if interaction.extras.get(UNACKNOWLEDGED):  # failed once already (a handler that defers twice)
@@ -123,7 +134,7 @@ class CogBase(commands.Cog):
         except discord.HTTPException as e:
             if file is None or (e.status != 413 and e.code != 40005):  # 40005: request entity too large
                 raise
-            # the picture is too large for Discord: the text alone (issue 17, item 9)
+            # the picture is too large for Discord: the text alone
             log.info("picture %s too large for interaction %s; answering with text", file.filename, interaction.id)
             if embed is not None and embed.image.url == f"attachment://{file.filename}":
                 embed.set_image(url=None)
@@ -143,7 +154,7 @@ class CogBase(commands.Cog):
             return
         try:
             await work()
-        except (UserError, RuleError, DatabaseLost) as e:  # DatabaseLost: issue 17, item 3
+        except (UserError, RuleError, DatabaseLost) as e:  # DatabaseLost: logged once by the store
             await self.safe_private(interaction, error_text(e.code, lang, **e.params))
         except DatabaseUnavailable as e:  # a server or connection lost: not a bug, nothing confirmed
             log.warning("database unavailable while handling %s by user %s: %s", interaction.data,
@@ -176,6 +187,16 @@ class CogBase(commands.Cog):
         cid = self.cid(interaction)
         game = await (self.store.latest_game_in_channel(cid) if latest else self.store.open_game_in_channel(cid))
         return lang_of(interaction, game, self.bot.config.language)
+
+    async def channel_game(self, interaction: Interaction) -> tuple[Game | None, str]:
+        """Acknowledge, then the game open in the interaction's channel and the language to answer in; when
+        there is none, the player is told so privately and the game is None."""
+        await self.defer(interaction)
+        game = await self.store.open_game_in_channel(self.cid(interaction))
+        lang = lang_of(interaction, game, self.bot.config.language)
+        if game is None:
+            await self.safe_private(interaction, error_text("no_game", lang))
+        return game, lang
 
     def channel(self, game: Game) -> discord.PartialMessageable:
         return self.bot.get_partial_messageable(game.channel_id, guild_id=game.guild_id)

@@ -24,6 +24,7 @@ import discord
 
 from bot import images
 from bot.ratings_view import final_rating_field
+from bot.social import away_marks
 from bot.store import ABORTED, ACTIVE, FINISHED, DatabaseLost, Game
 from bot.texts import final_text
 from rules import GameState, view
@@ -96,7 +97,7 @@ class BoardPoster(TurnMessages):
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, RETRY_MAX)
                 continue
-            except DatabaseLost:  # logged once by the store (issue 17, item 3)
+            except DatabaseLost:  # logged once by the store
                 return
             except Exception as e:  # a bug: logged, and the game is tried again later
                 log.exception("bringing game %s up to date failed", game_id)
@@ -169,7 +170,7 @@ class BoardPoster(TurnMessages):
         st = GameState.from_json(game.state or {})
         rows = await self.store.recent_actions(game.id, RECENT_ACTIONS)
         modes = await self.bot.service.pass_modes(game.id) if self.bot.service is not None else {}
-        pb = public_board(game, st, [(r.events, r.auto) for r in rows], modes)
+        pb = public_board(game, st, [(r.events, r.auto) for r in rows], modes, await away_marks(self.store, game))
         png = await images.board_png(pb.spectator, game.lang, pb.last_action) if self.bot.config.render_images \
             else None
         old = game.board_message_id if game.shown_version >= 0 else None

@@ -170,6 +170,24 @@ class YourMoveButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf
         await _cog(interaction).on_your_move(interaction, self.game_id)
 
 
+class TakeBackButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"pb:u:{GAME}:{VERSION}"):
+    """↩️ Take back, on the private confirmation of a move and on the private menu while the clicker may take
+    back their last action (``bot.takeback``); the version is the game's when it was offered."""
+
+    def __init__(self, game_id: int, version: int, label: str = "-") -> None:
+        self.game_id, self.version = game_id, version
+        super().__init__(discord.ui.Button(custom_id=_checked(TakeBackButton, f"pb:u:{game_id}:{version}"),
+                                           label=label, emoji="↩️", style=discord.ButtonStyle.secondary))
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> TakeBackButton:
+        return cls(int(match["game"]), int(match["ver"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await _cog(interaction).on_take_back(interaction, self.game_id, self.version)
+
+
 class StacksButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"pb:k:{GAME}"):
     """"Stacks": what the clicker cannot see, per stack, as counts by card type (UI-05/06), privately."""
 
@@ -295,28 +313,49 @@ class PartsSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=rf"pb
 
 
 class ReplayButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                   template=r"pb:r:(?P<game>\d+):(?P<step>\d+):(?P<go>[a-z]+)"):
+                   template=r"pb:r:(?P<game>\d+):(?P<step>\d+):(?P<go>[a-z]+)(?::(?P<seat>\d+))?"):
     """▶️ Replay on the final scores and the history (``go`` "open": a private viewer at ``step``), and the
-    viewer's own buttons (``step``: the step they show; ``go`` tells them apart). Anyone in the server."""
+    viewer's own buttons (``step``: the step they show; ``go`` tells them apart; ``seat``: whose reviewed
+    mistakes the viewer jumps to). Anyone in the server."""
 
     def __init__(self, game_id: int, step: int, go: str, label: str = "-", emoji: str | None = None,
-                 disabled: bool = False) -> None:
-        self.game_id, self.step, self.go = game_id, step, go
-        super().__init__(discord.ui.Button(custom_id=f"pb:r:{game_id}:{step}:{go}", label=label, emoji=emoji,
+                 disabled: bool = False, seat: int | None = None) -> None:
+        self.game_id, self.step, self.go, self.seat = game_id, step, go, seat
+        cid = f"pb:r:{game_id}:{step}:{go}" + (f":{seat}" if seat is not None else "")
+        super().__init__(discord.ui.Button(custom_id=_checked(ReplayButton, cid), label=label, emoji=emoji,
                                            disabled=disabled, style=discord.ButtonStyle.secondary))
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
                              match: re.Match[str], /) -> ReplayButton:
-        return cls(int(match["game"]), int(match["step"]), match["go"])
+        return cls(int(match["game"]), int(match["step"]), match["go"],
+                   seat=int(match["seat"]) if match["seat"] is not None else None)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await _cog(interaction).on_replay(interaction, self.game_id, self.step, opening=self.go == "open")
+        await _cog(interaction).on_replay(interaction, self.game_id, self.step, opening=self.go == "open",
+                                          seat=self.seat)
+
+
+class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"pb:rm:{GAME}"):
+    """🔁 Rematch on the final scores: a player opens the rematch lobby, or is shown the one already open."""
+
+    def __init__(self, game_id: int, label: str = "-") -> None:
+        self.game_id = game_id
+        super().__init__(discord.ui.Button(custom_id=_checked(RematchButton, f"pb:rm:{game_id}"), label=label,
+                                           emoji="🔁", style=discord.ButtonStyle.secondary))
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> RematchButton:
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await _cog(interaction).on_rematch(interaction, self.game_id)
 
 
 PASS_MODE_OPTIONS = (("turn", "⏭️"), ("display", "🔁"), ("phase", "⏩"), ("off", "✖️"))
 DYNAMIC_ITEMS = (ActionSelect, ActionButton, PageButton, YourMoveButton, HandButton, StacksButton, LobbyButton,
-                 PassModeSelect, ComputerSelect, PartsSelect, ReplayButton)
+                 PassModeSelect, ComputerSelect, PartsSelect, ReplayButton, RematchButton, TakeBackButton)
 
 
 # --- the public board's and the lobby's controls (the private menu: ``cogs.menus``) ----------------------

@@ -25,7 +25,7 @@ from bot.translator import locale_str as _
 from rules import view
 from rules.i18n import t
 
-from .base import CogBase, Interaction
+from .base import HOST, CogBase, Interaction
 from .runner import PerGame
 
 if TYPE_CHECKING:
@@ -61,7 +61,7 @@ class ComputerPlayers(PerGame):
 
     def shown(self, game: Game) -> None:
         """A board of ``game`` was shown: its computers' turn may have come (a game without computer players is
-        not read again for that: issue 17, item 11)."""
+        not read again for that)."""
         if any(s.computer for s in game.seats):
             self.kick(game.id)
 
@@ -71,7 +71,7 @@ class ComputerPlayers(PerGame):
                 self.again(game_id)  # the kicks so far are served by this round
                 if not await self._move(game_id) and not self.again(game_id):
                     return
-        except DatabaseLost:  # logged once by the store (issue 17, item 3)
+        except DatabaseLost:  # logged once by the store
             return
         except Exception as e:  # a bug: logged; the next commit in this game tries again
             log.exception("computer player of game %s failed", game_id)
@@ -101,12 +101,12 @@ class ComputerPlayers(PerGame):
 
 
 class ComputerCommands(CogBase):
-    """``addbot`` and ``hint`` in the ``/petersburg`` group (the lobby's computer menu also removes one: a
+    """``host addbot`` and ``hint`` in the ``/petersburg`` group (the lobby's computer menu also removes one: a
     group holds at most 25 commands)."""
 
     computers: ComputerPlayers
 
-    @app_commands.command(name="addbot", description=_("cmd.addbot"))
+    @HOST.command(name="addbot", description=_("cmd.addbot"))
     @app_commands.describe(level=_("opt.level"))
     @app_commands.choices(level=[app_commands.Choice(name=_(f"choice.level_{lv}"), value=lv)
                                  for lv in COMPUTER_LEVELS])

@@ -12,13 +12,13 @@ import discord
 from discord import app_commands
 
 from bot.service import UserError
-from bot.store import LOBBY, DatabaseLost, TimerRow
+from bot.store import LOBBY, DatabaseLost, Game, TimerRow
 from bot.texts import event_lines
 from bot.timers import AUTOPASS
 from bot.translator import locale_str as _
 from rules.i18n import t
 
-from .base import CogBase, Interaction
+from .base import HOST, CogBase, Interaction
 from .public import names_of
 
 log = logging.getLogger(__name__)
@@ -27,7 +27,9 @@ log = logging.getLogger(__name__)
 class HostCommands(CogBase):
     """Abort, kick, replace; reminders and time-outs (called by the client's poll)."""
 
-    @app_commands.command(name="abort", description=_("cmd.abort"))
+    host = HOST  # the ``/petersburg host`` group (its commands are in this and the other parts of the cog)
+
+    @HOST.command(name="abort", description=_("cmd.abort"))
     async def abort(self, interaction: Interaction) -> None:
         await self.defer(interaction)
         lang = await self.channel_lang(interaction)
@@ -43,7 +45,7 @@ class HostCommands(CogBase):
 
         await self.guard(interaction, lang, work)
 
-    @app_commands.command(name="kick", description=_("cmd.kick"))
+    @HOST.command(name="kick", description=_("cmd.kick"))
     @app_commands.describe(player=_("opt.player"))
     async def kick(self, interaction: Interaction, player: discord.Member) -> None:
         await self.defer(interaction)
@@ -59,7 +61,7 @@ class HostCommands(CogBase):
 
         await self.guard(interaction, lang, work)
 
-    @app_commands.command(name="replace", description=_("cmd.replace"))
+    @HOST.command(name="replace", description=_("cmd.replace"))
     @app_commands.describe(player=_("opt.player"), new_player=_("opt.new_player"))
     async def replace(self, interaction: Interaction, player: discord.Member, new_player: discord.Member) -> None:
         await self.defer(interaction)
@@ -79,43 +81,53 @@ class HostCommands(CogBase):
 
     # --- reminders and time-outs ----------------------------------------------------------------------
     async def run_due_timers(self) -> None:
-        """Send due reminders and play for players whose time ran out; each one on its own."""
+        """Send due reminders and play for players whose time ran out; each one on its own. Each game's channel
+        gets its own reminder, a member one DM that lists all their games waiting for them
+        (``reminder_dms``). Then the threads of games that ended a while ago are archived."""
+        dms: dict[int, list[tuple[Game, str, str]]] = {}
         for timer in await self.service.due_timers(self.bot.shard_filter()):
             try:
                 if timer.kind == AUTOPASS:
                     await self._time_out(timer)
                 else:
-                    await self._remind(timer)
-            except DatabaseLost:  # logged once by the store (issue 17, item 3)
+                    sent = await self._remind(timer)
+                    if sent is not None:
+                        dms.setdefault(sent[0], []).append(sent[1:])
+            except DatabaseLost:  # logged once by the store
                 return
             except Exception as e:
                 log.exception("timer %s of game %s failed", timer.kind, timer.game_id)
                 self.bot.record_bug(e)
+        try:
+            await self.reminder_dms(dms)
+            await self.archive_threads()
+        except DatabaseLost:
+            return
 
-    async def _remind(self, timer: TimerRow) -> None:
+    async def _remind(self, timer: TimerRow) -> tuple[int, Game, str, str] | None:
         """Claim the reminder in the database (so it goes out once), then ping the player in the channel (the
-        turn message is replaced, so reminders do not pile up) and by DM."""
+        turn message is replaced, so reminders do not pile up); returns what their DM must say (the caller
+        sends one DM a member). A member away gets none: the reminder waits until they are back."""
         async with self.service.lock(timer.game_id):
             game = await self.store.get_game(timer.game_id)
-            if game is None or not await self.service.claim_reminder(timer, game):
-                return
+            if game is None or await self.service.postpone_if_away(game, timer):
+                return None
+            if not await self.service.claim_reminder(timer, game):
+                return None
         uid = game.user_at(timer.seat)
         if uid is None:
-            return
+            return None
         lang = game.lang
         timing = await self.service.timing(game)
         since = f"<t:{int(game.updated_at)}:R>"
-        link = (f"https://discord.com/channels/{game.guild_id or '@me'}/{game.channel_id}/{game.board_message_id}"
-                if game.board_message_id else f"<#{game.channel_id}>")
         note = ""
         if timing.autopass > 0:
             deadline = int(game.updated_at + 60 * timing.autopass)
             note = "\n" + t("bot.reminder_autopass", lang, at=f"<t:{deadline}:R>")
         if not await self.poster.remind(game.id, timer.version,
                                         t("bot.reminder_channel", lang, mention=f"<@{uid}>", since=since) + note, uid):
-            return  # the player acted meanwhile
-        await self.dms.send(uid, t("bot.reminder_dm", lang, channel=f"<#{game.channel_id}>", game=game.id,
-                                   since=since, link=link) + note, force=True)
+            return None  # the player acted meanwhile
+        return uid, game, since, note
 
     async def _time_out(self, timer: TimerRow) -> None:
         """Time is up: the bot plays the default action for the absent player (and tells them)."""

@@ -11,13 +11,14 @@ from discord import app_commands
 from bot.ratings_view import leaderboard_text as rating_board
 from bot.service import UserError
 from bot.store import ACTIVE, LOBBY
+from bot.takeback import SETTING as TAKEBACK_SETTING
 from bot.texts import duration, history_text, leaderboard_text, log_text, stats_text, timing_text
 from bot.timers import parse_minutes
 from bot.translator import locale_str as _
 from rules import view
 from rules.i18n import t
 
-from .base import NO_PINGS, CogBase, Interaction
+from .base import HOST, NO_PINGS, CogBase, Interaction
 from .public import embed_of, names_of
 from .replays import history_view
 
@@ -39,6 +40,11 @@ def _flags_text(settings: dict[str, object], lang: str) -> str:
              hints=t("bot.on" if settings.get("hints", 1) else "bot.off", lang))
 
 
+def _takeback_text(on: bool, lang: str) -> str:
+    """Whether players may take back their last move (``bot.takeback``)."""
+    return t("bot.takeback_line", lang, takeback=t("bot.on" if on else "bot.off", lang))
+
+
 class InfoCommands(CogBase):
     """Settings and the game's records, in the ``/petersburg`` group."""
 
@@ -57,15 +63,19 @@ class InfoCommands(CogBase):
         except discord.HTTPException as e:
             log.info("could not announce in channel %s: %s", interaction.channel_id, e)
 
-    @app_commands.command(name="settings", description=_("cmd.settings"))
+    @HOST.command(name="settings", description=_("cmd.settings"))
     @app_commands.describe(reminder=_("opt.reminder"), interval=_("opt.interval"), autopass=_("opt.autopass"),
-                           server=_("opt.server"), takeover=_("opt.takeover"), hints=_("opt.hints"))
+                           server=_("opt.server"), takeover=_("opt.takeover"), hints=_("opt.hints"),
+                           threads=_("opt.threads"), takeback=_("opt.takeback"))
     async def settings(self, interaction: Interaction, reminder: str | None = None, interval: str | None = None,
                        autopass: str | None = None, server: bool = False, takeover: bool | None = None,
-                       hints: bool | None = None) -> None:
+                       hints: bool | None = None, threads: bool | None = None,
+                       takeback: bool | None = None) -> None:
         """Host: this game's reminder, repeat interval and time-out, whether a computer player takes over an
-        absent player's seat at the time-out, and whether hints are allowed; with ``server`` (Manage Server)
-        the server's timer defaults. Without values: show them."""
+        absent player's seat at the time-out, whether hints are allowed and whether players may take back a
+        move; with ``server`` (Manage Server) the server's timer and take-back defaults and whether new games
+        open in a thread (``threads``). Without values: show
+        them."""
         await self.defer(interaction)
         lang = await self.channel_lang(interaction)
 
@@ -81,6 +91,12 @@ class InfoCommands(CogBase):
             if server and flags:
                 raise UserError("game_only_setting")
             changes.update(flags)
+            if threads is not None:  # the server's default for create's thread option
+                if not server:
+                    raise UserError("threads_server_only")
+                changes["threads"] = int(threads)
+            if takeback is not None:
+                changes[TAKEBACK_SETTING] = int(takeback)
             if server:
                 perms = interaction.permissions
                 if changes and not (perms and perms.manage_guild):
@@ -89,23 +105,29 @@ class InfoCommands(CogBase):
                 timing = await self.service.update_server_settings(interaction.guild_id, changes)
                 key = "bot.server_settings_set" if changes else "bot.server_settings"
                 text = t(key, lang, player=interaction.user.mention, settings=timing_text(timing, lang))
+                on = (await self.store.guild_settings(interaction.guild_id)).get("threads")
+                text += "\n" + t("bot.threads_flag", lang, threads=t("bot.on" if on else "bot.off", lang))
+                text += "\n" + _takeback_text(await self.service.server_takeback(interaction.guild_id), lang)
             else:
                 game = await self.store.open_game_in_channel(self.cid(interaction))
                 if game is None and not changes:
                     assert interaction.guild_id is not None
                     timing = await self.service.update_server_settings(interaction.guild_id, {})
                     text = t("bot.server_settings", lang, settings=timing_text(timing, lang))
+                    text += "\n" + _takeback_text(await self.service.server_takeback(interaction.guild_id), lang)
                 elif not changes:
                     assert game is not None
                     timing = await self.service.timing(game)
                     text = t("bot.game_settings", lang, game=game.id, settings=timing_text(timing, lang))
                     text += "\n" + _flags_text(game.settings, lang)
+                    text += "\n" + _takeback_text(await self.service.takeback_allowed(game), lang)
                 else:
                     game, timing = await self.service.update_settings(self.cid(interaction), interaction.user.id,
                                                                       changes)
                     text = t("bot.game_settings_set", lang, player=interaction.user.mention, game=game.id,
                              settings=timing_text(timing, lang))
                     text += "\n" + _flags_text(game.settings, lang)
+                    text += "\n" + _takeback_text(await self.service.takeback_allowed(game), lang)
             await self.private(interaction, text)
             if changes:  # everyone at the table sees the new settings
                 await self.announce(interaction, text)

@@ -35,6 +35,24 @@ BUTTON_ROW = MAX_ROWS - 1  # pass, discard and the page buttons
 PAGE_BUTTONS = 2  # back and more
 
 
+class MenuItems:
+    """The items a menu is made of: the live game's (its selects and buttons commit a move to the game at
+    ``version``). The review's puzzle (``cogs.review_items.PuzzleItems``) makes the same menu of items that
+    answer off the game."""
+
+    def __init__(self, game_id: int, version: int) -> None:
+        self.game_id, self.version = game_id, version
+
+    def select(self, slot: str, options: list[discord.SelectOption], placeholder: str) -> discord.ui.Item[Any]:
+        return ActionSelect(self.game_id, self.version, slot, options, placeholder)
+
+    def button(self, value: str, label: str, style: discord.ButtonStyle, emoji: str) -> discord.ui.Item[Any]:
+        return ActionButton(self.game_id, self.version, value, label, style=style, emoji=emoji)
+
+    def page(self, page: int, label: str, emoji: str) -> discord.ui.Item[Any]:
+        return PageButton(self.game_id, self.version, page, label, emoji=emoji)
+
+
 @dataclass(frozen=True)
 class MenuSelect:
     """One select of the private menu: the ``n``-th of ``of`` selects of a kind, with its groups of moves
@@ -63,7 +81,7 @@ def _option(moves: list[Move], edition: int, lang: str, cat: Catalogue | None = 
 
 def as_buttons(moves: Iterable[Move], room: int = MAX_BUTTONS) -> list[Move]:
     """The moves shown as buttons: pass, and discard where there are few (an Observatory's one card); the
-    Black Market's and Debtor's Prison's "put back" of many cards goes into a select (issue 16). ``room``:
+    Black Market's and Debtor's Prison's "put back" of many cards goes into a select. ``room``:
     the buttons the row has for them."""
     buttons = [m for m in moves if m.action.kind in ("pass", "discard")]
     if len(buttons) <= room:
@@ -125,9 +143,12 @@ def _page_label(key: str, page: list[MenuSelect], number: int, pages: int, lang:
     return label if len(label) <= MAX_BUTTON_LABEL else label[:MAX_BUTTON_LABEL - 1] + "…"
 
 
-def move_view(game_id: int, version: int, st: GameState, lang: str, page: int = 0) -> discord.ui.View:
+def move_view(game_id: int, version: int, st: GameState, lang: str, page: int = 0,
+              items: MenuItems | None = None) -> discord.ui.View:
     """The mover's private menu, its ``page`` (the first; one out of range shows the last): one select per
-    kind of legal move (with prices), pass/discard buttons, and buttons to the other pages if there are."""
+    kind of legal move (with prices), pass/discard buttons, and buttons to the other pages if there are.
+    ``items``: what the menu is made of (default: the live game's at ``version``)."""
+    make = items if items is not None else MenuItems(game_id, version)
     view = discord.ui.View(timeout=None)
     ed = st.ruleset.edition
     moves = legal_moves(st)
@@ -138,22 +159,23 @@ def move_view(game_id: int, version: int, st: GameState, lang: str, page: int = 
         single = sel.of == 1 and len(sel.groups) == 1 and len(sel.groups[0]) == 1
         placeholder = select_placeholder(sel.kind, lang, single) + (f" ({sel.n + 1}/{sel.of})" if sel.of > 1 else "")
         opts = [_option(g, ed, lang, st.ruleset.catalogue, own) for g in sel.groups]
-        item = ActionSelect(game_id, version, slot(sel.kind, sel.n), opts, placeholder[:MAX_PLACEHOLDER])
-        item.item.row = row
+        item = make.select(slot(sel.kind, sel.n), opts, placeholder[:MAX_PLACEHOLDER])
+        item.row = row
         view.add_item(item)
     controls: list[discord.ui.Item[Any]] = []
     if page > 0:
         back = t("bot.button_page_back", lang, page=page, pages=len(pages))
-        controls.append(PageButton(game_id, version, page - 1, back[:MAX_BUTTON_LABEL], emoji="◀️"))
+        controls.append(make.page(page - 1, back[:MAX_BUTTON_LABEL], "◀️"))
     for m in buttons:
         if m.action.kind == "pass":
-            controls.append(ActionButton(game_id, version, encode(m.action), t("bot.button_pass", lang), emoji="⏭️"))
+            controls.append(make.button(encode(m.action), t("bot.button_pass", lang), discord.ButtonStyle.secondary,
+                                        "⏭️"))
         elif m.action.kind == "discard":
-            controls.append(ActionButton(game_id, version, encode(m.action), t("bot.button_discard", lang),
-                                         style=discord.ButtonStyle.danger, emoji="🗑️"))
+            controls.append(make.button(encode(m.action), t("bot.button_discard", lang), discord.ButtonStyle.danger,
+                                        "🗑️"))
     if page < len(pages) - 1:
-        controls.append(PageButton(game_id, version, page + 1, _page_label(
-            "bot.button_page_more", pages[page + 1], page + 2, len(pages), lang), emoji="▶️"))
+        controls.append(make.page(page + 1, _page_label(
+            "bot.button_page_more", pages[page + 1], page + 2, len(pages), lang), "▶️"))
     for b in controls:
         b.row = BUTTON_ROW
         view.add_item(b)
@@ -167,12 +189,14 @@ def target_moves(st: GameState, value: str) -> list[Move]:
     return [m for m in legal_moves(st) if m.action._replace(target="") == bare]
 
 
-def target_view(game_id: int, version: int, moves: list[Move], edition: int, lang: str) -> discord.ui.View:
+def target_view(game_id: int, version: int, moves: list[Move], edition: int, lang: str,
+                items: MenuItems | None = None) -> discord.ui.View:
     """The ephemeral follow-up: which card the chosen trading card displaces (with prices)."""
+    make = items if items is not None else MenuItems(game_id, version)
     view = discord.ui.View(timeout=None)
     for n in range(0, min(len(moves), MAX_OPTIONS * MAX_ROWS), MAX_OPTIONS):
         opts = [discord.SelectOption(label=describe_action(m.action, edition, lang, m.price)[:MAX_LABEL],
                                      value=encode(m.action)) for m in moves[n:n + MAX_OPTIONS]]
-        view.add_item(ActionSelect(game_id, version, slot("target", n // MAX_OPTIONS), opts,
-                                   t("bot.select_target", lang)[:MAX_PLACEHOLDER]))
+        placeholder = t("bot.select_target", lang)[:MAX_PLACEHOLDER]
+        view.add_item(make.select(slot("target", n // MAX_OPTIONS), opts, placeholder))
     return view

@@ -24,7 +24,7 @@ from rules import view
 from rules.cards import all_types, find_type
 from rules.i18n import LANGUAGES, error_text, t
 
-from .base import NO_PINGS, Interaction, lang_of
+from .base import HOST, NO_PINGS, Interaction, lang_of
 from .board import BoardPoster
 from .components import DYNAMIC_ITEMS
 from .computers import ComputerCommands, ComputerPlayers, computer_name
@@ -32,14 +32,19 @@ from .dms import DirectMessages
 from .host import HostCommands
 from .info import InfoCommands
 from .play import PlayCommands
-from .replays import ReplayViewer
+from .review_items import REVIEW_ITEMS
+from .reviews import ReviewCommands
+from .social import SocialCommands
+from .takeback import TakeBackCommands
 
 log = logging.getLogger(__name__)
+__all__ = ["HOST", "Petersburg", "setup"]
 
 
 
 @app_commands.guild_only()
-class Petersburg(PlayCommands, HostCommands, InfoCommands, ComputerCommands, ReplayViewer, commands.GroupCog,
+class Petersburg(PlayCommands, TakeBackCommands, HostCommands, InfoCommands, ComputerCommands, ReviewCommands,
+                 SocialCommands, commands.GroupCog,
                  group_name="petersburg", group_description=_("cmd.group")):
     """Saint Petersburg: lobby, turns, hands, host tools."""
 
@@ -58,12 +63,15 @@ class Petersburg(PlayCommands, HostCommands, InfoCommands, ComputerCommands, Rep
     async def cog_unload(self) -> None:
         self.poster.stop()
         self.replays.stop()
+        if self._reviewer is not None:
+            await self._reviewer.stop()
 
     async def _catch_up_when_ready(self) -> None:
         await self.bot.wait_until_ready()
         try:
             await self.poster.catch_up()
             await self.computers.catch_up()
+            await self.resume_reviews()
         except Exception as e:
             log.exception("catching up the boards failed")
             self.bot.record_bug(e)
@@ -130,6 +138,8 @@ class Petersburg(PlayCommands, HostCommands, InfoCommands, ComputerCommands, Rep
         self.poster.kick(game.id)
         lang = game.lang
         await self.refresh_lobby(game)
+        if game.parent_id is not None:  # the game's own thread: named after all its players now
+            await self.rename_thread(game)
         unreachable = []
         for s in game.seats:
             if s.user_id is None:  # a computer player
@@ -152,7 +162,8 @@ class Petersburg(PlayCommands, HostCommands, InfoCommands, ComputerCommands, Rep
     # --- commands: lobby --------------------------------------------------------------------------
     @app_commands.command(name="create", description=_("cmd.create"))
     @app_commands.describe(edition=_("opt.edition"), money=_("opt.money"), language=_("opt.language"),
-                           computers=_("opt.computers"), level=_("opt.level"), market=_("opt.market"))
+                           computers=_("opt.computers"), level=_("opt.level"), market=_("opt.market"),
+                           thread=_("opt.thread"))
     @app_commands.choices(edition=[app_commands.Choice(name=_("choice.edition1"), value=1),
                                    app_commands.Choice(name=_("choice.edition2"), value=2)])
     @app_commands.choices(money=[app_commands.Choice(name=_("choice.money_open"), value="open"),
@@ -163,25 +174,34 @@ class Petersburg(PlayCommands, HostCommands, InfoCommands, ComputerCommands, Rep
                                  for lv in COMPUTER_LEVELS])
     async def create(self, interaction: Interaction, edition: int = 2, money: str = "open",
                      language: str | None = None, computers: app_commands.Range[int, 0, 3] = 0,
-                     level: str = "normal", market: bool = False) -> None:
+                     level: str = "normal", market: bool = False, thread: bool | None = None) -> None:
         """Open a lobby in this channel or thread (a public message with Join/Leave/Start), with
         ``computers`` computer players of ``level`` already seated; ``market``: with the Market (2nd edition,
-        up to five players)."""
+        up to five players); ``thread``: in a new thread of this channel (default: the server's setting)."""
         await self.defer(interaction)
         lang = language if language in LANGUAGES else lang_of(interaction, default=self.bot.config.language)
 
         async def work() -> None:
             assert interaction.channel_id is not None
-            game = await self.service.create(guild_id=interaction.guild_id, channel_id=interaction.channel_id,
-                                             user_id=interaction.user.id, name=interaction.user.display_name,
+            channel_id, parent_id = interaction.channel_id, None
+            user = interaction.user
+            if await self.wants_thread(interaction, thread):
+                seats = [user.display_name, *(computer_name(level, lang) for _n in range(computers))]
+                parent_id, channel_id = channel_id, await self.open_thread(
+                    interaction, channel_id, seats, lang,
+                    lambda where: t("bot.thread_line", lang, host=user.mention, thread=where))
+            game = await self.service.create(guild_id=interaction.guild_id, channel_id=channel_id,
+                                             user_id=user.id, name=user.display_name,
                                              edition=edition, open_money=money != "hidden", lang=lang,
-                                             expansions=("market",) if market else ())
+                                             expansions=("market",) if market else (), parent_id=parent_id)
             for _n in range(computers):
-                game = await self.service.add_computer(game.channel_id, interaction.user.id, level,
-                                                       computer_name(level, lang))
+                game = await self.service.add_computer(game.channel_id, user.id, level, computer_name(level, lang))
             msg = await self.channel(game).send(await self.lobby_text(game), view=self.lobby_controls(game))
             await self.store.set_board_message(game.id, msg.id)
-            await self.private(interaction, t("bot.lobby_opened", lang))
+            if parent_id is None:
+                await self.private(interaction, t("bot.lobby_opened", lang))
+                return
+            await self.private(interaction, t("bot.thread_opened", lang, thread=f"<#{channel_id}>"))
 
         await self.guard(interaction, lang, work)
 
@@ -306,10 +326,11 @@ class Petersburg(PlayCommands, HostCommands, InfoCommands, ComputerCommands, Rep
 
     @app_commands.command(name="rules", description=_("cmd.rules"))
     async def rules(self, interaction: Interaction) -> None:
-        """Short help, and how the ratings count games (docs/ratings.md)."""
+        """Short help, how the ratings count games (docs/ratings.md), and time away, rematches and threads."""
         await self.defer(interaction)
         lang = await self.channel_lang(interaction)
         ratings = discord.Embed(title=t("bot.rules_ratings_title", lang), description=t("bot.rules_ratings", lang))
+        ratings.add_field(name=t("bot.rules_away_title", lang), value=t("bot.rules_away", lang)[:1024], inline=False)
         await self.guard(interaction, lang, lambda: self.private(interaction, t("bot.rules_help", lang),
                                                                  embed=ratings))
 
@@ -324,13 +345,9 @@ class Petersburg(PlayCommands, HostCommands, InfoCommands, ComputerCommands, Rep
         if mode is None:
             await self.play_text(interaction, "", "pass")
             return
-        await self.defer(interaction)
-        game = await self.store.open_game_in_channel(self.cid(interaction))
-        lang = lang_of(interaction, game, self.bot.config.language)
-        if game is None:
-            await self.safe_private(interaction, error_text("no_game", lang))
-            return
-        await self.on_pass_mode(interaction, game.id, mode)
+        game, _ = await self.channel_game(interaction)
+        if game is not None:
+            await self.on_pass_mode(interaction, game.id, mode)
 
     async def on_pass_mode(self, interaction: Interaction, game_id: int, mode: str) -> None:
         """Set or cancel (``off``) the user's pass mode; if it applies right now, the pass happens at once."""
@@ -372,6 +389,6 @@ class Petersburg(PlayCommands, HostCommands, InfoCommands, ComputerCommands, Rep
 
 async def setup(bot: PetersburgBot) -> None:
     """Extension entry point: the cog and the persistent (dynamic) buttons."""
-    bot.add_dynamic_items(*DYNAMIC_ITEMS)
+    bot.add_dynamic_items(*DYNAMIC_ITEMS, *REVIEW_ITEMS)
     await bot.add_cog(Petersburg(bot))
 

@@ -31,6 +31,7 @@ from rules.view import unseen
 from .base import CogBase, Interaction, lang_of
 from .components import GROUP, decode
 from .menus import move_view, target_moves, target_view
+from .takeback import offers_takeback, with_takeback
 
 log = logging.getLogger(__name__)
 
@@ -73,7 +74,11 @@ class PlayCommands(CogBase):
                     view(out.state, out.state.decider), lang)  # as the "Your move" menu shows it
                 menu = move_view(game.id, game.version, out.state, lang)
                 self.poster.seen.told(game.id, interaction.user.id, game.version)
+            if offers_takeback(out) and await self.service.takeback_allowed(game):
+                menu = with_takeback(menu, game.id, game.version, lang)
             await self.after_commit(interaction, done, menu)
+            if out.back and game.guild_id is not None:  # back: their other games' boards lose the 🏖️ mark
+                await self.refresh_boards(game.guild_id, interaction.user.id)
 
         await self.guard(interaction, lang, work)
 
@@ -98,12 +103,16 @@ class PlayCommands(CogBase):
             raise UserError("stale_board")
         st = self.service.state(game)
         lang = game.lang
+        back = await self.service.can_take_back(game, interaction.user.id)  # the window is open
         if st.decider != seat:
-            await self.private(interaction, t("bot.not_your_move", lang, player=game.seats[st.decider].name))
+            text = t("bot.not_your_move", lang, player=game.seats[st.decider].name)
+            await self.private(interaction, text + ("\n" + t("bot.takeback_open", lang) if back else ""),
+                               view=with_takeback(None, game.id, game.version, lang) if back else None)
             return
         text = t("bot.your_move_intro", lang, player=game.seats[seat].name) + "\n" + hand_text(view(st, seat), lang)
         self.poster.seen.told(game.id, interaction.user.id, game.version)
-        await self.private(interaction, text, view=move_view(game.id, game.version, st, lang, page))
+        menu = move_view(game.id, game.version, st, lang, page)
+        await self.private(interaction, text, view=with_takeback(menu, game.id, game.version, lang) if back else menu)
 
     async def on_menu_page(self, interaction: Interaction, game_id: int, version: int, page: int) -> None:
         """A page button of the private menu: the same menu, another page of its selects (edited in place)."""
@@ -190,11 +199,8 @@ class PlayCommands(CogBase):
     # --- commands -------------------------------------------------------------------------------------
     async def play_text(self, interaction: Interaction, kind: str, text: str) -> None:
         """A playing command: ``text`` is an autocomplete value (with its version) or typed notation."""
-        await self.defer(interaction)
-        game = await self.store.open_game_in_channel(self.cid(interaction))
-        lang = lang_of(interaction, game, self.bot.config.language)
+        game, lang = await self.channel_game(interaction)
         if game is None:
-            await self.safe_private(interaction, error_text("no_game", lang))
             return
         version, text = versioned(text)
         if version is None:  # typed: against the newest board the player may have seen (cogs.seen)

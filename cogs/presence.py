@@ -1,4 +1,4 @@
-"""Who is playing live (issue 17, item 10): people at the board are not pinged at every turn.
+"""Who is playing live: people at the board are not pinged at every turn.
 
 A player counts as playing live in a game while they were seen in it within the last ``LIVE_MINUTES``
 (5 by default): they acted in the game (its action log, in the database, so this survives restarts and is
@@ -6,7 +6,7 @@ shared by processes), or, as this process saw it, used any of the bot's commands
 game's channel (also autocomplete while typing a command) or wrote a message there. The board poster then
 leaves out the turn message's ping when the turn reaches them (the board itself says whose turn it is) and
 pings them once the live window has passed without a move from them; a player who is away is pinged at
-once, and reminders and time-outs run as before.
+once, and reminders and time-outs run for every player alike.
 """
 
 from __future__ import annotations

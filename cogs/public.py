@@ -53,18 +53,24 @@ class PublicBoard:
 
 
 def public_board(game: Game, st: GameState, recent: Sequence[tuple[Sequence[dict[str, Any]], str | None]],
-                 modes: dict[int, AutoPass]) -> PublicBoard:
+                 modes: dict[int, AutoPass], away: dict[int, str] | None = None) -> PublicBoard:
     """The board message of ``game`` at ``st``: the spectator's view, the recent actions in words (money
-    hidden where the ruleset hides it) and controls that are the same for every seat."""
+    hidden where the ruleset hides it) and controls that are the same for every seat. ``away``: seat -> the
+    day its member is back (public: marked 🏖️ in the text and in the picture's view)."""
     lang, ed = game.lang, st.ruleset.edition
     spectator = view(st, None)
+    marks = {seat: day for seat, day in (away or {}).items() if seat < st.n and not st.finished}
+    for seat, day in marks.items():
+        spectator["players"][seat]["away"] = day
+    shown = [f"{name} {t('bot.away_mark', lang, date=marks[n])}" if n in marks else name
+             for n, name in enumerate(names_of(game))]
     hidden = range(st.n) if not st.ruleset.open_money and not st.finished else ()
     lines: list[str] = []
     for events, auto in recent:
         lines.extend(event_lines(events, names_of(game), ed, lang, auto=auto, hidden=hidden))
     if len(lines) > MAX_BOARD_LINES:
         lines = [t("bot.more_in_log", lang, n=len(lines) - MAX_BOARD_LINES + 1), *lines[-(MAX_BOARD_LINES - 1):]]
-    bt = board_text(spectator, lang, names=names_of(game), mentions=mentions_of(game), last=lines)
+    bt = board_text(spectator, lang, names=shown, mentions=mentions_of(game), last=lines)
     on = [f"{game.seats[seat].name} ({t(f'bot.mode_{ap.mode}', lang)})"
           for seat, ap in sorted(modes.items()) if not st.finished and not expired(st, ap)]
     if on:

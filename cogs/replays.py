@@ -28,9 +28,10 @@ from rules import GameRecord, GameState, view
 from rules.i18n import t
 
 from .base import NO_PINGS, CogBase, Interaction, lang_of
-from .components import ReplayButton
-from .menus import MAX_BUTTONS
+from .components import RematchButton, ReplayButton
 from .public import RECENT_ACTIONS, PublicBoard, embed_of, names_of, public_board
+from .review_items import ReviewButton
+from .review_viewer import add_review_controls, review_step_lines
 
 log = logging.getLogger(__name__)
 
@@ -38,26 +39,34 @@ FINAL_COLOUR = 0xD69E2E  # the final scores' (cogs.board)
 
 
 def open_view(game_id: int, lang: str) -> discord.ui.View:
-    """The final scores' ▶️ Replay."""
+    """The final scores' ▶️ Replay, 📈 Review and 🔁 Rematch."""
     view_ = discord.ui.View(timeout=None)
     view_.add_item(ReplayButton(game_id, 0, "open", t("bot.button_replay", lang), emoji="▶️"))
+    view_.add_item(ReviewButton(game_id, t("bot.button_review", lang)))
+    view_.add_item(RematchButton(game_id, t("bot.button_rematch", lang)))
     return view_
+
+
+HISTORY_BUTTONS = 5 * 2  # games of the history with buttons: two to a row (▶️ #id beside 📈 #id), five rows
 
 
 def history_view(game_ids: list[int]) -> discord.ui.View | None:
-    """One ▶️ button per game of the history (``#id``), five to a row."""
+    """Per game of the history (the first ten), ▶️ #id (replay) beside 📈 #id (review), two games to a row."""
     if not game_ids:
         return None
     view_ = discord.ui.View(timeout=None)
-    for n, gid in enumerate(game_ids[:5 * MAX_BUTTONS]):
-        button = ReplayButton(gid, 0, "open", f"#{gid}", emoji="▶️")
-        button.item.row = n // MAX_BUTTONS
-        view_.add_item(button)
+    for n, gid in enumerate(game_ids[:HISTORY_BUTTONS]):
+        replay = ReplayButton(gid, 0, "open", f"#{gid}", emoji="▶️")
+        review = ReviewButton(gid, f"#{gid}")
+        for button in (replay, review):
+            button.row = n // 2
+            view_.add_item(button)
     return view_
 
 
-def steps_view(r: ReplayGame, step: int, lang: str) -> discord.ui.View:
-    """The viewer's buttons: start, one action back and on, end; one round and one phase back and on."""
+def steps_view(r: ReplayGame, step: int, lang: str, seat: int | None = None) -> discord.ui.View:
+    """The viewer's buttons: start, one action back and on, end; one round and one phase back and on (they keep
+    ``seat``, whose reviewed mistakes the viewer jumps to)."""
     view_ = discord.ui.View(timeout=None)
     targets = (
         ("first", 0, "⏮️", 0), ("back", max(step - 1, 0), "◀️", 0), ("fwd", min(step + 1, r.last), "▶️", 0),
@@ -67,7 +76,7 @@ def steps_view(r: ReplayGame, step: int, lang: str) -> discord.ui.View:
     )
     for go, target, emoji, row in targets:
         button = ReplayButton(r.game_id, target, go, t(f"bot.replay_{go}", lang), emoji=emoji,
-                              disabled=target == step)
+                              disabled=target == step, seat=seat)
         button.item.row = row
         view_.add_item(button)
     return view_
@@ -84,8 +93,10 @@ class ReplayViewer(CogBase):
             self._replays = Replays()
         return self._replays
 
-    async def on_replay(self, interaction: Interaction, game_id: int, step: int, *, opening: bool) -> None:
-        """A ▶️ Replay (``opening``: a new private viewer) or a step button of the viewer (it is edited)."""
+    async def on_replay(self, interaction: Interaction, game_id: int, step: int, *, opening: bool,
+                        seat: int | None = None) -> None:
+        """A ▶️ Replay (``opening``: a new private viewer) or a step button of the viewer (it is edited);
+        ``seat``: whose reviewed mistakes the viewer jumps to (None: the presser's own, else the first seat's)."""
         await self.defer(interaction, update=not opening)
 
         async def work() -> None:
@@ -93,7 +104,7 @@ class ReplayViewer(CogBase):
             if game is None or game.status != FINISHED or game.guild_id != interaction.guild_id:
                 raise UserError("replay_unavailable")
             r = await self.replays.game(game.id, lambda: self._load(game))
-            await self._show(interaction, game, r, min(step, r.last))
+            await self._show(interaction, game, r, min(step, r.last), seat)
 
         await self.guard(interaction, lang_of(interaction, None, self.bot.config.language), work)
 
@@ -112,7 +123,8 @@ class ReplayViewer(CogBase):
         """Drawing the board picture of ``pb``: ``render_board`` with the live board's arguments."""
         return lambda: images.replay_png("render_board", pb.spectator, lang, pb.last_action)
 
-    async def _show(self, interaction: Interaction, game: Game, r: ReplayGame, step: int) -> None:
+    async def _show(self, interaction: Interaction, game: Game, r: ReplayGame, step: int,
+                    seat: int | None = None) -> None:
         lang = game.lang
         st = r.state(step)
         pb = self._board(game, r, step, st)
@@ -123,6 +135,11 @@ class ReplayViewer(CogBase):
             hidden = range(st.n) if not st.ruleset.open_money and not st.finished else ()
             lines = [t("bot.replay_at_step", lang, game=game.id, step=step, total=r.last),
                      *event_lines(row.events, names_of(game), st.ruleset.edition, lang, auto=row.auto, hidden=hidden)]
+        review = await self.store.review(game.id)
+        reader = game.seat_of(interaction.user.id)
+        jumps = seat if seat is not None else reader if reader is not None else 0
+        if review is not None and review.finished and review.result is not None and step > 0:
+            lines += review_step_lines(review.result, r, step, names_of(game), lang, reader)
         embeds = [pb.embed.copy()]
         files: list[discord.File] = []
         png = await self.replays.image((game.id, step, lang, "board"), self._draw(pb, lang)) \
@@ -141,7 +158,10 @@ class ReplayViewer(CogBase):
                     final.set_image(url="attachment://final.png")
             embeds.append(final)
             lines.append(t("bot.replay_the_end", lang))
-        await self._send(interaction, "\n".join(lines)[:2000], embeds, files, steps_view(r, step, lang))
+        result = review.result if review is not None and review.finished else None
+        steps = steps_view(r, step, lang, jumps if result is not None else None)
+        add_review_controls(steps, r, step, lang, names_of(game), result, jumps)
+        await self._send(interaction, "\n".join(lines)[:2000], embeds, files, steps)
         if step < r.last and self.bot.config.render_images:  # the likely next click
             self.replays.ahead((game.id, step + 1, lang, "board"), self._draw(self._board(game, r, step + 1), lang))
 

@@ -1,4 +1,4 @@
-"""Which game version a player may have seen, for commands typed without one (issue 17, item 8).
+"""Which game version a player may have seen, for commands typed without one.
 
 A typed command (no autocomplete value) is checked against the board the player saw. The version stored as
 shown (``Game.shown_version``) is saved only after the board's edit is visible, so right after a change the
@@ -8,7 +8,7 @@ is putting up (from the moment the edit or post is sent), and the version each p
 privately. A typed command counts against the newest of these and the stored one.
 
 Kept in memory by the process that serves the game (with shards, a server's interactions and its boards go to
-one process); a restart forgets it, and the stored version stands as before.
+one process); a restart forgets it, and then the stored version alone counts.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Command line of the computer players.
 
-python -m players random --players N --edition E --seed S [--market] [--out FILE] [--level L] [--budget S]
+python -m players random --players N [--edition E] --seed S [--market] [--out FILE] [--level L] [--budget S]
 python -m players arena --players N --games G LEVEL... [--budget S] [--seed N]
 python -m players think [--pure]   (JSON requests on stdin, one answer line each)
 """
@@ -12,7 +12,7 @@ import random
 import sys
 
 from rules import Action, GameState
-from rules.__main__ import add_random_arguments, play_random, random_ruleset, write_record
+from rules.__main__ import add_random_arguments, play_random, quiet_broken_pipe, random_ruleset, write_record
 
 from .ai import LEVELS, choose
 from .arena_cli import add_arena_parser, run_arena
@@ -43,9 +43,15 @@ def main(argv: list[str] | None = None) -> int:
         return choose(st, level=args.level, rng=rng, budget_s=args.budget)
 
     rec, _ = play_random(ruleset, args.seed, choose=computer)
-    write_record(rec, args.out)
+    try:
+        write_record(rec, args.out)
+    except OSError as e:
+        if not args.out:  # standard output closed early (``| head``): quiet_broken_pipe ends it
+            raise
+        print(f"error: cannot write {args.out}: {e.strerror or e}", file=sys.stderr)
+        return 2
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(quiet_broken_pipe(main))

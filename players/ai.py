@@ -14,8 +14,8 @@ Levels (docs/ai.md has the design and the measurements):
   ``strong-deep``, ``strong-cut``: variants of strong measured in the arena (estimate at the new node,
   heuristic playouts to the end at every table size, no progressive widening, at more than two players
   the win chance alone as reward and no progressive bias, no progressive bias, a bias of 2 instead of
-  0.5, playouts of 48 moves at every table size, playouts of 24 moves at every table size as before the
-  fifth session on issue 18: three and four players now play theirs to the end).
+  0.5, playouts of 48 moves at every table size, playouts of 24 moves at every table size (strong plays
+  three and four players' playouts to the end).
 
 Every input may be plain data, so a worker process can take it: ``state`` is a GameState or its
 ``to_json()`` dict, ``rng`` a seed. The players only use what ``seat`` may see (``hidden``).

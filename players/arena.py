@@ -35,7 +35,7 @@ class Tally:
     seconds: float = 0.0
     iterations: int = 0  # search iterations, over the moves that searched
     searched: int = 0  # moves that searched (more than one legal move)
-    held: int = 0  # cards left in hand at the end (-5 VP each, rules-notes 14)
+    held: int = 0  # cards left in hand at the end (-5 VP each, BG-14)
 
     def add(self, other: Tally) -> None:
         for name in self.__dataclass_fields__:

@@ -26,7 +26,7 @@ from . import parts_eval as parts
 from .market_eval import MarketOutlook, market_outlook, roundels
 from .parts_eval import PURPLE
 
-HAND_PENALTY = 5  # rules-notes 14: each card left in hand at the end
+HAND_PENALTY = 5  # BG-14: each card left in hand at the end
 CARDS_PER_ROUND = 6  # about how many cards of each stack a round uses
 
 
@@ -223,7 +223,7 @@ class Outlook:
         for c in st.hands[seat]:
             t = cards[c]
             # A card still in hand counts its penalty; what playing it brings is the playouts' to find. (Any
-            # credit for a later play made the search hoard cards: 2.1 left in hand at the end, issue 18.)
+            # credit for a later play made the search hoard cards: 2.1 left in hand at the end.)
             value += parts.hold(self, seat, t) if t.colour == PURPLE else -HAND_PENALTY
         if self.market is not None:
             value += self.market.worth(seat, self.money if self.rounds > 1.0 else 0.1)

@@ -1,4 +1,4 @@
-"""What the computer players know of the Market (issue 18; expansions.md MK-18 ... MK-43): the
+"""What the computer players know of the Market (MK-18 ... MK-43): the
 marketplace positions and the value tiles still to come, crates and what keeping them costs, and the
 "?" goods. Used by ``eval.Outlook`` when the state has the Market; the data and the positions come
 from ``rules.expansions.market``.

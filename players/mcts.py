@@ -1,4 +1,4 @@
-"""The plain Monte Carlo tree search baseline (issue 18, level ``mcts``): what a standard search does,
+"""The plain Monte Carlo tree search baseline (level ``mcts``): what a standard search does,
 so that the strong player is measured against it and not only against our own weaker levels.
 
 It is OpenSpiel's ``MCTSBot`` made to fit: PUCT selection (``Q + c * P * sqrt(N) / (1 + n)``, an

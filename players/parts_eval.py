@@ -1,5 +1,5 @@
 """What the computer players know of In bester Gesellschaft, the Banquet / Module 1, Module 2 and
-Modules 3 to 6 (issues 16 and 19; expansions.md IBG-, BQ-, M2-, M4-, M5-, M6-). Used by
+Modules 3 to 6 (IBG-, BQ-, M2-, M4-, M5-, M6-). Used by
 ``eval.Outlook``: the abilities of the new cards in a tableau (``ability_income``), the purple cards
 held and played from the hand (``hold``, ``purple_play``), the new decisions (``decision``), the
 seat's own assignments (``assignment_progress``, ``best_assignment``) and the obstacles on the VP

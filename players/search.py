@@ -8,8 +8,8 @@ its move. All moves come from ``legal_moves``; nothing here knows a card.
 
 The strong player (``STRONG``) models the other seats: inside the tree their moves are the heuristic
 policy's (a few random), so the tree holds only its own decisions, keyed by its own actions, and every
-iteration deepens them (issue 18: at two to five players this beat the max-n tree, in which most
-nodes were other seats' moves and starved of visits). It expands its moves in the heuristic's order
+iteration deepens them (at two to five players this beats the max-n tree, in which most
+nodes are other seats' moves and starved of visits). It expands its moves in the heuristic's order
 with progressive widening, plays heuristic playouts and cuts them short with the position estimate,
 and under a time budget stops once its answer cannot change. ``strong-maxn`` keeps a node for every
 seat's move (max-n); ``mcts-random`` is the plain search: uniform expansion, random playouts to the
@@ -35,8 +35,8 @@ from .hidden import determinize
 class SearchConfig:
     guided: bool = True  # heuristic order for expansion, progressive widening, heuristic playouts
     playout_depth: int = 24  # playout moves before the position estimate (-1: play to the end)
-    # tables of full_min to full_max players play their playouts to the end instead. Measured (issue 18,
-    # fifth session): at four players the estimate explains too little of who wins (its error, 7-9 VP
+    # tables of full_min to full_max players play their playouts to the end instead. Measured in the
+    # arena: at four players the estimate explains too little of who wins (its error, 7-9 VP
     # mid-game, is near the spread of the seats' final VP, 11) and full playouts beat the plain search
     # though they cost half the iterations; at five with the Market they did worse, at two the estimate
     # is good beside the spread (16) and the target was met with it
@@ -49,8 +49,8 @@ class SearchConfig:
     # more than two players: share of the reward given by the lead over the best other seat
     # (eval.margin_rewards), the rest by the win chance (two players: ``duel_margin``)
     margin: float = 0.5
-    # two players: the same for the lead over the other seat (0: the win chance alone). Measured (issue 18,
-    # fourth session): the win chance alone barely tells moves apart once a game looks won or lost
+    # two players: the same for the lead over the other seat (0: the win chance alone). Measured in the
+    # arena: the win chance alone barely tells moves apart once a game looks won or lost
     duel_margin: float = 0.5
     # more than two players: progressive bias, a child's UCB value gets bias * w / (visits + 1), w = 1 for
     # the heuristic's best move and exp(-d / temperature) for one valued d VP lower (two players: none)
@@ -58,19 +58,19 @@ class SearchConfig:
     temperature: float = 2.5
     # the other seats' moves inside the tree are those of the heuristic policy (with ``others_epsilon``
     # random moves) instead of nodes of their own, so every node is the searching seat's own decision (a
-    # single-agent tree over a modelled table, issue 18; off: max-n)
+    # single-agent tree over a modelled table; off: max-n)
     model_others: bool = True
     others_epsilon: float = 0.1
     # > 0: the others' moves are drawn from a softmax of the heuristic's move values with this temperature
     # (VP) instead (``others_epsilon`` unused). 1 VP fits the plain search's moves at four players best (the
     # likelihood of its moves -0.88 a decision, greedy with 10 % random -1.09), yet strong modelling them so
-    # played worse against it (issue 18, fifth session: a sharper model of the others searches better)
+    # played worse against it (a sharper model of the others searches better)
     others_temperature: float = 0.0
     # with a time budget: stop once no other root move can catch up with the most visited one in the
     # time left (the answer cannot change; obvious moves cost less time). Iteration budgets run in full.
     stop_early: bool = True
     # a caller that names the game (``decide``'s ``tree_key``) starts the seat's next decision from the
-    # subtree under the move it played (``trees``; issue 18)
+    # subtree under the move it played (``trees``)
     reuse: bool = True
 
 

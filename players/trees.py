@@ -1,4 +1,4 @@
-"""Tree reuse between moves (issue 18): the strong search's tree of a seat's decision is kept, and the
+"""Tree reuse between moves: the strong search's tree of a seat's decision is kept, and the
 seat's next decision in the same game starts from the subtree under the move it played.
 
 The strong tree holds only the searching seat's own decisions, keyed by its own actions (the other seats

@@ -14,10 +14,11 @@ from .canvas import Canvas, TextBox
 from .final import draw_final
 from .hand import draw_hand
 from .lookup import draw_lookup
+from .review import draw_review
 
 __all__ = [
-    "Canvas", "TextBox", "draw_board", "draw_final", "draw_hand", "draw_lookup", "render_board", "render_card",
-    "render_final", "render_hand",
+    "Canvas", "TextBox", "draw_board", "draw_final", "draw_hand", "draw_lookup", "draw_review", "render_board",
+    "render_card", "render_final", "render_hand", "render_review",
 ]
 
 
@@ -40,3 +41,9 @@ def render_final(view: dict[str, Any], lang: str = "en") -> bytes:
 def render_card(card_id: str, edition: int, lang: str = "en") -> bytes:
     """One card, large, with its facts (for ``card NAME``). ValueError for an unknown card id."""
     return draw_lookup(card_id, edition, lang).to_png()
+
+
+def render_review(data: dict[str, Any], lang: str = "en") -> bytes:
+    """A game's review: each seat's chance to win after every action, its accuracy and its mistakes
+    (``render.review``)."""
+    return draw_review(data, lang).to_png()

@@ -53,8 +53,11 @@ def player_name(view: dict[str, Any], seat: int) -> str:
 
 
 def you(view: dict[str, Any], seat: int, lang: str) -> str:
-    """" (you)" after the viewer's own name, else nothing."""
-    return f" ({tr('you', lang)})" if view.get("viewer") == seat else ""
+    """" (you)" after the viewer's own name, and " · away until 3 Dec" after a member away (public: the bot
+    puts ``away`` into the spectator's view of a seat, the rules core knows nothing of it)."""
+    mine = f" ({tr('you', lang)})" if view.get("viewer") == seat else ""
+    away = view["players"][seat].get("away") if seat < len(view.get("players", ())) else None
+    return mine + (f" · {tr('away', lang, date=away)}" if away else "")
 
 
 def suffixed(suffix: str) -> Callable[[str], str]:

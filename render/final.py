@@ -1,25 +1,34 @@
-"""The final-scores image: VP by source for every player, and their VP and rubles over the rounds."""
+"""The final-scores image: VP by source for every player, and their VP and rubles over the rounds.
+
+Discord shows an embed's picture about ``SHOWN_WIDTH`` pixels wide, whatever its size: the picture is drawn
+800 pixels wide, so that its table (row labels, numbers) reads at 11 px or more there without opening it."""
 
 from __future__ import annotations
 
 import math
 from typing import Any
 
-from rules.i18n import t
+from rules.i18n import source_order, t
 
 from . import icons
 from . import style as S
 from .canvas import Box, Canvas
 from .common import MARGIN, player_marker
+from .fonts import drawable, fit_text
 from .text import join_names, tr
 
-WIDTH = 1400
-LABEL_W = 330
-COL_MAX = 250
-HEAD_H = 78
-ROW_H = 46
-CHART_H = 420
-SOURCES = ("workers", "buildings", "aristocrats", "pub", "aristocrat_bonus", "rubles", "hand_penalty")
+WIDTH = 800
+SHOWN_WIDTH = 400  # about how wide Discord shows the picture in the final scores message
+LABEL_SIZE = 24  # the table's row labels: 12 px as shown (LABEL_MIN 22: 11 px)
+LABEL_MIN = 22
+LABEL_W = 270
+COL_MAX = 150
+HEAD_H = 84  # a player's marker and their name in up to two lines
+NAME_SIZE, NAME_MIN = 22, 13  # the names in the table's head, all at one size
+ROW_H = 34
+CHART_H = 300
+# shown for every game, with the rows of the expansions' sources the game has (all in the rulebook's order)
+SOURCES = ("workers", "buildings", "pub", "aristocrats", "aristocrat_bonus", "rubles", "hand_penalty")
 
 
 def _num(v: int) -> str:
@@ -28,11 +37,23 @@ def _num(v: int) -> str:
 
 
 def source_keys(view: dict[str, Any]) -> list[str]:
-    """The scoring sources in the rulebook's order, then any others the view names."""
-    extra: set[str] = set()
+    """The rows of the table: the base game's sources and any others a player has, in the rulebook's scoring
+    order (``rules.i18n.source_order``: the final scores' text lists them in the same order)."""
+    keys = set(SOURCES)
     for p in view["players"]:
-        extra.update(k for k in p.get("vp_by_source", {}) if k not in SOURCES)
-    return list(SOURCES) + sorted(extra)
+        keys.update(p.get("vp_by_source", {}))
+    return source_order(keys)
+
+
+def name_size(names: list[str], box: tuple[int, int], style: str, sizes: tuple[int, int], lines: int) -> int:
+    """One size for every player's name (a computer player's long name is drawn like the others): the largest
+    of ``sizes`` (from, down to) at which each fits ``box`` (width, height) in ``lines`` lines; else the
+    smallest (a name too long even then is cut)."""
+    top, least = sizes
+    for size in range(top, least - 1, -1):
+        if not any(fit_text(drawable(nm, style), style, *box, size, size, lines).truncated for nm in names):
+            return size
+    return least
 
 
 def _nice_step(span: float, ticks: int = 5) -> int:
@@ -68,12 +89,12 @@ def _chart(cv: Canvas, box: Box, view: dict[str, Any], key: str, title: str, lan
     x0, y0, x1, y1 = box
     d = cv.draw
     d.rounded_rectangle(box, radius=14, fill=S.PANEL, outline=S.LINE, width=2)
-    cv.text((x0 + 16, y0 + 8, x1 - 16, y0 + 48), title, tag=f"chart.{key}.title", style="bold", size=26, min_size=15,
+    cv.text((x0 + 12, y0 + 6, x1 - 12, y0 + 38), title, tag=f"chart.{key}.title", style="bold", size=22, min_size=14,
             fill=S.INK)
     labels, series = _series(view, key, lang)
     values = [v for s in series for v in s if v is not None]
     if not labels or not values:
-        cv.text((x0 + 16, y0 + 60, x1 - 16, y1 - 16), tr("chart_empty", lang), tag=f"chart.{key}.empty", size=24,
+        cv.text((x0 + 12, y0 + 48, x1 - 12, y1 - 12), tr("chart_empty", lang), tag=f"chart.{key}.empty", size=22,
                 min_size=14, fill=S.INK_SOFT, align="center")
         return
     lo = min(0, min(values))
@@ -81,7 +102,7 @@ def _chart(cv: Canvas, box: Box, view: dict[str, Any], key: str, title: str, lan
     step = _nice_step(hi - lo)
     lo = step * math.floor(lo / step)
     hi = step * math.ceil(hi / step)
-    px0, py0, px1, py1 = x0 + 70, y0 + 64, x1 - 28, y1 - 50
+    px0, py0, px1, py1 = x0 + 50, y0 + 50, x1 - 16, y1 - 36
 
     def ypos(v: float) -> float:
         return py1 - (v - lo) / (hi - lo) * (py1 - py0)
@@ -90,7 +111,7 @@ def _chart(cv: Canvas, box: Box, view: dict[str, Any], key: str, title: str, lan
     while v <= hi:
         yy = ypos(v)
         d.line((px0, yy, px1, yy), fill=S.PANEL_DIM if v else S.LINE, width=2)
-        cv.text((x0 + 8, int(yy) - 14, px0 - 10, int(yy) + 14), _num(int(v)), tag=f"chart.{key}.y{v}", size=19,
+        cv.text((x0 + 4, int(yy) - 12, px0 - 6, int(yy) + 12), _num(int(v)), tag=f"chart.{key}.y{v}", size=18,
                 min_size=11, fill=S.INK_SOFT, align="right")
         v += step
     n = len(labels)
@@ -101,15 +122,20 @@ def _chart(cv: Canvas, box: Box, view: dict[str, Any], key: str, title: str, lan
 
     for i, lab in enumerate(labels):
         xx = xpos(i)
-        cv.text((int(xx - slot / 2) + 1, py1 + 8, int(xx + slot / 2) - 1, py1 + 40), lab, tag=f"chart.{key}.x{i}",
-                size=20, min_size=10, fill=S.INK_SOFT, align="center")
+        cv.text((int(xx - slot / 2) + 1, py1 + 4, int(xx + slot / 2) - 1, py1 + 32), lab, tag=f"chart.{key}.x{i}",
+                size=18, min_size=10, fill=S.INK_SOFT, align="center")
     for seat, s in enumerate(series):
         col = S.PLAYER_COLOURS[seat % len(S.PLAYER_COLOURS)]
         pts = [(xpos(i), ypos(val)) for i, val in enumerate(s) if val is not None]
         if len(pts) > 1:
-            d.line(pts, fill=col, width=4, joint="curve")
+            d.line(pts, fill=col, width=3, joint="curve")
         for px, py in pts:
-            icons.shape(d, px, py, 16, S.PLAYER_MARKERS[seat % len(S.PLAYER_MARKERS)], col, S.INK, 1)
+            icons.shape(d, px, py, 12, S.PLAYER_MARKERS[seat % len(S.PLAYER_MARKERS)], col, S.INK, 1)
+
+
+def _legend_per_row(n: int) -> int:
+    """Players a row of the legend names: up to three in one row, four as two and two, five as three and two."""
+    return max(1, n if n <= 3 else (n + 1) // 2)
 
 
 def draw_final(view: dict[str, Any], lang: str = "en") -> Canvas:
@@ -123,25 +149,26 @@ def draw_final(view: dict[str, Any], lang: str = "en") -> Canvas:
     tx0 = MARGIN + (WIDTH - 2 * MARGIN - table_w) // 2
     rows = [*keys, "total", "rubles_left"]
     table_h = HEAD_H + ROW_H * len(rows)
-    title_h = 60 + (40 if winners else 0)
-    height = MARGIN + title_h + 14 + table_h + 24 + CHART_H + 14 + 40 + MARGIN
+    title_h = 44 + (34 if winners else 0)
+    legend_h = 32 * math.ceil(n / _legend_per_row(n))
+    height = MARGIN + title_h + 12 + table_h + 20 + CHART_H + 10 + legend_h + MARGIN
     cv = Canvas(WIDTH, height, S.BG)
     d = cv.draw
     y = MARGIN
     title = tr("final_title" if view.get("finished") else "interim_title", lang)
-    cv.text((MARGIN, y, WIDTH - MARGIN, y + 60), title, tag="final.title", style="bold", size=42, min_size=22,
+    cv.text((MARGIN, y, WIDTH - MARGIN, y + 44), title, tag="final.title", style="bold", size=32, min_size=22,
             fill=S.INK, align="center")
-    y += 60
+    y += 44
     if winners:
         names = [str(players[s]["name"]) for s in sorted(winners)]
         key = "winner" if len(names) == 1 else "winners"
-        cv.text_named((MARGIN, y, WIDTH - MARGIN, y + 40), lambda nm: tr(key, lang, names=nm), join_names(names, lang),
-                      tag="final.winners", style="bold", size=30, min_size=16, fill=S.GOOD, align="center")
-        y += 40
-    y += 14
+        cv.text_named((MARGIN, y, WIDTH - MARGIN, y + 34), lambda nm: tr(key, lang, names=nm), join_names(names, lang),
+                      tag="final.winners", style="bold", size=24, min_size=16, fill=S.GOOD, align="center")
+        y += 34
+    y += 12
 
     # The table.
-    d.rounded_rectangle((tx0 - 8, y - 8, tx0 + table_w + 8, y + table_h + 8), radius=14, fill=S.PANEL, outline=S.LINE,
+    d.rounded_rectangle((tx0 - 6, y - 6, tx0 + table_w + 6, y + table_h + 6), radius=12, fill=S.PANEL, outline=S.LINE,
                         width=2)
     for i, key in enumerate(rows):  # row stripes, then the winners' columns over them
         ry = y + HEAD_H + i * ROW_H
@@ -155,13 +182,15 @@ def draw_final(view: dict[str, Any], lang: str = "en") -> Canvas:
             d.rectangle((cx0 + 2, y, cx0 + col_w - 2, y + table_h), fill=S.HILITE_TINT)
     total_y = y + HEAD_H + rows.index("total") * ROW_H
     d.line((tx0, total_y, tx0 + table_w, total_y), fill=S.INK, width=2)
+    name_box = (col_w - 8, HEAD_H - 34)
+    same = name_size([str(p["name"]) for p in players], name_box, "bold", (NAME_SIZE, NAME_MIN), 2)
     for j, p in enumerate(players):
         cx0 = tx0 + LABEL_W + j * col_w
-        player_marker(cv, cx0 + col_w / 2 - (14 if j in winners else 0), y + 18, 24, j)
+        player_marker(cv, cx0 + col_w / 2 - (12 if j in winners else 0), y + 16, 20, j)
         if j in winners:
-            icons.shape(d, cx0 + col_w / 2 + 16, y + 18, 28, "star", S.HILITE, S.INK, 1)
-        cv.text((cx0 + 6, y + 34, cx0 + col_w - 6, y + HEAD_H - 2), str(p["name"]), tag=f"final.name.{j}", may_cut=True,
-                style="bold", size=24, min_size=13, lines=1, fill=S.INK, align="center")
+            icons.shape(d, cx0 + col_w / 2 + 14, y + 16, 24, "star", S.HILITE, S.INK, 1)
+        cv.text((cx0 + 4, y + 30, cx0 + 4 + name_box[0], y + 30 + name_box[1]), str(p["name"]), tag=f"final.name.{j}",
+                may_cut=True, style="bold", size=same, min_size=same, lines=2, fill=S.INK, align="center")
     ry = y + HEAD_H
     for key in rows:
         is_total = key == "total"
@@ -171,8 +200,8 @@ def draw_final(view: dict[str, Any], lang: str = "en") -> Canvas:
             label = tr("rubles_left", lang)
         else:
             label = t(f"source.{key}", lang)
-        cv.text((tx0 + 12, ry + 2, tx0 + LABEL_W - 10, ry + ROW_H - 2), label, tag=f"final.label.{key}",
-                style="bold" if is_total else "regular", size=26 if is_total else 23, min_size=13, fill=S.INK)
+        cv.text((tx0 + 8, ry + 1, tx0 + LABEL_W - 6, ry + ROW_H - 1), label, tag=f"final.label.{key}",
+                style="bold" if is_total else "regular", size=LABEL_SIZE, min_size=LABEL_MIN, fill=S.INK)
         for j, p in enumerate(players):
             cx0 = tx0 + LABEL_W + j * col_w
             if key == "total":
@@ -181,23 +210,25 @@ def draw_final(view: dict[str, Any], lang: str = "en") -> Canvas:
                 val = "?" if p.get("rubles") is None else str(p["rubles"])
             else:
                 val = _num(int(p.get("vp_by_source", {}).get(key, 0)))
-            cv.text((cx0 + 8, ry + 2, cx0 + col_w - 24, ry + ROW_H - 2), val, tag=f"final.{key}.{j}",
-                    style="bold" if is_total else "regular", size=30 if is_total else 25, min_size=12, fill=S.INK,
-                    align="right")
+            cv.text((cx0 + 6, ry + 1, cx0 + col_w - 14, ry + ROW_H - 1), val, tag=f"final.{key}.{j}",
+                    style="bold" if is_total else "regular", size=26 if is_total else 24, min_size=LABEL_MIN,
+                    fill=S.INK, align="right")
         ry += ROW_H
-    y += table_h + 24
+    y += table_h + 20
 
     # The charts.
-    cw = (WIDTH - 2 * MARGIN - 20) // 2
+    cw = (WIDTH - 2 * MARGIN - 16) // 2
     _chart(cv, (MARGIN, y, MARGIN + cw, y + CHART_H), view, "vp", tr("chart_vp", lang), lang)
     _chart(cv, (WIDTH - MARGIN - cw, y, WIDTH - MARGIN, y + CHART_H), view, "rubles", tr("chart_rubles", lang), lang)
-    y += CHART_H + 14
+    y += CHART_H + 10
     # Legend: who is which line.
-    slot = (WIDTH - 2 * MARGIN) // max(n, 1)
+    per_row = _legend_per_row(n)
+    slot = (WIDTH - 2 * MARGIN) // per_row
+    same = name_size([str(p["name"]) for p in players], (slot - 60, 32), "regular", (18, 12), 1)
     for j, p in enumerate(players):
-        lx = MARGIN + j * slot
-        player_marker(cv, lx + 16, y + 20, 22, j)
-        cv.draw.line((lx + 34, y + 20, lx + 64, y + 20), fill=S.PLAYER_COLOURS[j % len(S.PLAYER_COLOURS)], width=4)
-        cv.text((lx + 72, y, lx + slot - 10, y + 40), str(p["name"]), tag=f"final.legend.{j}", may_cut=True, size=22,
-                min_size=12, fill=S.INK)
+        lx, ly = MARGIN + (j % per_row) * slot, y + (j // per_row) * 32
+        player_marker(cv, lx + 12, ly + 16, 18, j)
+        cv.draw.line((lx + 26, ly + 16, lx + 48, ly + 16), fill=S.PLAYER_COLOURS[j % len(S.PLAYER_COLOURS)], width=3)
+        cv.text((lx + 54, ly, lx + slot - 6, ly + 32), str(p["name"]), tag=f"final.legend.{j}", may_cut=True,
+                size=same, min_size=same, fill=S.INK)
     return cv

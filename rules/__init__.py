@@ -13,10 +13,11 @@ from .engine import (
     price,
     targets,
 )
-from .errors import NotationError, RuleError
+from .errors import NotationError, RuleError, RulesetError
 from .record import GameRecord, ReplayError, parse_for, replay
 from .ruleset import Phase, Ruleset
 from .state import DRAWN, HAND, LOWER, UPPER, GameState, Pending
+from .takeback import rebuilt, revealed
 from .view import hand_prices, view
 
 __all__ = [
@@ -42,6 +43,7 @@ __all__ = [
     "Phase",
     "ReplayError",
     "RuleError",
+    "RulesetError",
     "Ruleset",
     "apply",
     "aristocrat_vp",
@@ -56,7 +58,9 @@ __all__ = [
     "parse_action",
     "parse_for",
     "price",
+    "rebuilt",
     "replay",
+    "revealed",
     "targets",
     "view",
 ]

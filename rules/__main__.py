@@ -1,6 +1,7 @@
 """Command line: play random games and replay game records.
 
-python -m rules random --players N --edition E --seed S [--market] [--society] [--sp-plus] [--modules 1,2] [--out FILE]
+python -m rules random --players N [--edition E] --seed S [--market] [--society] [--sp-plus] [--modules 1,2]
+    [--out FILE]
 python -m rules replay RECORD.json [--json]
 
 The computer players have their own command line (``python -m players``: arena, think, and games of
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import sys
 from collections.abc import Callable
@@ -19,7 +21,7 @@ from typing import Any
 from .actions import Action, format_action
 from .engine import apply, legal_moves, new_game
 from .record import GameRecord, ReplayError, replay
-from .ruleset import Ruleset
+from .ruleset import Ruleset, module_key
 from .state import GameState
 
 Chooser = Callable[[GameState, random.Random], Action]
@@ -72,7 +74,7 @@ def print_summary(st: GameState) -> None:
     state = "finished" if s["finished"] else f"in progress (round {s['round']}, {s['phase']} phase)"
     print(f"Game {state} after {s['actions']} actions.")
     for p in s["players"]:
-        print(f"- {p['name']}: {p['vp']} VP, {p['rubles']} rubles")
+        print(f"- {p['name']}: {p['vp']} VP, {p['rubles']} {'ruble' if p['rubles'] == 1 else 'rubles'}")
         print(f"  tableau: {', '.join(p['tableau']) or '-'}")
         if p["hand"]:
             print(f"  hand: {', '.join(p['hand'])}")
@@ -87,9 +89,29 @@ def add_random_arguments(r: argparse.ArgumentParser) -> None:
     r.add_argument("--society", action="store_true", help="play with In bester Gesellschaft (1st edition; 2-5 players)")
     r.add_argument("--sp-plus", action="store_true", help="Yucata's SP+: 1st edition, only the 7 replacement cards")
     r.add_argument("--modules", default="", help="modules to play with, e.g. '1,2' (1: the Banquet, both editions)")
-    r.add_argument("--edition", type=int, default=2, choices=(1, 2))
+    r.add_argument("--edition", type=int, default=None, choices=(1, 2),
+                   help="1 or 2 (default: the edition the expansions and modules are played with, else 2)")
     r.add_argument("--seed", type=int, default=0)
     r.add_argument("--out", help="write the record to this file instead of standard output")
+
+
+def parse_modules(text: str) -> tuple[int, ...]:
+    """``--modules``: numbers separated by commas, e.g. ``1,2`` (ValueError naming the option otherwise)."""
+    parts = [m.strip() for m in text.split(",") if m.strip()]
+    if not all(m.isdigit() for m in parts):
+        raise ValueError(f"--modules takes module numbers separated by commas, e.g. 1,2 (not {text!r})")
+    return tuple(int(m) for m in parts)
+
+
+def edition_for(keys: tuple[str, ...]) -> int:
+    """The edition the parts ``keys`` are played with: the 2nd when it has them all, else the 1st when it does
+    (In bester Gesellschaft, SP+), else the 2nd (whose refusal then says why)."""
+    from .expansions import offered
+
+    for edition in (2, 1):
+        if set(keys) <= {e.key for e in offered(edition)}:
+            return edition
+    return 2
 
 
 def random_ruleset(args: argparse.Namespace) -> Ruleset:
@@ -98,17 +120,30 @@ def random_ruleset(args: argparse.Namespace) -> Ruleset:
         key for key, on in (("market", args.market), ("new_society", args.society),
                             ("new_society_replacements_only", args.sp_plus)) if on
     )
-    modules = tuple(int(m) for m in args.modules.split(",") if m.strip())
-    return Ruleset(edition=args.edition, players=args.players, expansions=expansions, modules=modules)
+    modules = parse_modules(args.modules)
+    edition = args.edition or edition_for(expansions + tuple(module_key(m) for m in modules))
+    return Ruleset(edition=edition, players=args.players, expansions=expansions, modules=modules)
 
 
 def write_record(rec: GameRecord, out: str | None) -> None:
+    """The record into ``out``, or to standard output (OSError when ``out`` cannot be written)."""
     text = rec.dumps()
     if out:
         with open(out, "w", encoding="utf-8") as f:
             f.write(text + "\n")
     else:
         print(text)
+
+
+def quiet_broken_pipe(run: Callable[[], int]) -> int:
+    """``run()``; output read by a command that stopped reading (``| head``) ends it quietly (as ``cat`` does)."""
+    try:
+        code = run()
+        sys.stdout.flush()
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # nothing more to write at exit
+        return 141  # 128 + SIGPIPE, as a shell reports a command ended by it
+    return code
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -127,7 +162,13 @@ def main(argv: list[str] | None = None) -> int:
         except ValueError as e:
             parser.error(str(e))
         rec, _ = play_random(ruleset, args.seed)
-        write_record(rec, args.out)
+        try:
+            write_record(rec, args.out)
+        except OSError as e:
+            if not args.out:  # standard output closed early (``| head``): quiet_broken_pipe ends it
+                raise
+            print(f"error: cannot write {args.out}: {e.strerror or e}", file=sys.stderr)
+            return 2
         return 0
 
     try:
@@ -151,4 +192,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(quiet_broken_pipe(main))

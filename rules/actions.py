@@ -1,6 +1,6 @@
 """Actions and their text notation.
 
-A turn is one of buy, take, play or pass (seed 000 "Die Aktionen"; rules-notes 3); the Observatory
+A turn is one of buy, take, play or pass (seed 000 "Die Aktionen"; BG-03); the Observatory
 adds ``observe`` and its follow-up (buy / take / discard the drawn card), the Pub adds ``pub N``.
 
 Notation (like chess SAN: what the player to decide does, readable and writable by a person)::
@@ -12,7 +12,7 @@ Notation (like chess SAN: what the player to decide does, readable and writable 
     observe trading                   then: buy Bank over Market | take Bank | discard Bank
     pub 3
 
-With the Market (expansions.md MK-49, MK-50; the kinds after ``as`` come from its hooks)::
+With the Market (MK-49, MK-50; the kinds after ``as`` come from its hooks)::
 
     buy Market [apple]                play Wharf over Ship Builder [fish]
     observe market                    as fish

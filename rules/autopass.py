@@ -81,7 +81,7 @@ def default_action(st: GameState) -> Action:
 
     Pass where passing is legal; for a pending decision its kind's default (X-07: no VP at the Pub,
     discard an Observatory's drawn card, ...); in the first worker phase (where a worker must be
-    bought, rules-notes 2) the cheapest worker.
+    bought, BG-02) the cheapest worker.
     """
     moves = legal_moves(st)
     if not moves:

@@ -1,5 +1,5 @@
-"""The base game's own hooks: the Observatory's drawn card (rules-notes 8) and the Pub (rules-notes 9)
-as pending decisions, and the scoring steps 'income' (rules-notes 7, 10) and 'pub'."""
+"""The base game's own hooks: the Observatory's drawn card (BG-08) and the Pub (BG-09)
+as pending decisions, and the scoring steps 'income' (BG-07, BG-10) and 'pub'."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from .state import DRAWN, GameState, Pending
 
 
 class ObservatoryDecision(Decision):
-    """rules-notes 8: buy, take or discard the card drawn with the Observatory."""
+    """BG-08: buy, take or discard the card drawn with the Observatory."""
 
     kind = "observatory"
     drawn = True
@@ -81,7 +81,7 @@ def _copy_good(st: GameState, card: int) -> str:
 
 
 class PubDecision(Decision):
-    """rules-notes 9: right after building scoring, each Pub owner may buy up to 5 VP per Pub at
+    """BG-09: right after building scoring, each Pub owner may buy up to 5 VP per Pub at
     2 rubles each, from the phase's start player on."""
 
     kind = "pub"
@@ -117,7 +117,7 @@ class PubDecision(Decision):
 
 
 def pub_step(st: GameState, events: list[Event]) -> bool:
-    """Scoring step 'pub', right after building scoring (rules-notes 9; X-05, AMB-11): from the
+    """Scoring step 'pub', right after building scoring (BG-09; X-05, AMB-11): from the
     phase's start player, each player settles the decisions of ``Hooks.settle`` he has, in their
     order (the Pub in the base game), before the next player."""
     start = st.tokens[st.ruleset.phases[st.phase].token]

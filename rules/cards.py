@@ -1,6 +1,7 @@
 """The card catalogue: ``data/cards.json`` turned into immutable card types per edition.
 
-Every entry in the JSON names its source in ``shared/reference/cards.md``. The 116 playing cards of
+Every entry in the JSON names its source: a section of the card compilation ``cards.md`` and the
+sources that agree (docs/reference.md, "Card data sources"). The 116 playing cards of
 each edition (31 workers, 28 buildings, 27 aristocrats, 30 trading cards; seed 000 "Das Material",
 seed 001 p.2-3) are built from it; the 4 start-player cards of the box are tokens here.
 """

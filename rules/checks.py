@@ -1,4 +1,4 @@
-"""Validation (seed 000 "Die Aktionen"; rules-notes 2-9): ``check`` accepts exactly what ``legal_moves``
+"""Validation (seed 000 "Die Aktionen"; BG-02 … BG-09): ``check`` accepts exactly what ``legal_moves``
 lists and says why anything else is refused, with a RuleError code (rules/errors.py)."""
 
 from __future__ import annotations

@@ -11,7 +11,27 @@ Event = dict[str, Any]
 
 
 def describe(event: Event, seats: Sequence[str], edition: int, lang: str = "en") -> str | None:
-    """One event as a sentence, or None for bookkeeping events that need no line of their own."""
+    """One event as a sentence, or None for bookkeeping events that need no line of their own. The first event
+    of an action taken back is marked so (``undone``); a take-back names what it took back."""
+    if event["type"] == "takeback":
+        return _takeback(event, seats, edition, lang)
+    line = _describe(event, seats, edition, lang)
+    if line and event.get("undone"):
+        return t("log.undone", lang, line=line)
+    return line
+
+
+def _takeback(event: Event, seats: Sequence[str], edition: int, lang: str) -> str:
+    """"Anna took back: bought the Market for 5": the action without its player's name where it begins with it."""
+    who = seats[event["seat"]]
+    undone = {k: v for k, v in (event.get("undone") or {}).items() if k not in ("undone", "auto")}
+    what = (_describe(undone, seats, edition, lang) if "type" in undone else None) or ""
+    if what.startswith(who + " "):
+        what = what[len(who) + 1:]
+    return t("log.takeback", lang, player=who, action=what.rstrip("."))
+
+
+def _describe(event: Event, seats: Sequence[str], edition: int, lang: str) -> str | None:
     kind = event["type"]
     who = seats[event["seat"]] if "seat" in event else ""
 
@@ -156,6 +176,6 @@ def headline(events: Sequence[Event], seats: Sequence[str], edition: int, lang: 
     for e in events:
         if e["type"] in ("buy", "play", "take", "pass", "observe", "discard", "pub", "good", "crate_confirmed",
                          "guild_hall", "trading_house", "sycophant", "prison", "put_back", "note",
-                         "event", "bonus_chosen", "discarded", "assignment_chosen"):
+                         "event", "bonus_chosen", "discarded", "assignment_chosen", "takeback"):
             return describe(e, seats, edition, lang)
     return None

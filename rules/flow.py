@@ -1,5 +1,5 @@
 """The flow of a game: setup, carrying out a turn, and phases and rounds (seed 000 / 001 "Der Ablauf
-des Spiels"; rules-notes 1, 3, 11-13). Pending decisions carry themselves out (``Hooks.decisions``);
+des Spiels"; BG-01, BG-03, BG-11 … BG-13). Pending decisions carry themselves out (``Hooks.decisions``);
 each phase's scoring is a list of named steps (``Phase.steps``, ``Hooks.steps``)."""
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ Event = dict[str, Any]
 def deal_tokens(
     n: int, rng: random.Random, tokens: Sequence[str] = ("hammer", "cathedral", "bust", "hand")
 ) -> dict[str, int]:
-    """Start-player tokens (rules-notes 1; MK-08): each player gets as many as all can get alike (two
+    """Start-player tokens (BG-01; MK-08): each player gets as many as all can get alike (two
     each with two players and four tokens), the rest go by lot to different players."""
     order = list(tokens)
     rng.shuffle(order)
@@ -109,7 +109,7 @@ def new_game(
         raise ValueError(f"this ruleset has no setup field {', '.join(sorted(unknown))}")
     for setup in ruleset.hooks.setups:
         setup(st, rng, fields)
-    # The very first worker phase shows 2 workers per player (rules-notes 1).
+    # The very first worker phase shows 2 workers per player (BG-01).
     _deal(st, ruleset.phases[0].deck, ruleset.first_workers, [])
     _begin_actions(st)
     for react in ruleset.hooks.phase_start:
@@ -226,7 +226,7 @@ def discard(st: GameState, card: int) -> None:
 
 # --- flow ----------------------------------------------------------------------------------------
 def next_turn(st: GameState, events: list[Event]) -> None:
-    """After a turn: the phase ends when all passed in succession or the display is empty (rules-notes 3).
+    """After a turn: the phase ends when all passed in succession or the display is empty (BG-03).
     An expansion may first go on with the same player's turn (``Hooks.turn_end``, e.g. BQ-14); after a
     step before the action (``Hooks.before_action``) the same player's regular turn follows."""
     if st.ext and BEFORE_ACTION in st.ext:
@@ -247,7 +247,7 @@ def _begin_actions(st: GameState) -> None:
 
 def _deal(st: GameState, deck: str, count: int, events: list[Event]) -> None:
     """Place up to ``count`` cards from ``deck`` in the upper row; placing a stack's last card, or a
-    stack too short to fill the display, triggers the end of the game (rules-notes 13)."""
+    stack too short to fill the display, triggers the end of the game (BG-13)."""
     stack = st.decks[deck]
     dealt = []
     for _ in range(count):
@@ -291,7 +291,7 @@ def after_scoring(st: GameState, events: list[Event]) -> None:
     if st.phase + 1 < len(phases):
         _start_phase(st, st.phase + 1, events)
         return
-    # End of a round (rules-notes 12): lower row discarded, upper row moves down, tokens pass left;
+    # End of a round (BG-12): lower row discarded, upper row moves down, tokens pass left;
     # the expansions' end-of-round steps come first (e.g. crates on the display go to the box, MK-17).
     for step in st.ruleset.hooks.round_end:
         step(st, events)
@@ -312,7 +312,7 @@ def after_scoring(st: GameState, events: list[Event]) -> None:
 
 
 def _start_phase(st: GameState, index: int, events: list[Event]) -> None:
-    """New cards (rules-notes 11): the upper row is filled from the phase's stack to 8 in both rows."""
+    """New cards (BG-11): the upper row is filled from the phase's stack to 8 in both rows."""
     st.phase = index
     if st.ruleset.observatory_reset == "phase":
         st.face_down.clear()

@@ -1,4 +1,4 @@
-"""The hooks through which the base game and each expansion or module shape a game (issue 11).
+"""The hooks through which the base game and each expansion or module shape a game.
 
 An ``Expansion`` (one file under ``rules/expansions/``) changes the ruleset's derived data in
 ``configure`` (phases, stacks, start-player tokens, display size, catalogue, player counts) and adds
@@ -11,7 +11,8 @@ a card's income at its scoring (``card_income``), cards no trading card may disp
 cards that are the source of no VP at all (``no_vp``),
 reactions at a phase's start (``phase_start``) and turns that go on (``turn_end``); price reductions
 beyond the tableau's and the re-deal of its hidden state for the computer players' determinizations;
-filters every VP gain passes (obstacles), steps before a turn's action (events). The core
+filters every VP gain passes (obstacles), steps before a turn's action (events), and what an expansion
+turns up that was hidden (``reveals``, for take-backs). The core
 calls these hooks and never names an expansion; ``Ruleset`` selects the active ones (X-02).
 """
 
@@ -56,12 +57,12 @@ class Phase:
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # expansions are not compiled
 class Decision:
-    """A kind of pending decision (rules-notes 8, 9; X-07): what may be chosen, whether a choice is
+    """A kind of pending decision (BG-08, BG-09; X-07): what may be chosen, whether a choice is
     legal, and carrying it out (which also continues the game's flow)."""
 
     kind: str = ""
     # Its buy/take/discard moves name a card that is in no row of the display (the Observatory's
-    # drawn card, rules-notes 8; a card chosen from the discard pile, M2-04, BQ-13): their notation
+    # drawn card, BG-08; a card chosen from the discard pile, M2-04, BQ-13): their notation
     # reads with the row DRAWN (X-09).
     drawn: bool = False
 
@@ -152,6 +153,8 @@ Interrupt = Callable[["GameState", list[Event]], bool]
 HandLimit = Callable[["GameState", int], int]  # seat -> hand slots added beyond the tableau's (M4-10)
 Dealt = Callable[["GameState", list[int]], None]  # cards just laid in the upper row from a stack (M4-06)
 Formatter = Callable[["Action", Catalogue, str], str]
+# state before an action, after it, its events -> True: something hidden came to light (``rules.takeback``)
+Reveals = Callable[["GameState", "GameState", "list[Event]"], bool]
 
 
 @dataclass
@@ -209,6 +212,9 @@ class Hooks:
     interrupts: list[Interrupt] = field(default_factory=list)
     hand_limit: list[HandLimit] = field(default_factory=list)
     dealt: list[Dealt] = field(default_factory=list)
+    # Hidden things an expansion turns up beyond cards drawn from a stack (``rules.takeback.revealed``): an
+    # action that turned one up cannot be taken back.
+    reveals: list[Reveals] = field(default_factory=list)
 
     def merge(self, other: Hooks) -> None:
         for name in (
@@ -223,7 +229,7 @@ class Hooks:
         for name in (
             "setups", "on_place", "boxed", "round_end", "final", "view", "play_parsers", "hand_exempt",
             "card_income", "locked", "no_vp", "phase_start", "turn_end", "vp_filters", "vp_gained", "interrupts",
-            "hand_limit", "dealt", "discounts", "unseen", "final_steps",
+            "hand_limit", "dealt", "discounts", "unseen", "final_steps", "reveals",
         ):
             getattr(self, name).extend(getattr(other, name))
 
@@ -250,7 +256,7 @@ class Shape:
     # ids but are never dealt. The catalogue is built from both after every part has configured.
     extras: list[str] = field(default_factory=list)
     removed: list[str] = field(default_factory=list)
-    token_step: int = 1  # rules-notes 12: seats a start-player token moves at the end of a round (P5-10: 2)
+    token_step: int = 1  # BG-12: seats a start-player token moves at the end of a round (P5-10: 2)
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
@@ -261,6 +267,7 @@ class Expansion:
     editions: tuple[int, ...] = (1, 2)
     requires: tuple[str, ...] = ()  # other expansions it needs
     excludes: tuple[str, ...] = ()  # expansions it cannot be combined with
+    instead: str = ""  # the part that has its place in the other edition (named when the edition is wrong)
 
     def configure(self, shape: Shape) -> None:
         """Change the derived data (phases, stacks, tokens...); the default changes nothing."""

@@ -1,4 +1,4 @@
-"""Legal moves (seed 000 "Die Aktionen"; rules-notes 2, 3, 8): every action the deciding player may
+"""Legal moves (seed 000 "Die Aktionen"; BG-02, BG-03, BG-08): every action the deciding player may
 take now, each with its price. ``legal_moves`` is the single authority on what may be done; ``check``
 (rules/checks.py) agrees with it. Pending decisions list their own moves (``Hooks.decisions``)."""
 
@@ -14,12 +14,12 @@ from .state import DRAWN, HAND, LOWER, UPPER, GameState
 
 BEFORE_ACTION = "before_action"  # st.ext: the seat whose regular action follows a step before it (flow)
 
-PUB_VP_PER_CARD = 5  # rules-notes 9 / cards.md D5: up to 5 VP per Pub
+PUB_VP_PER_CARD = 5  # BG-09 / cards.md D5: up to 5 VP per Pub
 PUB_PRICE = 2
 
 
 def first_worker_turn(st: GameState) -> bool:
-    """rules-notes 2: in the very first worker phase each turn must buy a worker."""
+    """BG-02: in the very first worker phase each turn must buy a worker."""
     return st.round == 1 and st.phase == 0 and st.ruleset.mandatory_first_workers
 
 
@@ -215,7 +215,7 @@ def _with_good(m: Move, good: str) -> Move:
 
 def legal_moves(st: GameState) -> list[Move]:
     """Every action the deciding player may take now, each with its price (seed 000 "Die Aktionen";
-    rules-notes 2, 3, 8, 9). Cards of the same name in the same row are one choice."""
+    BG-02, BG-03, BG-08, BG-09). Cards of the same name in the same row are one choice."""
     if st.finished:
         return []
     p = st.pending
@@ -227,7 +227,7 @@ def legal_moves(st: GameState) -> list[Move]:
     ctx = seat_context(st, seat)
     moves: list[Move] = []
     before = st.ruleset.hooks.before_action
-    if first_worker_turn(st):  # rules-notes 2: buy a worker; pass only if none is affordable
+    if first_worker_turn(st):  # BG-02: buy a worker; pass only if none is affordable
         rows = ((UPPER, st.upper), (LOWER, st.lower))
         workers = [(row, [c for c in line if cards[c].deck == "workers"]) for row, line in rows]
         offers(ctx, st, workers, money, False, moves)
@@ -276,16 +276,16 @@ def before_moves(st: GameState, seat: int, out: list[Move]) -> None:
 
 
 def pub_max(st: GameState, seat: int) -> int:
-    """The most VP ``seat`` may buy at its Pubs now (rules-notes 9): 5 per Pub that may yield VP (a covered
+    """The most VP ``seat`` may buy at its Pubs now (BG-09): 5 per Pub that may yield VP (a covered
     one sells none, AMB-17(e)), 2 rubles each."""
     return min(PUB_VP_PER_CARD * vp_cards(st, seat, "pub"), st.rubles[seat] // PUB_PRICE)
 
 
 def observing_phase(st: GameState) -> bool:
-    """An Observatory is used in the building phase only (rules-notes 8)."""
+    """An Observatory is used in the building phase only (BG-08)."""
     return st.ruleset.phases[st.phase].key == "buildings"
 
 
 def usable_observatory(st: GameState, seat: int) -> int:
-    """A face-up Observatory of ``seat`` usable now (building phase only, rules-notes 8), or -1."""
+    """A face-up Observatory of ``seat`` usable now (building phase only, BG-08), or -1."""
     return seat_context(st, seat).observatory if observing_phase(st) else -1

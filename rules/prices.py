@@ -1,4 +1,4 @@
-"""Prices and discounts (rules-notes 4, 5, 6; seed 000 "Kostensenkungen"): what a card costs a player,
+"""Prices and discounts (BG-04, BG-05, BG-06; seed 000 "Kostensenkungen"): what a card costs a player,
 what a trading card may displace, the hand limit and a usable Observatory, all from one pass over the
 player's tableau (``SeatContext``), cached per seat while the tableau is unchanged."""
 
@@ -10,7 +10,7 @@ from .state import GameState
 
 
 def hand_limit(st: GameState, seat: int) -> int:
-    """3, plus 1 per Warehouse in the tableau (rules-notes 6), plus what the active parts add (M4-10)."""
+    """3, plus 1 per Warehouse in the tableau (BG-06), plus what the active parts add (M4-10)."""
     return hand_room(st, seat, seat_context(st, seat))
 
 
@@ -114,7 +114,7 @@ class SeatContext:
         )
 
     def price(self, ctype: CardType, lower: bool, displaced: CardType | None = None) -> int:
-        """rules-notes 4, 5; seed 000 "Kostensenkungen": printed cost (minus the displaced card's value
+        """BG-04, BG-05; seed 000 "Kostensenkungen": printed cost (minus the displaced card's value
         for a trading card), minus 1 per card of the same name owned, 1 from the lower row, 1 per
         discount card of its colour; never below 1."""
         p = ctype.cost - self.off.get(ctype, 0)
@@ -181,12 +181,12 @@ def locked_cards(st: GameState) -> frozenset[int]:
 
 
 def price(st: GameState, seat: int, ctype: CardType, lower: bool, displaced: CardType | None = None) -> int:
-    """Price of a card for ``seat`` (rules-notes 4, 5; seed 000 "Kostensenkungen"); see SeatContext.price."""
+    """Price of a card for ``seat`` (BG-04, BG-05; seed 000 "Kostensenkungen"); see SeatContext.price."""
     return seat_context(st, seat).price(ctype, lower, displaced)
 
 
 def can_displace(trading: CardType, target: CardType) -> bool:
-    """rules-notes 5: same colour, never a trading card; green only with a shared worker symbol, unless
+    """BG-05: same colour, never a trading card; green only with a shared worker symbol, unless
     the trading card may displace any worker (IBG-08, M2-07); a trading card limited to named types
     (BQ-09's Czar-Superstar) only those."""
     if trading.displaces:

@@ -3,7 +3,7 @@
 Everything edition- or option-dependent is looked up here as data (phases, display size, first
 worker display, token passing, Observatory reset) so the engine has no edition switches. Expansions
 and modules (``rules/expansions/``) change that data and add hooks (``rules/hooks.py``); the
-combinations the rulebooks do not allow are refused here (expansions.md X-02).
+combinations the rulebooks do not allow are refused here (X-02).
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from functools import cache
 from typing import Any
 
 from .cards import BLUE, DECKS, GREEN, RED, Catalogue, catalogue
+from .errors import RulesetError
 from .hooks import Hooks, Phase, Shape
 
 __all__ = ["BASE_PHASES", "Phase", "Ruleset"]
@@ -28,13 +29,13 @@ BASE_TOKENS = ("hammer", "cathedral", "bust", "hand")
 
 @dataclass(frozen=True, slots=True)
 class Ruleset:
-    """What a game is played with. Options follow rules-notes.md 2 and 15."""
+    """What a game is played with. Options follow BG-02 and BG-15."""
 
     edition: int = 2
     players: int = 4
-    mandatory_first_workers: bool = True  # rules-notes 2: each must buy a worker until all own two
-    open_money: bool = True  # rules-notes 15: money shown by default
-    open_hands: bool = False  # rules-notes 15: hands private by default
+    mandatory_first_workers: bool = True  # BG-02: each must buy a worker until all own two
+    open_money: bool = True  # BG-15: money shown by default
+    open_hands: bool = False  # BG-15: hands private by default
     expansions: tuple[str, ...] = field(default=())  # keys of rules/expansions' registry, e.g. "market"
     modules: tuple[int, ...] = field(default=())  # the modules 1-6 (X-01, X-02), e.g. (1, 2)
 
@@ -43,12 +44,12 @@ class Ruleset:
     phases: tuple[Phase, ...] = field(init=False, repr=False, compare=False)
     decks: tuple[str, ...] = field(init=False, repr=False, compare=False)  # stacks, in table order
     tokens: tuple[str, ...] = field(init=False, repr=False, compare=False)  # start-player tokens
-    display_size: int = field(init=False, repr=False, compare=False)  # rules-notes 11: 8 in the base game
-    first_workers: int = field(init=False, repr=False, compare=False)  # rules-notes 1: 2 per player
-    base_hand_limit: int = field(init=False, repr=False, compare=False)  # rules-notes 6
+    display_size: int = field(init=False, repr=False, compare=False)  # BG-11: 8 in the base game
+    first_workers: int = field(init=False, repr=False, compare=False)  # BG-01: 2 per player
+    base_hand_limit: int = field(init=False, repr=False, compare=False)  # BG-06
     starting_rubles: int = field(init=False, repr=False, compare=False)
-    token_step: int = field(init=False, repr=False, compare=False)  # rules-notes 12: seats a token moves left
-    # rules-notes 3: actions also end when the display is empty (2nd edition and Yucata; not seed 000).
+    token_step: int = field(init=False, repr=False, compare=False)  # BG-12: seats a token moves left
+    # BG-03: actions also end when the display is empty (2nd edition and Yucata; not seed 000).
     display_empty_ends_phase: bool = field(init=False, repr=False, compare=False)
     # 'phase' (1st edition) or 'round' (2nd edition): when a used Observatory turns face up.
     observatory_reset: str = field(init=False, repr=False, compare=False)
@@ -57,7 +58,7 @@ class Ruleset:
 
     def __post_init__(self) -> None:
         if self.edition not in (1, 2):
-            raise ValueError("edition must be 1 or 2")
+            raise RulesetError("ruleset_edition", given=self.edition)
         modules = tuple(sorted(int(m) for m in self.modules))
         derive = object.__setattr__  # frozen: the derived fields are set once, here
         derive(self, "modules", modules)
@@ -118,7 +119,7 @@ def _shape(
 
     for m in modules:
         if not 1 <= m <= 6:
-            raise ValueError(f"there is no module {m}: the modules are numbered 1 to 6")
+            raise RulesetError("ruleset_no_module", module=m)
     keys = expansions + tuple(module_key(m) for m in modules)
     active = select(edition, keys)
     shape = Shape(
@@ -143,10 +144,8 @@ def _shape(
         register_notation(kind, parse, hooks.formatters[kind])
     register_play_notation(hooks.play_parsers, hooks.play_formatters)
     if not shape.min_players <= players <= shape.max_players:
-        parts = [*expansions, *(f"module {m}" for m in modules)]
-        named = " with " + " and ".join(parts) if parts else " (the base game)"
-        raise ValueError(
-            f"{players} players: the {edition}. edition{named} is for {shape.min_players} "
-            f"to {shape.max_players} players"
-        )
+        span = {"players": players, "edition": edition, "min": shape.min_players, "max": shape.max_players}
+        if keys:
+            raise RulesetError("ruleset_players_parts", parts=keys, **span)
+        raise RulesetError("ruleset_players", **span)
     return shape, hooks

@@ -1,4 +1,4 @@
-"""Scoring (rules-notes 7, 10, 14): a colour's income after its phase, and the final scoring."""
+"""Scoring (BG-07, BG-10, BG-14): a colour's income after its phase, and the final scoring."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from .state import GameState
 
 Event = dict[str, Any]
 
-HAND_PENALTY = 5  # rules-notes 14
+HAND_PENALTY = 5  # BG-14
 CONVERSION = "rubles"  # the source of the final scoring's VP for rubles: rubles not converted stay (X-06)
 
 
@@ -51,7 +51,7 @@ def gain_vp(st: GameState, seat: int, vp: int, source: str, events: list[Event])
 
 
 def income(st: GameState, events: list[Event]) -> bool:
-    """Scoring step 'income' (rules-notes 7, 10): every card of the phase's colour pays its rubles and
+    """Scoring step 'income' (BG-07, BG-10): every card of the phase's colour pays its rubles and
     VP (a face-down Observatory no VP), plus bonuses; from the phase's start player on."""
     phase = st.ruleset.phases[st.phase]
     if phase.scores is not None:
@@ -110,7 +110,7 @@ def bonus_count(st: GameState, seat: int, per: str) -> int:
 
 def card_value(st: GameState, seat: int, c: int) -> tuple[int, int]:
     """What card ``c`` in ``seat``'s tableau yields at its scoring: (rubles, VP), bonuses counted on
-    that tableau, a face-down card no printed VP (rules-notes 7, 10)."""
+    that tableau, a face-down card no printed VP (BG-07, BG-10)."""
     cards = st.cards
     t = cards[c]
     rub = t.rubles
@@ -123,7 +123,7 @@ def card_value(st: GameState, seat: int, c: int) -> tuple[int, int]:
 
 
 def aristocrat_vp(st: GameState, seat: int) -> int:
-    """Final VP for distinct aristocrats, red trading cards included, by name (rules-notes 14)."""
+    """Final VP for distinct aristocrats, red trading cards included, by name (BG-14)."""
     cards = st.cards
     table = st.ruleset.catalogue.aristocrat_table
     distinct = {cards[c].id for c in st.tableaux[seat] if cards[c].colour == "red"}
@@ -131,7 +131,7 @@ def aristocrat_vp(st: GameState, seat: int) -> int:
 
 
 def end_game(st: GameState, events: list[Event]) -> None:
-    """The game has ended (rules-notes 13): the expansions' steps before the final scoring
+    """The game has ended (BG-13): the expansions' steps before the final scoring
     (``Hooks.before_final``, e.g. each player choosing one of his Module-5 assignments, M5-02), which
     may wait on pending decisions; then ``final_scoring``."""
     run_before_final(st, 0, events)
@@ -154,7 +154,7 @@ def resume_final(st: GameState, step: str, events: list[Event]) -> None:
 
 
 def final_scoring(st: GameState, events: list[Event]) -> None:
-    """Final scoring (rules-notes 14; X-06): (1) distinct aristocrats, (2) the expansions' final
+    """Final scoring (BG-14; X-06): (1) distinct aristocrats, (2) the expansions' final
     steps for all seats at once (``Hooks.final_steps``, e.g. Module 5's assignments, A6 first, M5-18),
     (3) 1 VP per 10 rubles, converted only for the VP credited (M6-18: none while an obstacle blocks
     the player), (4) -5 per hand card (``Hooks.hand_exempt`` excepted), then the expansions' per-seat

@@ -22,7 +22,7 @@ TOKENS = ("hammer", "cathedral", "bust", "hand")
 
 @dataclass(slots=True)
 class Pending:
-    """A decision outside a normal turn (rules-notes 8, 9).
+    """A decision outside a normal turn (BG-08, BG-09).
 
     kind 'observatory': ``seat`` must buy, take or discard ``card`` (drawn with Observatory ``source``).
     kind 'pub': ``seat`` may buy VP at its Pubs; ``queue`` holds the Pub owners still to decide after it.
@@ -54,7 +54,7 @@ class GameState:
     to_move: int = 0
     passes: int = 0  # consecutive passes
     pending: Pending | None = None
-    ending: bool = False  # the end of the game has been triggered (rules-notes 13)
+    ending: bool = False  # the end of the game has been triggered (BG-13)
     finished: bool = False
     seed: int | None = None
     action_count: int = 0

@@ -1,4 +1,4 @@
-"""What one player may know (rules-notes 15): everything public, their own hand, and others' hands
+"""What one player may know (BG-15): everything public, their own hand, and others' hands
 and money only when the ruleset opens them. The stacks' order never leaves the core."""
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ def view(st: GameState, seat: int | None) -> dict[str, Any]:
     if p is not None:
         pending = {"kind": p.kind, "seat": p.seat}
         if p.kind == "observatory":
-            pending["card"] = cards[p.card].id  # the drawn card is shown to everyone (rules-notes 8)
+            pending["card"] = cards[p.card].id  # the drawn card is shown to everyone (BG-08)
             pending["market"] = markets[p.card]
     out: dict[str, Any] = {
         "edition": rs.edition,
@@ -92,7 +92,7 @@ def _stats(st: GameState, s: int, seat: int | None) -> dict[str, int]:
 
 
 def _history_entry(h: dict[str, Any], st: GameState, seat: int | None) -> dict[str, Any]:
-    """A round's VP and rubles; others' rubles only when money is open (rules-notes 15)."""
+    """A round's VP and rubles; others' rubles only when money is open (BG-15)."""
     if st.ruleset.open_money or st.finished:
         return dict(h)
     return {**h, "rubles": [r if s == seat else None for s, r in enumerate(h["rubles"])]}

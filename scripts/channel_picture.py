@@ -351,6 +351,9 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if args.no_screenshot and args.html is None:
         ap.error("--no-screenshot needs --html")
+    if not args.no_screenshot and shutil.which(args.chromium) is None:  # before a game is played, not after
+        ap.error(f"no Chromium here ({args.chromium}): install it (Debian: apt-get install -y chromium), name it "
+                 "with --chromium, or write the page alone with --html FILE --no-screenshot")
     logging.basicConfig(level=logging.ERROR)
     scene = asyncio.run(play(args.round))
     text = page(scene, args.width)

@@ -11,10 +11,12 @@ turn's reminder and time-out (keyed by game and version, so any action voids the
 with an UPDATE before it is sent), ``pass_modes`` the players' ``rules.autopass.AutoPass``, ``results`` each
 finished game's scores (history, leaderboard), ``guild_settings`` a server's timer defaults, ``notices``
 channel messages still to post, ``dm_unreachable`` users whose DMs are closed, and ``ratings`` and
-``rating_changes`` the ratings per server (``bot.ratings``, docs/ratings.md).
+``rating_changes`` the ratings per server (``bot.ratings``, docs/ratings.md), ``away`` the members away from a
+server's games until a time (``social``: also rematch lobbies and the threads of games), ``reviews`` and
+``review_parts`` the reviews of finished games (``reviews``).
 
 Files: ``rows`` (dataclasses, errors), ``backend`` (the interface), ``sqlite``/``postgres`` (backends),
-``core`` (open, migrate, transactions), ``reads`` and ``writes`` (the queries).
+``core`` (open, migrate, transactions), ``reads``, ``writes`` and ``reviews`` (the queries).
 """
 
 from __future__ import annotations
@@ -23,12 +25,14 @@ from ..schema import MIGRATIONS, Migration
 from .backend import Backend, Tx
 from .core import parse_database, shard_clause
 from .reads import StoreReads
+from .reviews import ReviewRow, StoreReviews
 from .rows import (
     ABORTED,
     ACTIVE,
     FINISHED,
     LOBBY,
     OPEN_STATUSES,
+    TAKEBACK,
     ActionRow,
     ChannelBusy,
     DatabaseLost,
@@ -46,16 +50,18 @@ from .rows import (
     Unusable,
     VersionConflict,
 )
+from .social import StoreSocial
 from .writes import StoreWrites
 
 __all__ = [
-    "ABORTED", "ACTIVE", "FINISHED", "LOBBY", "MIGRATIONS", "OPEN_STATUSES", "ActionRow", "Backend", "ChannelBusy",
+    "ABORTED", "ACTIVE", "FINISHED", "LOBBY", "MIGRATIONS", "OPEN_STATUSES", "TAKEBACK", "ActionRow", "Backend",
+    "ChannelBusy",
     "DatabaseLost", "DatabaseUnavailable", "FinishedGame", "Game", "IntegrityError", "Migration", "NotFound", "Notice",
-    "Result", "Seat",
+    "Result", "ReviewRow", "Seat",
     "Standing", "Store", "StoreError", "TimerRow", "Tx", "Unusable", "VersionConflict", "parse_database",
     "shard_clause",
 ]
 
 
-class Store(StoreReads, StoreWrites):
+class Store(StoreReads, StoreWrites, StoreSocial, StoreReviews):
     """The bot's database (see the module docstring); open it with ``await Store.open(path_or_url)``."""

@@ -56,8 +56,8 @@ class Backend(Protocol):
         ...
 
     async def write(self, sql: str, params: Sequence[Any] = ()) -> int:
-        """One statement of bookkeeping that is redone if it is lost, written without waiting for the disk
-        (issue 17, item 11): on SQLite in the open group of write transactions (one wait for the disk for the
+        """One statement of bookkeeping that is redone if it is lost, written without waiting for the disk:
+        on SQLite in the open group of write transactions (one wait for the disk for the
         group), on PostgreSQL with ``synchronous_commit`` off. Returns the number of rows it changed."""
         ...
 

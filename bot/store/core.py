@@ -74,13 +74,16 @@ class StoreBase:
     # --- lifecycle ------------------------------------------------------------------------------
     @classmethod
     async def open(cls, path: str | Path, *, synchronous: str = "FULL", clock: Callable[[], float] = time.time,
-                   pool_size: int = 10) -> Self:
-        """Open, check and migrate the database at ``path``: a SQLite file (folders and file are created) or a
-        ``postgresql://`` URL (``pool_size`` connections at most).
+                   pool_size: int = 10, existing: bool = False) -> Self:
+        """Open, check and migrate the database at ``path``: a SQLite file (folders and file are created unless
+        ``existing``: a command that reads a database refuses a mistyped path) or a ``postgresql://`` URL
+        (``pool_size`` connections at most).
 
         Raises ``Unusable`` with a message for a person when the database cannot be opened or written, is not
         a database, or fails ``PRAGMA quick_check``: the bot must stop then, not limp on."""
         dialect, target = parse_database(path)
+        if existing and dialect == "sqlite" and target != ":memory:" and not Path(target).is_file():
+            raise Unusable(f"there is no database at {target}")
         backend: Backend
         if dialect == "postgresql":
             from .postgres import PostgresBackend
@@ -184,8 +187,8 @@ class StoreBase:
         return await self._game_where("id = ?", (game_id,))
 
     async def _game_where(self, where: str, params: Sequence[Any]) -> Game | None:
-        """The one game ``where`` selects (None: none), with its seats: one trip to the database (issue 17,
-        item 11: a game is read several times per move)."""
+        """The one game ``where`` selects (None: none), with its seats: one trip to the database (a game is
+        read several times per move)."""
         async with self._backend.reader() as tx:
             games, seats = await tx.fetch_many([
                 (f"SELECT {GAME_COLS} FROM games WHERE {where}", params),

@@ -53,7 +53,7 @@ LOST = (OSError, asyncpg.PostgresConnectionError, asyncpg.exceptions.OperatorInt
 @contextmanager
 def reachable(body: list[BaseException] | None = None) -> Iterator[None]:
     """A server that cannot be reached, shut down or restarted, or a connection lost in the middle (also of
-    the COMMIT): ``DatabaseUnavailable``, never a confirmation (issue 27, item 2). What the block's caller
+    the COMMIT): ``DatabaseUnavailable``, never a confirmation. What the block's caller
     raised itself (``body``: the exception a transaction's own code raised) passes as it is."""
     try:
         yield

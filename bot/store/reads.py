@@ -52,19 +52,25 @@ class StoreReads(StoreBase):
     async def actions(self, game_id: int, since: int = 0) -> list[ActionRow]:
         """The game's accepted actions in order (``idx`` from 0), from index ``since`` on."""
         rows = await self.fetch_all(
-            "SELECT game_id, idx, seat, user_id, notation, events, created_at, auto FROM actions "
+            "SELECT game_id, idx, seat, user_id, notation, events, created_at, auto, taken_back FROM actions "
             "WHERE game_id = ? AND idx >= ? ORDER BY idx", (game_id, since))
-        return [ActionRow(r[0], r[1], r[2], r[3], r[4], json.loads(r[5]), r[6], r[7]) for r in rows]
+        return [ActionRow(r[0], r[1], r[2], r[3], r[4], json.loads(r[5]), r[6], r[7], r[8]) for r in rows]
 
     async def action_at(self, game_id: int, version: int) -> ActionRow | None:
-        """The action applied to the game at ``version``, if one was."""
+        """The action applied to the game at ``version``, if one was and it stands (not taken back)."""
         rows = await self.fetch_all(
             "SELECT game_id, idx, seat, user_id, notation, events, created_at, auto FROM actions "
-            "WHERE game_id = ? AND version = ?", (game_id, version))
+            "WHERE game_id = ? AND version = ? AND taken_back IS NULL", (game_id, version))
         if not rows:
             return None
         r = rows[0]
         return ActionRow(r[0], r[1], r[2], r[3], r[4], json.loads(r[5]), r[6], r[7])
+
+    async def takeback_since(self, game_id: int, version: int) -> int | None:
+        """The seat that took back a move at ``version`` or later (the newest such take-back), if one did."""
+        row = await self._one("SELECT seat FROM actions WHERE game_id = ? AND auto = 'takeback' AND version >= ? "
+                              "ORDER BY idx DESC LIMIT 1", (game_id, version))
+        return int(row[0]) if row else None
 
     async def last_action_at(self, game_id: int, user_id: int) -> float | None:
         """When ``user_id`` last acted in the game themselves (not the bot for them), if ever."""

@@ -9,6 +9,7 @@ from typing import Any
 
 LOBBY, ACTIVE, FINISHED, ABORTED = "lobby", "active", "finished", "aborted"
 OPEN_STATUSES = (LOBBY, ACTIVE)
+TAKEBACK = "takeback"  # ``actions.auto`` of a take-back's own row
 
 
 # --- rows ---------------------------------------------------------------------------------------
@@ -44,6 +45,8 @@ class Game:
     turn_user_id: int | None = None  # whom it pings
     final_posted: bool = False
     board_problem: str | None = None  # the posting problem last told to the channel or host
+    parent_id: int | None = None  # the channel whose thread ``channel_id`` is (None: not a game's own thread)
+    rematch_of: int | None = None  # the finished game this lobby is the rematch of
 
     def needs_board(self) -> bool:
         """Whether the channel must be brought up to date (a board, the final scores, a stripped board)."""
@@ -83,7 +86,13 @@ class ActionRow:
     notation: str
     events: list[dict[str, Any]]
     created_at: float
-    auto: str | None = None  # None: by the player; else why the bot acted (forced, mode_*, timeout)
+    auto: str | None = None  # None: by the player; else why the bot acted (forced, mode_*, timeout), or 'takeback'
+    taken_back: int | None = None  # taken back by the take-back in row ``taken_back`` (None: it stands)
+
+    @property
+    def stands(self) -> bool:
+        """An action of the game as it stands: neither taken back nor a take-back itself."""
+        return self.taken_back is None and self.auto != TAKEBACK
 
 
 @dataclass(slots=True)
@@ -153,7 +162,7 @@ class Unusable(StoreError):
 
 class DatabaseLost(Unusable):
     """The database file was deleted or replaced under the running bot and could not be written back to its
-    path (issue 17, item 3; issue 27, item 2): nothing written now would be kept, so no write is committed any
+    path: nothing written now would be kept, so no write is committed any
     more. ``code``/``params``: the private answer to a player."""
 
     code = "database_lost"
@@ -161,8 +170,8 @@ class DatabaseLost(Unusable):
 
 
 class DatabaseUnavailable(StoreError):
-    """The database server could not be reached, or the connection was lost during a transaction (issue 27,
-    item 2): nothing of it is confirmed. ``code``/``params``: the private answer to a player."""
+    """The database server could not be reached, or the connection was lost during a transaction:
+    nothing of it is confirmed. ``code``/``params``: the private answer to a player."""
 
     code = "database_unavailable"
     params: dict[str, str] = {}
@@ -184,7 +193,7 @@ class Notice:
 
 GAME_COLS = ("id, guild_id, channel_id, host_id, ruleset, seed, lang, status, version, state, "
               "board_message_id, created_at, updated_at, settings, shown_version, turn_message_id, turn_user_id, "
-              "final_posted, board_problem")
+              "final_posted, board_problem, parent_id, rematch_of")
 
 
 def game_from_row(row: Sequence[Any], seats: list[Seat]) -> Game:
@@ -194,5 +203,6 @@ def game_from_row(row: Sequence[Any], seats: list[Seat]) -> Game:
         state=json.loads(row[9]) if row[9] is not None else None,
         board_message_id=row[10], created_at=row[11], updated_at=row[12], seats=seats,
         settings=json.loads(row[13]) if row[13] else {}, shown_version=row[14], turn_message_id=row[15],
-        turn_user_id=row[16], final_posted=bool(row[17]), board_problem=row[18],
+        turn_user_id=row[16], final_posted=bool(row[17]), board_problem=row[18], parent_id=row[19],
+        rematch_of=row[20],
     )

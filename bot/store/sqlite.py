@@ -4,8 +4,7 @@ Statements run on the event loop, in SQLite's page cache a matter of microsecond
 the disk or for another process (BEGIN IMMEDIATE, COMMIT, snapshots for copying) goes to a connection's
 thread. Each trip to a thread cost more than the statement itself under load (the thread waits for the
 interpreter, then for a turn of the busy event loop): with every statement in a thread, 100 games at once
-showed boards after p99 3-5 s, reads queued for up to a second and autocomplete answers for 2 s (issue 17,
-item 11).
+showed boards after p99 3-5 s, reads queued for up to a second and autocomplete answers for 2 s.
 
 The file must stay the one that was opened: deleted or replaced under the running bot (or left without its
 write-ahead log), the open connections would go on writing into unlinked files, lost at the next start. After
@@ -55,8 +54,7 @@ class SQLiteBackend:
     """Writes go through one connection (a ``Gate`` serializes its transactions); reads through another, on the
     loop, which in WAL mode never waits for a write (``:memory:``: everything through the write connection,
     in its thread). Write transactions queued at the same time are committed together, with one wait for the
-    disk (``transaction``); bookkeeping statements (``write``, ``note``) join the open group (issue 17,
-    item 11)."""
+    disk (``transaction``); bookkeeping statements (``write``, ``note``) join the open group."""
 
     dialect = "sqlite"
     shared = False
@@ -188,8 +186,8 @@ class SQLiteBackend:
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[SQLiteTx]:
-        """One write transaction, committed together with the others queued at the same time (group commit,
-        issue 17, item 11): each runs alone in a savepoint of the group's transaction (rolled back alone when it
+        """One write transaction, committed together with the others queued at the same time (group commit):
+        each runs alone in a savepoint of the group's transaction (rolled back alone when it
         raises), and the block ends only once the group's COMMIT, one wait for the disk for all of them, has
         succeeded (when it fails, every transaction of the group raises: none was kept)."""
         self.check_file()
@@ -241,10 +239,9 @@ class SQLiteBackend:
 
     async def write(self, sql: str, params: Sequence[Any] = ()) -> int:
         """One bookkeeping statement whose count is needed, run in the open group of write transactions (begun
-        when none is open) and committed with it. (Written before on a second connection outside the group, it
-        could take SQLite's write lock only between two groups, which under load follow each other at once: its
-        busy handler polled for the lock, and a board's ``mark_shown`` waited p50 0.4 s, p99 2.2 s: issue 17,
-        item 11.)"""
+        when none is open) and committed with it. (Not on a second connection outside the group: there it
+        could take SQLite's write lock only between two groups, which under load follow each other at once; its
+        busy handler would poll for the lock, and a board's ``mark_shown`` waited p50 0.4 s, p99 2.2 s so.)"""
         self.check_file()
         async with self._lock:
             tx = await self._join()

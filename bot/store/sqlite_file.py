@@ -19,8 +19,8 @@ from .sqlite_tx import SQLiteTx
 
 
 async def connect(path: str | Path, conns: list[aiosqlite.Connection]) -> aiosqlite.Connection:
-    """Connect; a connection that fails has ended its thread when this raises (issue 17, item 7: the thread
-    would otherwise report its end to an event loop that ``python -m bot`` has closed by then, printing a
+    """Connect; a connection that fails has ended its thread when this raises (the thread would
+    otherwise report its end to an event loop that ``python -m bot`` has closed by then, printing a
     traceback after the refusal)."""
     # check_same_thread=False: a file's statements run on the event loop's thread (``SQLiteBackend``), under
     # the backend's lock, never while a call of the connection's own thread is under way

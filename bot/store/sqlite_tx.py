@@ -25,7 +25,7 @@ class SQLiteTx:
     before it whose answer is not (``run``, ``executemany``, a savepoint's ``SAVEPOINT`` and ``RELEASE``, the
     bookkeeping of ``SQLiteBackend.note``): under load every trip waits for the connection's thread to get the
     interpreter and then for a turn of the event loop, while the write connection's lock is held, so a move's
-    transaction is now one trip instead of seven or eight (issue 17, item 11). A queued statement that fails
+    transaction is one trip instead of seven or eight. A queued statement that fails
     raises at the trip that sends it, inside the same transaction. The write connection's users share one
     queue (``pending``), so bookkeeping rides along with the next trip of whoever writes next."""
 
@@ -96,7 +96,7 @@ class Gate:
     """A lock whose release wakes every waiter for the next turn of the event loop; each checks again and the
     first takes it. ``asyncio.Lock`` hands over to one waiter per turn: with a busy loop (a few ms a turn)
     transactions that run on the loop without suspending queued behind one another for a turn each, 0.2 s p50
-    under load (issue 17, item 11); now all those waiting run in one turn, one after the other."""
+    under load; here all those waiting run in one turn, one after the other."""
 
     def __init__(self) -> None:
         self._held = False

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from typing import Any
 
@@ -10,7 +11,18 @@ from ..schema import dumps, write_results
 from ..timers import Timer
 from .backend import Tx, fetch_one
 from .core import StoreBase, shard_clause
-from .rows import ACTIVE, FINISHED, OPEN_STATUSES, ChannelBusy, Game, IntegrityError, NotFound, Seat, TimerRow
+from .rows import (
+    ACTIVE,
+    FINISHED,
+    OPEN_STATUSES,
+    TAKEBACK,
+    ChannelBusy,
+    Game,
+    IntegrityError,
+    NotFound,
+    Seat,
+    TimerRow,
+)
 
 _HANDS = "INSERT INTO hands VALUES (?, ?, ?) ON CONFLICT (game_id, seat) DO UPDATE SET cards = excluded.cards"
 
@@ -26,17 +38,23 @@ class StoreWrites(StoreBase):
     """Write transactions; see ``bot.store.Store``."""
 
     async def create_game(self, *, guild_id: int | None, channel_id: int, host_id: int, host_name: str,
-                          ruleset: dict[str, Any], seed: int, lang: str) -> Game:
-        """A new lobby with the host in seat 0; ChannelBusy if the channel has an open game."""
+                          ruleset: dict[str, Any], seed: int, lang: str, parent_id: int | None = None,
+                          rematch_of: int | None = None, computers: Sequence[Seat] = (),
+                          settings: dict[str, Any] | None = None) -> Game:
+        """A new lobby with the host in seat 0 (and ``computers`` after it); ChannelBusy if the channel has an
+        open game or ``rematch_of`` has an open rematch. ``parent_id``: the game's thread is in that channel."""
         now = self.clock()
         try:
             async with self.transaction() as tx:
                 [(game_id,)] = await tx.fetch(
                     "INSERT INTO games (guild_id, channel_id, host_id, ruleset, seed, lang, status, version, "
-                    "created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, 'lobby', 0, ?, ?) RETURNING id",
-                    (guild_id, channel_id, host_id, dumps(ruleset), seed, lang, now, now))
-                await tx.execute("INSERT INTO seats (game_id, seat, user_id, name) VALUES (?, 0, ?, ?)",
-                                 (game_id, host_id, host_name))
+                    "created_at, updated_at, parent_id, rematch_of, settings) "
+                    "VALUES (?, ?, ?, ?, ?, ?, 'lobby', 0, ?, ?, ?, ?, ?) RETURNING id",
+                    (guild_id, channel_id, host_id, dumps(ruleset), seed, lang, now, now, parent_id, rematch_of,
+                     dumps(settings) if settings else None))
+                await tx.executemany("INSERT INTO seats (game_id, seat, user_id, name, computer) "
+                                     "VALUES (?, ?, ?, ?, ?)", [(game_id, 0, host_id, host_name, None),
+                                      *((game_id, n + 1, None, s.name, s.computer) for n, s in enumerate(computers))])
         except IntegrityError:
             raise ChannelBusy(f"channel {channel_id} already has an open game") from None
         game = await self.get_game(game_id)
@@ -105,6 +123,41 @@ class StoreWrites(StoreBase):
                 await write_results(tx, game_id, state)
                 await rate_finished(tx, game_id)
             await self._add_notices(tx, game_id, notices)
+        return version
+
+    async def take_back(self, game_id: int, expected_version: int, *, seat: int, user_id: int, first: int,
+                        event: dict[str, Any], state: dict[str, Any], hands: dict[int, list[str]],
+                        timers: Sequence[Timer] = (), pass_modes: dict[int, dict[str, Any]] | None = None) -> int:
+        """Take back the game's actions from row ``first`` on (``bot.takeback``), atomically: the state before
+        them, a new version (menus opened meanwhile are stale), their rows marked (kept for the log and the
+        replay), the take-back's own row (``auto`` 'takeback', ``event`` its one event), the changed hands, the
+        turn's timers and pass modes used up by the actions taken back given back (seat -> mode).
+
+        Raises VersionConflict (nothing written) if the game moved on since ``expected_version``."""
+        now = self.clock()
+        async with self.transaction() as tx:
+            version = await self._bump(tx, game_id, expected_version, now, state=dumps(state), status=ACTIVE)
+            [(idx,)] = await tx.fetch("SELECT COUNT(*) FROM actions WHERE game_id = ?", (game_id,))
+            undone = await tx.fetch("SELECT idx, events FROM actions WHERE game_id = ? AND idx >= ? AND taken_back IS "
+                                    "NULL AND COALESCE(auto, '') <> ? ORDER BY idx", (game_id, first, TAKEBACK))
+            marked = []
+            for i, events in undone:  # the first event of each is marked for the log (rules.describe)
+                evs = json.loads(events)
+                if evs:
+                    evs[0]["undone"] = True
+                marked.append((idx, dumps(evs), game_id, i))
+            await tx.executemany("UPDATE actions SET taken_back = ?, events = ? WHERE game_id = ? AND idx = ?", marked)
+            await tx.run(
+                "INSERT INTO actions (game_id, idx, seat, user_id, notation, events, created_at, auto, version) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (game_id, idx, seat, user_id, TAKEBACK, dumps([event]), now, TAKEBACK, expected_version))
+            if hands:
+                await tx.executemany(_HANDS, [(game_id, s, dumps(c)) for s, c in hands.items()])
+            await _write_timers(tx, game_id, version, timers)
+            if pass_modes:
+                await tx.executemany("INSERT INTO pass_modes VALUES (?, ?, ?) ON CONFLICT (game_id, seat) DO UPDATE "
+                                     "SET autopass = excluded.autopass",
+                                     [(game_id, s, dumps(m)) for s, m in pass_modes.items()])
         return version
 
     async def set_seat(self, game_id: int, expected_version: int, seat: int, user_id: int | None, name: str,

@@ -3,6 +3,7 @@ through the hooks of ``rules/hooks.py``. ``select`` refuses what the rulebooks d
 
 from __future__ import annotations
 
+from ..errors import RulesetError
 from ..hooks import Expansion
 
 __all__ = ["REGISTRY", "offered", "select"]
@@ -27,31 +28,31 @@ REGISTRY: dict[str, Expansion] = {}
 
 
 def select(edition: int, keys: tuple[str, ...]) -> list[Expansion]:
-    """The expansions named by ``keys``, in registry order; ValueError for an unknown key, a repeated
-    one, a wrong edition, a missing requirement or an excluded pair (X-02)."""
+    """The expansions named by ``keys``, in registry order; ``RulesetError`` (a ValueError) for an unknown key,
+    a repeated one, a wrong edition, a missing requirement or an excluded pair (X-02)."""
     if not keys:
         return []
     if not REGISTRY:
         REGISTRY.update(_registry())
-    if len(set(keys)) != len(keys):
-        raise ValueError(f"an expansion is named twice: {', '.join(keys)}")
-    for key in keys:
+    for i, key in enumerate(keys):
+        if key in keys[:i]:
+            raise RulesetError("ruleset_twice", part=key)
         if key not in REGISTRY:
-            if key.startswith("module") and key[6:].isdigit():
-                raise ValueError(f"Module {key[6:]} is not available yet")
             known = ", ".join(sorted(k for k in REGISTRY if not k.startswith("module")))
-            raise ValueError(f"unknown expansion {key!r} (known: {known})")
+            raise RulesetError("ruleset_unknown", name=key, known=known)
     active = [e for e in REGISTRY.values() if e.key in keys]
     for e in active:
         if edition not in e.editions:
-            eds = " or ".join(f"the {x}. edition" for x in e.editions)
-            raise ValueError(f"the expansion {e.key!r} is played with {eds} only, not the {edition}. edition")
+            if e.instead:
+                raise RulesetError("ruleset_edition_instead", part=e.key, editions=e.editions, edition=edition,
+                                   instead=e.instead)
+            raise RulesetError("ruleset_edition_only", part=e.key, editions=e.editions, edition=edition)
         for need in e.requires:
             if need not in keys:
-                raise ValueError(f"the expansion {e.key!r} needs {need!r}")
+                raise RulesetError("ruleset_needs", part=e.key, need=need)
         for other in e.excludes:
             if other in keys:
-                raise ValueError(f"the expansions {e.key!r} and {other!r} cannot be combined")
+                raise RulesetError("ruleset_excludes", part=e.key, other=other)
     return active
 
 

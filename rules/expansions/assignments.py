@@ -1,5 +1,5 @@
 """Module 5 of the 2nd edition: the Assignments ("Die Aufträge"; seed 001 module booklet p. 4-5,
-expansions.md M5-01 ... M5-19, P5-13/14, X-06 ... X-09).
+M5-01 ... M5-19, P5-13/14, X-06 ... X-09).
 
 Three assignments are dealt face down to each player at the start (from the seed, or given by the
 record); they stay hidden until the end: they leave the core only through ``rules.view``, for their
@@ -218,6 +218,11 @@ def view_fields(st: GameState, seat: int | None, out: dict[str, Any]) -> None:
         p["assignment_chosen"] = m["chosen"][s] or None
 
 
+def turned_up(before: GameState, after: GameState, events: list[Any]) -> bool:
+    """``Hooks.reveals``: M5-19: every player's assignments are turned up when the game is over."""
+    return any(not visible(before, None, s) and visible(after, None, s) for s in range(after.n))
+
+
 def redeal(d: GameState, seat: int, rng: random.Random) -> None:
     """``Hooks.unseen``: on a determinization, the assignments ``seat`` cannot see (the others' and the
     box's) are pooled, sorted, shuffled and dealt three to each other seat; one already chosen (hidden
@@ -258,6 +263,7 @@ class Assignments(Expansion):
             setups=[setup],
             view=[view_fields],
             unseen=[redeal],
+            reveals=[turned_up],
             parsers=parsers,
             formatters=formatters,
             record_fields={FIELD: read_field},

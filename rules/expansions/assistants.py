@@ -1,5 +1,5 @@
 """Module 3 of the 2nd edition: the Assistants ("Die Helfer"; seed 001 module booklet p. 3-4,
-expansions.md M3-01 ... M3-09, P5-13).
+M3-01 ... M3-09, P5-13).
 
 Each player holds one assistant with a permanent discount (``Hooks.discounts``, folded into the
 player's prices by rules/prices.py); the allocation depends on the player count, and the assistants

@@ -1,5 +1,5 @@
 """The Banquet: Module 1 of the 2nd edition and the 1st-edition Banquet (seed 001 "Modul 1: Das
-Bankett", seed 004; expansions.md BQ-01 ... BQ-28, AMB-17 ... AMB-22, AMB-31, AMB-32).
+Bankett", seed 004; BQ-01 ... BQ-28, AMB-17 ... AMB-22, AMB-31, AMB-32).
 
 The 3 normal cards are plain card data (the Czar-Superstar's discounts and its only target, the
 villages' displace values). The purple cards are hand cards played as an action

@@ -1,4 +1,4 @@
-"""The Market (2nd edition; seed 001 p. 15-19, seed 004; expansions.md MK-01 ... MK-62, P5-01 ... P5-03).
+"""The Market (2nd edition; seed 001 p. 15-19, seed 004; MK-01 ... MK-62, P5-01 ... P5-03).
 
 Setup, the market phase and five players are data (``configure``); the marketplace is derived from
 the tableaux (``positions``); the "?" good and the crate confirmations are pending decisions
@@ -133,6 +133,11 @@ def round_end(st: GameState, events: list[Event]) -> None:
         events.append({"type": "market_value", "tile": list(tile(st))})
 
 
+def tile_turned(before: GameState, after: GameState, events: list[Event]) -> bool:
+    """``Hooks.reveals``: MK-06, MK-18: the top value tile went to the box and the next one lies open now."""
+    return bool(mstate(before)["tile"] != mstate(after)["tile"])
+
+
 # --- the market scoring (MK-38): income is the base step 'income' for yellow cards ---------------
 def crates_step(st: GameState, events: list[Event]) -> bool:
     """MK-33 ... MK-36: each crate in a tableau is confirmed or released, one at a time, owners
@@ -265,6 +270,7 @@ class Market(Expansion):
             boxed=[boxed],
             round_end=[round_end],
             view=[view_fields],
+            reveals=[tile_turned],
             parsers=parsers,
             formatters=formatters,
         )

@@ -1,4 +1,4 @@
-"""In bester Gesellschaft (1st edition; expansions.md IBG-01 ... IBG-22), its SP+ variant (IBG-13),
+"""In bester Gesellschaft (1st edition; IBG-01 ... IBG-22), its SP+ variant (IBG-13),
 Module 2 "In bester Gesellschaft" (2nd edition; M2-01 ... M2-13) and five players without the Market
 (P5-04 ... P5-12).
 
@@ -109,14 +109,11 @@ class NewSociety(Expansion):
     cards), and five players without the Market (P5-04)."""
 
     key = NEW_SOCIETY
+    editions = (1,)  # in the 2nd edition its cards are Module 2's (IBG-14: not all of them are known yet)
     excludes = (REPLACEMENTS_ONLY,)
+    instead = MODULE2
 
     def configure(self, shape: Shape) -> None:
-        if shape.edition != 1:
-            raise ValueError(
-                "In bester Gesellschaft ('new_society') is played with the 1st edition; in the 2nd "
-                "edition use Module 2 (its 2nd-edition cards are not all known yet, IBG-14)"
-            )
         shape.extras += [REPLACEMENT_CARDS, CARDS]
         shape.removed += list(REPLACED)
         _without_debtors_prison(shape)
@@ -135,11 +132,10 @@ class ReplacementsOnly(Expansion):
     expansion card, no +10 VP rule, 2 to 4 players."""
 
     key = REPLACEMENTS_ONLY
+    editions = (1,)  # a variant of the 1st edition
     excludes = (NEW_SOCIETY,)
 
     def configure(self, shape: Shape) -> None:
-        if shape.edition != 1:
-            raise ValueError("SP+ ('new_society_replacements_only') is a variant of the 1st edition")
         shape.extras.append(REPLACEMENT_CARDS)
         shape.removed += list(REPLACED)
 
@@ -149,10 +145,10 @@ class Module2(Expansion):
     beyond ten aristocrats (M2-13, AMB-27)."""
 
     key = MODULE2
+    editions = (2,)
+    instead = NEW_SOCIETY
 
     def configure(self, shape: Shape) -> None:
-        if shape.edition != 2:
-            raise ValueError("Module 2 is for the 2nd edition; in the 1st edition use 'new_society'")
         shape.extras.append(CARDS)
         _without_debtors_prison(shape)
         _sycophant_step(shape)

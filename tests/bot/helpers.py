@@ -112,6 +112,17 @@ def decider_of(board: discord.Message, players: list[MemberActor]) -> MemberActo
     return next(p for p in players if p.id == uid)
 
 
+def decider(channel: simcord.ChannelHandle, players: list[MemberActor]) -> MemberActor:
+    """The player the channel's live board names as the one to decide."""
+    return decider_of(board_message(channel), players)
+
+
+def decider_and_other(channel: simcord.ChannelHandle, players: list[MemberActor]) -> tuple[MemberActor, MemberActor]:
+    """The player the live board names to decide, and another player (of two: the one waiting)."""
+    actor = decider(channel, players)
+    return actor, next(p for p in players if p is not actor)
+
+
 async def open_menu(actor: MemberActor, board: discord.Message) -> simcord.ResponseMessage:
     """Click the board's "Your move": the private menu (or the private answer) the actor gets."""
     cid = your_move_id(board)
@@ -226,9 +237,9 @@ async def time_out_once(env: simcord.Env, channel: simcord.ChannelHandle, host: 
                         game_id: int) -> list[ActionRow]:
     """The player to decide is away: the host's 5-minute time-out decides for him (X-07); returns the
     actions the time-outs took."""
-    await host.slash(channel, "petersburg settings", autopass="5")
+    await host.slash(channel, "petersburg host settings", autopass="5")
     await env.advance_time(6 * 60)
-    await host.slash(channel, "petersburg settings", autopass="off")
+    await host.slash(channel, "petersburg host settings", autopass="off")
     store = bot_of(env).store
     assert store is not None
     rows = [r for r in await store.actions(game_id) if r.auto == "timeout"]

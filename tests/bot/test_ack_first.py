@@ -1,4 +1,4 @@
-"""Issue 27, item 1: a move is applied only after its interaction was acknowledged.
+"""A move is applied only after its interaction was acknowledged.
 
 Discord answers the acknowledgement (the interaction's first callback) with a 500 or a 503, or the request
 times out. discord.py tries a failed callback again after 1 s, then 3 s; Discord expires an interaction not
@@ -21,7 +21,7 @@ from .helpers import (
     board_message,
     bot_of,
     controls,
-    decider_of,
+    decider,
     game_in,
     new_table,
     open_menu,
@@ -62,7 +62,7 @@ def inject(env: simcord.Env, fault: str, times: int) -> Any:
 
 async def _buy_choice(env: simcord.Env, channel: simcord.ChannelHandle,
                       players: list[MemberActor]) -> tuple[MemberActor, str]:
-    actor = decider_of(board_message(channel), players)
+    actor = decider(channel, players)
     choices = await actor.autocomplete(channel, "petersburg buy", "card", "")
     assert choices, "nothing to buy"
     return actor, choices[0]["value"]
@@ -76,7 +76,7 @@ async def _moves_of(env: simcord.Env, channel: simcord.ChannelHandle, actor: Mem
 
 
 @pytest.mark.parametrize("fault", ["500", "503", "timeout"])
-async def test_27_1_an_acknowledgement_failing_once_is_tried_again_in_time(env: simcord.Env, fault: str) -> None:
+async def test_an_acknowledgement_failing_once_is_tried_again_in_time(env: simcord.Env, fault: str) -> None:
     channel, players = await new_table(env)
     actor, value = await _buy_choice(env, channel, players)
     before = (await game_in(env, channel)).version
@@ -90,7 +90,7 @@ async def test_27_1_an_acknowledgement_failing_once_is_tried_again_in_time(env: 
 
 
 @pytest.mark.parametrize("fault", ["500", "503", "timeout"])
-async def test_27_1_an_acknowledgement_failing_twice_changes_nothing(env: simcord.Env, fault: str) -> None:
+async def test_an_acknowledgement_failing_twice_changes_nothing(env: simcord.Env, fault: str) -> None:
     channel, players = await new_table(env)
     actor, value = await _buy_choice(env, channel, players)
     before = await game_in(env, channel)
@@ -106,9 +106,9 @@ async def test_27_1_an_acknowledgement_failing_twice_changes_nothing(env: simcor
     assert await _moves_of(env, channel, actor) == 1
 
 
-async def test_27_1_a_menu_choice_whose_acknowledgement_fails_twice_changes_nothing(env: simcord.Env) -> None:
+async def test_a_menu_choice_whose_acknowledgement_fails_twice_changes_nothing(env: simcord.Env) -> None:
     channel, players = await new_table(env)
-    actor = decider_of(board_message(channel), players)
+    actor = decider(channel, players)
     menu = await open_menu(actor, board_message(channel))
     select = next(c for c in controls(menu) if (c.custom_id or "").endswith(":buy-0"))
     option = select.options[0].value

@@ -1,4 +1,4 @@
-"""Issue 27, item 3: backups while the bot runs. ``python -m bot backup PATH`` (SQLite's online backup API, in
+"""Backups while the bot runs. ``python -m bot backup PATH`` (SQLite's online backup API, in
 a process of its own while the bot plays), the periodic backup kept N deep (``BACKUP_DIR``,
 ``BACKUP_EVERY_HOURS``, ``BACKUP_KEEP``), and restoring: the bot stopped, the backup copied back, every game
 goes on from where the backup was made, by buttons and by commands."""
@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def _backup_command(target: Path, **env: str) -> subprocess.CompletedProcess[str]:
     full = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "DATABASE_PATH")}
-    return subprocess.run([sys.executable, "-m", "bot", "backup", str(target), "--env-file", "/nonexistent"],
+    return subprocess.run([sys.executable, "-m", "bot", "backup", str(target), "--env-file", os.devnull],
                           cwd=ROOT, env={**full, "PYTHONPATH": str(ROOT), **env}, capture_output=True, text=True,
                           timeout=60)
 
@@ -39,7 +39,7 @@ def _versions(path: Path) -> dict[int, int]:
         db.close()
 
 
-async def test_27_3_a_restored_backup_continues_every_game(env: simcord.Env, db_path: Path, tmp_path: Path) -> None:
+async def test_a_restored_backup_continues_every_game(env: simcord.Env, db_path: Path, tmp_path: Path) -> None:
     guild = env.create_guild()
     tables = []
     for i in range(2):
@@ -82,20 +82,20 @@ async def test_27_3_a_restored_backup_continues_every_game(env: simcord.Env, db_
     assert (await game_in(env, channel)).version >= before + 3
 
 
-def test_27_3_the_backup_command_explains_pg_dump_for_postgresql(tmp_path: Path) -> None:
+def test_the_backup_command_explains_pg_dump_for_postgresql(tmp_path: Path) -> None:
     done = _backup_command(tmp_path / "x", DATABASE_URL="postgresql://bot:secret@db.example:5432/petersburg")
     assert done.returncode == 2
     assert "pg_dump" in done.stderr and "secret" not in done.stderr, done.stderr
     assert not (tmp_path / "x").exists()
 
 
-def test_27_3_the_backup_command_without_a_database(tmp_path: Path) -> None:
+def test_the_backup_command_without_a_database(tmp_path: Path) -> None:
     done = _backup_command(tmp_path / "x.sqlite3", DATABASE_PATH=str(tmp_path / "none.sqlite3"))
     assert done.returncode == 1 and "no database" in done.stderr, done.stderr
     assert not (tmp_path / "none.sqlite3").exists()
 
 
-async def test_27_3_periodic_backups_are_kept_n_deep(tmp_path: Path) -> None:
+async def test_periodic_backups_are_kept_n_deep(tmp_path: Path) -> None:
     source = tmp_path / "games.sqlite3"
     db = sqlite3.connect(source)
     db.execute("CREATE TABLE t (x)")
@@ -114,7 +114,7 @@ async def test_27_3_periodic_backups_are_kept_n_deep(tmp_path: Path) -> None:
     assert sqlite3.connect(made).execute("SELECT name FROM sqlite_master").fetchall() == [("t",)]
 
 
-async def test_27_3_the_bot_backs_up_every_interval(tmp_path: Path) -> None:
+async def test_the_bot_backs_up_every_interval(tmp_path: Path) -> None:
     db_path = tmp_path / "games.sqlite3"
     folder = tmp_path / "backups"
     bot = make_bot(db_path, backup_dir=str(folder), backup_hours=1.0, backup_keep=2)
@@ -136,7 +136,7 @@ async def test_27_3_the_bot_backs_up_every_interval(tmp_path: Path) -> None:
     assert bot.bugs == []
 
 
-def test_27_3_backup_settings() -> None:
+def test_backup_settings() -> None:
     c = Config.from_env({"BACKUP_DIR": "/srv/backups", "BACKUP_EVERY_HOURS": "6", "BACKUP_KEEP": "14"})
     assert (c.backup_dir, c.backup_hours, c.backup_keep) == ("/srv/backups", 6.0, 14)
     assert Config.from_env({}).backup_dir is None

@@ -1,4 +1,4 @@
-"""Issue 17, item 2: the worker processes of ``python -m bot`` (pictures, computer players; a forkserver and
+"""The worker processes of ``python -m bot`` (pictures, computer players; a forkserver and
 a resource tracker with them) end when the bot ends, however it ends; SIGTERM stops the bot cleanly.
 
 The real process runs against a minimal Discord on the wire (``tests.bot.wire``): it logs in, connects to

@@ -1,4 +1,4 @@
-"""Issue 27, item 2, with the real ``python -m bot`` process: a game of computer players plays on while its
+"""With the real ``python -m bot`` process: a game of computer players plays on while its
 database file is deleted, then replaced by an older copy. The bot writes the open database back each time and
 plays on; when it has stopped, the file holds every move it made, in order, and replaying them gives the
 stored state: nothing was lost.
@@ -64,7 +64,7 @@ async def _moved_on(db: Path, than: dict[int, int], within: float = 60) -> dict[
         await asyncio.sleep(0.2)
 
 
-async def test_27_2_a_running_bot_loses_nothing_when_its_file_is_deleted_then_replaced(tmp_path: Path) -> None:
+async def test_a_running_bot_loses_nothing_when_its_file_is_deleted_then_replaced(tmp_path: Path) -> None:
     db = tmp_path / "games.sqlite3"
     ids = await _computers_only(db, 2)
     env = {"COMPUTER_PAUSE_SECONDS": "0.2", "COMPUTER_SECONDS": "0.05"}

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import io
 
+import pytest
 from PIL import Image
 
+from scripts import channel_picture
 from scripts.channel_picture import Control, EmbedView, Scene, Shown, markdown, page
 
 
@@ -40,3 +42,19 @@ def test_the_page_shows_board_buttons_private_menu_and_scores() -> None:
     assert 'src="data:image/png;base64,' in text and '<span class="mention">@Anna</span>' in text
     assert "border-left-color:#d69e2e" in text and "<b>Anna</b>" in text
     assert "<@1>" not in text
+
+
+def test_without_chromium_it_stops_before_playing(monkeypatch: pytest.MonkeyPatch,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    played: list[int] = []
+
+    async def play(at_round: int) -> Scene:  # the whole game the script would otherwise play first
+        played.append(at_round)
+        raise AssertionError("a game was played")
+
+    monkeypatch.setattr(channel_picture, "play", play)
+    with pytest.raises(SystemExit) as ended:
+        channel_picture.main(["--chromium", "/nowhere/chromium"])
+    assert ended.value.code == 2 and played == []
+    err = capsys.readouterr().err
+    assert "no Chromium" in err and "apt-get install -y chromium" in err and "--no-screenshot" in err

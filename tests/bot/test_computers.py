@@ -1,4 +1,4 @@
-"""Issue 12 in Discord: computer players at the table.
+"""Computer players at the table, in Discord.
 
 A four-player game with three computers played whole; a restart while a computer is to move; the bot keeps
 answering another game while a computer thinks (in a worker process); a person takes a computer's seat; the
@@ -21,7 +21,16 @@ from bot.thinking import THINK
 from rules import legal_moves
 
 from .conftest import make_bot
-from .helpers import act_by_buttons, board_message, bot_of, decider_of, game_in, setup_members, state_in
+from .helpers import (
+    act_by_buttons,
+    bot_of,
+    decider,
+    decider_and_other,
+    game_in,
+    new_table,
+    setup_members,
+    state_in,
+)
 
 
 @pytest.fixture(autouse=True)
@@ -37,7 +46,7 @@ async def _one_human_three_computers(env: simcord.Env) -> tuple[simcord.ChannelH
     r = await host.slash(channel, "petersburg create", computers=1, level="easy")
     assert r.ephemeral
     for level in ("normal", "strong"):
-        r = await host.slash(channel, "petersburg addbot", level=level)
+        r = await host.slash(channel, "petersburg host addbot", level=level)
         assert r.response is not None and "takes a seat" in r.response.content, r.response
     game = await game_in(env, channel)
     assert [s.computer for s in game.seats] == [None, "easy", "normal", "strong"]
@@ -163,14 +172,10 @@ async def test_a_person_takes_a_computers_seat(env: simcord.Env) -> None:
 
 
 async def test_time_out_hands_the_seat_to_a_computer(env: simcord.Env) -> None:
-    channel = env.create_guild().create_text_channel("table")
-    players = setup_members(env, 2)
-    await players[0].slash(channel, "petersburg create")
-    await players[1].slash(channel, "petersburg join")
-    await players[0].slash(channel, "petersburg start")
-    r = await players[0].slash(channel, "petersburg settings", autopass="5", takeover=True)
+    channel, players = await new_table(env)
+    r = await players[0].slash(channel, "petersburg host settings", autopass="5", takeover=True)
     assert r.response is not None and "takes over at the time-out: on" in r.response.content
-    absent = decider_of(board_message(channel), players)
+    absent = decider(channel, players)
     await env.advance_time(6 * 60)
     game = await game_in(env, channel)
     seat = next(s.seat for s in game.seats if s.computer is not None)
@@ -182,18 +187,13 @@ async def test_time_out_hands_the_seat_to_a_computer(env: simcord.Env) -> None:
 
 
 async def test_hint_is_private_and_the_host_can_turn_hints_off(env: simcord.Env) -> None:
-    channel = env.create_guild().create_text_channel("table")
-    players = setup_members(env, 2)
-    await players[0].slash(channel, "petersburg create")
-    await players[1].slash(channel, "petersburg join")
-    await players[0].slash(channel, "petersburg start")
-    mover = decider_of(board_message(channel), players)
-    waiting = next(p for p in players if p is not mover)
+    channel, players = await new_table(env)
+    mover, waiting = decider_and_other(channel, players)
     r = await mover.slash(channel, "petersburg hint")
     assert r.ephemeral and r.response is not None and "Suggested" in r.response.content, r.response
     r = await waiting.slash(channel, "petersburg hint")
     assert r.response is not None and "own turn" in r.response.content
-    await players[0].slash(channel, "petersburg settings", hints=False)
+    await players[0].slash(channel, "petersburg host settings", hints=False)
     r = await mover.slash(channel, "petersburg hint")
     assert r.response is not None and "turned hints off" in r.response.content
 
@@ -231,7 +231,7 @@ def test_thinking_worker_runs_the_compiled_players_when_built(players_build: Pat
 
 
 def test_thinking_keeps_the_strong_search_tree_per_game() -> None:
-    """The thinking worker names the game (issue 18, tree reuse): after a strong move it keeps the subtree
+    """The thinking worker names the game (tree reuse): after a strong move it keeps the subtree
     under that move for the seat's next decision in the same game, and only there."""
     from bot import thinking
     from players.trees import TREES

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import re
 import subprocess
 import sys
@@ -48,7 +49,7 @@ def test_env_example_documents_every_setting() -> None:
 
 def test_without_token_explains_and_exits_nonzero(tmp_path: Path) -> None:
     env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}
-    proc = subprocess.run([sys.executable, "-m", "bot", "--env-file", str(tmp_path / "none")], cwd=ROOT, env=env,
+    proc = subprocess.run([sys.executable, "-m", "bot", "--env-file", os.devnull], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode != 0
     assert "DISCORD_TOKEN" in proc.stderr and ".env.example" in proc.stderr
@@ -102,8 +103,11 @@ async def test_synced_commands_carry_german_descriptions(env: simcord.Env) -> No
     assert root["description_localizations"]["de"].startswith("Sankt Petersburg")
     subs = {o["name"]: o for o in root["options"]}
     assert set(subs) >= {"create", "join", "leave", "start", "board", "hand", "buy", "take", "play", "pass",
-                         "observatory", "decide", "card", "rules", "abort", "kick", "replace", "settings", "log",
-                         "stats", "export", "history", "leaderboard"}
+                         "observatory", "decide", "card", "rules", "host", "log", "stats", "export", "history",
+                         "leaderboard"}
+    assert subs["host"]["type"] == 2  # a subcommand group: the host's commands
+    assert {o["name"] for o in subs["host"]["options"]} == {"abort", "kick", "replace", "settings", "addbot"}
+    assert subs["host"]["description_localizations"]["de"].startswith("Gastgeber")
     pass_mode = next(o for o in subs["pass"]["options"] if o["name"] == "mode")
     assert [c["value"] for c in pass_mode["choices"]] == ["turn", "display", "phase", "off"]
     assert pass_mode["choices"][2]["name_localizations"]["de"] == "für den Rest dieser Runde passen"

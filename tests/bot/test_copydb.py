@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import random
 import subprocess
 import sys
@@ -35,7 +36,7 @@ async def _play(svc: GameService, game_id: int, rng: random.Random, steps: int |
 
 async def _source(path: Path) -> dict[str, int]:
     """Two finished games, one running (with timers, a pass mode, a notice), an aborted lobby, server
-    settings and a closed-DM mark; returns its row counts."""
+    settings, a closed-DM mark, a member away and a review; returns its row counts."""
     store = await Store.open(path)
     svc = GameService(store, timing=Timing(reminder=60, interval=240, autopass=600))
     rng = random.Random(5)
@@ -53,6 +54,10 @@ async def _source(path: Path) -> dict[str, int]:
     await svc.leave(4, 12)
     await svc.update_server_settings(7, {"reminder": 30})
     await store.set_dm_unreachable(11, True)
+    await store.set_away(7, 11, store.clock() + 86400)
+    assert await store.claim_review(ids[0], "me", 60, requested_by=10, iterations=4, seed=0)
+    assert await store.add_review_part(ids[0], "me", 3, {"index": 3}, 60)
+    assert await store.finish_review(ids[0], "me", {"decisions": []})
     found = await counts(store)
     await store.close()
     return found
@@ -60,7 +65,7 @@ async def _source(path: Path) -> dict[str, int]:
 
 def _copy(source: Path, target: str, *extra: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "bot", "copy-db", "--from", f"sqlite:///{source}", "--to", target,
-                           "--env-file", "/nonexistent", *extra], cwd=ROOT, capture_output=True, text=True, timeout=120)
+                           "--env-file", os.devnull, *extra], cwd=ROOT, capture_output=True, text=True, timeout=120)
 
 
 async def test_copy_then_continue_on_the_copy(db_url: str, tmp_path: Path) -> None:
@@ -110,6 +115,7 @@ async def test_copy_then_continue_on_the_copy(db_url: str, tmp_path: Path) -> No
 
 async def test_copy_refuses_the_same_database_and_a_bad_target(tmp_path: Path) -> None:
     source = tmp_path / "s.sqlite3"
+    await (await Store.open(source)).close()
     same = await asyncio.to_thread(_copy, source, f"sqlite:///{source}")
     assert same.returncode == 2 and "same database" in same.stderr
     bad = await asyncio.to_thread(_copy, source, "postgresql://nobody@127.0.0.1:1/none")

@@ -1,4 +1,4 @@
-"""The one decide command (issue 16, step 1): every pending decision of any part of the game is made with
+"""The one decide command: every pending decision of any part of the game is made with
 ``/petersburg decide choice:`` (autocomplete: exactly the pending decision's legal choices, versioned) and in
 the private "Your move" menu; ``observatory`` keeps only the draw; the group stays within Discord's 25
 subcommands."""
@@ -12,18 +12,15 @@ import simcord
 from bot.texts import describe_action
 from cogs.components import decode, encode
 from cogs.menus import select_placeholder
-from rules import Action, GameState, Ruleset, apply, format_action, legal_moves, new_game
+from rules import Action, Ruleset, apply, format_action, legal_moves, new_game
 
-from .helpers import board_message, decider_of, game_in, new_table, open_menu, rig, state_in, take_card
-from .test_decisions import _button
-
-
-def _pubs(st: GameState) -> None:
-    st.round, st.phase, st.passes = 2, 1, 0
-    st.upper, st.lower = [take_card(st, "market")], []
-    for s in range(st.n):
-        st.tableaux[s] = [take_card(st, "pub")]
-        st.rubles[s] = 30
+from .helpers import (
+    decider_and_other,
+    game_in,
+    new_table,
+    state_in,
+)
+from .test_decisions import to_the_pub_decisions
 
 
 async def test_decide_offers_exactly_the_pending_choices_and_takes_a_typed_one(env: simcord.Env) -> None:
@@ -31,17 +28,11 @@ async def test_decide_offers_exactly_the_pending_choices_and_takes_a_typed_one(e
     nothing = await players[0].autocomplete(channel, "petersburg decide", "choice", "")
     nothing += await players[1].autocomplete(channel, "petersburg decide", "choice", "")
     assert nothing == []  # a normal turn of the base game: the turn commands offer its moves
-    await rig(env, channel, players, _pubs)
-    for _ in range(2):  # both pass: building scoring, then the Pub decisions
-        board = board_message(channel)
-        who = decider_of(board, players)
-        menu = await open_menu(who, board)
-        await who.click(menu, custom_id=_button(menu, "pass").custom_id)
+    await to_the_pub_decisions(env, channel, players)
     st = await state_in(env, channel)
     game = await game_in(env, channel)
     assert st.pending is not None and st.pending.kind == "pub"
-    actor = decider_of(board_message(channel), players)
-    other = next(p for p in players if p is not actor)
+    actor, other = decider_and_other(channel, players)
     offered = await actor.autocomplete(channel, "petersburg decide", "choice", "")
     expected = [f"v{game.version} {format_action(m.action, st.ruleset.catalogue)}" for m in legal_moves(st)]
     assert [c["value"] for c in offered] == expected and len(expected) == 6  # pub 0 ... pub 5

@@ -9,12 +9,14 @@ from typing import Any, cast
 
 import discord
 import simcord
+from simcord.actors import MemberActor
 
 from rules import GameState, catalogue
 
 from .helpers import (
     board_message,
     controls,
+    decider_and_other,
     decider_of,
     game_in,
     open_menu,
@@ -84,23 +86,25 @@ async def test_trading_card_target_chosen_privately(env: simcord.Env) -> None:
     assert "✅" in closed.content and not closed.components  # the private choice is closed
 
 
+
+def observatory_turn(st: GameState) -> None:
+    """The buildings phase of round 2: the player to move owns an Observatory; one card on the display."""
+    seat = st.to_move
+    st.round, st.phase, st.passes = 2, 1, 0
+    st.tableaux[seat] = [take_card(st, "observatory")]
+    st.upper = [take_card(st, "market")]
+    st.lower = []
+
+
 async def test_observatory_draw_and_discard(env: simcord.Env) -> None:
     channel = env.create_guild().create_text_channel("o")
     players = setup_members(env, 2)
     await start_game(env, channel, players)
     cat = catalogue(2)
 
-    def buildings(st: GameState) -> None:
-        seat = st.to_move
-        st.round, st.phase, st.passes = 2, 1, 0
-        st.tableaux[seat] = [take_card(st, "observatory")]
-        st.upper = [take_card(st, "market")]
-        st.lower = []
-
-    await rig(env, channel, players, buildings)
+    await rig(env, channel, players, observatory_turn)
     board = board_message(channel)
-    actor = decider_of(board, players)
-    other = next(p for p in players if p is not actor)
+    actor, other = decider_and_other(channel, players)
     version = (await game_in(env, channel)).version
     stacks = await actor.autocomplete(channel, "petersburg observatory", "stack", "")
     assert {c["value"] for c in stacks} == {f"v{version} observe {s}"
@@ -132,24 +136,31 @@ async def test_observatory_draw_and_discard(env: simcord.Env) -> None:
     assert any(st.cards[c].id == "observatory" for c in st.face_down)
 
 
-async def test_pub_after_building_scoring(env: simcord.Env) -> None:
-    channel = env.create_guild().create_text_channel("p")
-    players = setup_members(env, 2)
-    await start_game(env, channel, players)
+def _pubs(st: GameState) -> None:
+    """The buildings phase of round 2, one card left on the display; each player has a Pub and 30 rubles."""
+    st.round, st.phase, st.passes = 2, 1, 0
+    st.upper, st.lower = [take_card(st, "market")], []
+    for s in range(st.n):
+        st.tableaux[s] = [take_card(st, "pub")]
+        st.rubles[s] = 30
 
-    def pubs(st: GameState) -> None:
-        st.round, st.phase, st.passes = 2, 1, 0
-        st.upper, st.lower = [take_card(st, "market")], []
-        for s in range(st.n):
-            st.tableaux[s] = [take_card(st, "pub")]
-            st.rubles[s] = 30
 
-    await rig(env, channel, players, pubs)
-    for _ in range(2):  # both pass: building scoring, then the Pub decisions
+async def to_the_pub_decisions(env: simcord.Env, channel: simcord.ChannelHandle, players: list[MemberActor]) -> None:
+    """Both players of a new game own a Pub and pass in the buildings phase: after the building scoring,
+    the first Pub decision is pending."""
+    await rig(env, channel, players, _pubs)
+    for _ in range(2):
         board = board_message(channel)
         who = decider_of(board, players)
         menu = await open_menu(who, board)
         await who.click(menu, custom_id=_button(menu, "pass").custom_id)
+
+
+async def test_pub_after_building_scoring(env: simcord.Env) -> None:
+    channel = env.create_guild().create_text_channel("p")
+    players = setup_members(env, 2)
+    await start_game(env, channel, players)
+    await to_the_pub_decisions(env, channel, players)
     st = await state_in(env, channel)
     assert st.pending is not None and st.pending.kind == "pub"
     board = board_message(channel)

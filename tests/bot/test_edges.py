@@ -1,7 +1,8 @@
-"""Issue 17, part A: the Discord layer at its edges.
+"""The Discord layer at its edges.
 
 1 a computer player's seat is never called empty; 4 every turn is announced (a 503 on the turn message is
-retried, a 403 falls back to a DM and is reported once); 5 the notice of a 403 says why; 6 a doubled
+retried, a 403 falls back to a DM and is reported once); 5 the notice of a 403 says why (in
+test_live_board.py, with the board that cannot be shown); 6 a doubled
 Observatory decision is answered "already made"; 9 the "You decide again" menu shows hand and money, and a
 413 on the hand picture falls back to text; 10 no ping per turn while people play live, a ping for a player
 who is away.
@@ -10,13 +11,13 @@ who is away.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 import simcord
 
 from bot import images
 from bot.thinking import THINK
-from rules import GameState
 
 from .conftest import make_bot
 from .helpers import (
@@ -24,7 +25,7 @@ from .helpers import (
     board_message,
     bot_of,
     controls,
-    decider_of,
+    decider,
     game_in,
     new_table,
     open_menu,
@@ -33,8 +34,8 @@ from .helpers import (
     setup_members,
     start_game,
     state_in,
-    take_card,
 )
+from .test_decisions import observatory_turn
 from .test_faults import _same_player_again
 from .traffic import traffic
 
@@ -53,16 +54,16 @@ def _turn_messages(channel: simcord.ChannelHandle) -> list[str]:
 
 async def _hand_over(env: simcord.Env, channel: simcord.ChannelHandle, players: list) -> None:
     """The player to decide acts (by the board's menu) until the turn is someone else's."""
-    first = decider_of(board_message(channel), players)
+    first = decider(channel, players)
     for _ in range(10):
         await act_by_buttons(env, channel, players)
-        if decider_of(board_message(channel), players) is not first:
+        if decider(channel, players) is not first:
             return
     raise AssertionError("the turn did not pass on")
 
 
 # --- 1 ------------------------------------------------------------------------------------------------------
-async def test_17_1_a_computer_seat_is_never_called_empty(env: simcord.Env) -> None:
+async def test_a_computer_seat_is_never_called_empty(env: simcord.Env) -> None:
     """A whole game of a person and a computer: no public text (also of messages deleted again) says "empty",
     and nobody is pinged for the computer's turns."""
     channel = env.create_guild().create_text_channel("robot")
@@ -87,7 +88,7 @@ async def test_17_1_a_computer_seat_is_never_called_empty(env: simcord.Env) -> N
 
 
 # --- 4 ------------------------------------------------------------------------------------------------------
-async def test_17_4_a_503_on_the_turn_message_is_retried(env: simcord.Env) -> None:
+async def test_a_503_on_the_turn_message_is_retried(env: simcord.Env) -> None:
     """Discord fails (503) on posting the turn message, then on deleting the old one: the player is pinged
     once Discord recovers, and the channel holds exactly one turn message."""
     channel, players = await new_table(env)
@@ -111,7 +112,7 @@ async def test_17_4_a_503_on_the_turn_message_is_retried(env: simcord.Env) -> No
     assert _turn_messages(channel) == [f"<@{game.user_at(st.decider)}>, it is your turn."], _turn_messages(channel)
 
 
-async def test_17_4_a_403_on_the_turn_message_tells_the_player_another_way(env: simcord.Env) -> None:
+async def test_a_403_on_the_turn_message_tells_the_player_another_way(env: simcord.Env) -> None:
     """The bot may edit the board but not post (403): the player to decide is told by DM at every turn, the
     host is told once what is wrong, and once the permission is back the turn message is there again."""
     channel, players = await new_table(env)
@@ -137,38 +138,14 @@ async def test_17_4_a_403_on_the_turn_message_tells_the_player_another_way(env: 
     assert _turn_messages(channel) == [f"<@{game.user_at(st.decider)}>, it is your turn."]
 
 
-# --- 5 ------------------------------------------------------------------------------------------------------
-async def test_17_5_the_notice_of_a_403_says_why(env: simcord.Env) -> None:
-    channel, players = await new_table(env)
-    board = board_message(channel)
-    env.inject_error("PATCH", f"/channels/{channel.id}/messages/{board.id}", status=403, code=50013,
-                     message="Missing Permissions", times=None)
-    env.inject_error("POST", f"/channels/{channel.id}/messages", status=403, code=50013,
-                     message="Missing Permissions", times=None)
-    await act_by_buttons(env, channel, players)
-    told = [m.content for m in players[0].user.dm_channel.history() if "cannot show the board" in m.content]
-    assert len(told) == 1, told
-    assert ": ." not in told[0] and "Missing Permissions" in told[0], told[0]
-    for permission in ("View Channel", "Send Messages", "Embed Links", "Attach Files", "Read Message History"):
-        assert permission in told[0], told[0]
-
-
 # --- 6 ------------------------------------------------------------------------------------------------------
-def _observatory(st: GameState) -> None:
-    seat = st.to_move
-    st.round, st.phase, st.passes = 2, 1, 0
-    st.tableaux[seat] = [take_card(st, "observatory")]
-    st.upper = [take_card(st, "market")]
-    st.lower = []
-
-
 async def _drawn(env: simcord.Env) -> tuple[simcord.ChannelHandle, object, str]:
     """A player who drew with the Observatory; their "discard" decision as ``/petersburg decide`` offers it."""
     channel = env.create_guild().create_text_channel("observatory")
     players = setup_members(env, 2)
     await start_game(env, channel, players)
-    await rig(env, channel, players, _observatory)
-    actor = decider_of(board_message(channel), players)
+    await rig(env, channel, players, observatory_turn)
+    actor = decider(channel, players)
     stacks = await actor.autocomplete(channel, "petersburg observatory", "stack", "")
     chosen = next(c["value"] for c in stacks if c["value"].endswith(" aristocrats"))
     await actor.slash(channel, "petersburg observatory", stack=chosen)
@@ -177,44 +154,30 @@ async def _drawn(env: simcord.Env) -> tuple[simcord.ChannelHandle, object, str]:
     return channel, actor, decision
 
 
-async def test_17_6_a_doubled_observatory_decision_by_command(env: simcord.Env) -> None:
-    channel, actor, decision = await _drawn(env)
-    first = await actor.slash(channel, "petersburg decide", choice=decision)  # type: ignore[attr-defined]
-    assert "✅" in reply_of(first).content
-    version = (await game_in(env, channel)).version
-    again = await actor.slash(channel, "petersburg decide", choice=decision)  # type: ignore[attr-defined]
-    assert "already made" in reply_of(again).content, reply_of(again).content
-    assert (await game_in(env, channel)).version == version
-
-
-async def test_17_6_a_doubled_observatory_decision_by_click_and_command(env: simcord.Env) -> None:
+@pytest.mark.parametrize(("first_by", "again_by"), [("command", "command"), ("click", "command"),
+                                                    ("command", "click")])
+async def test_a_doubled_observatory_decision(env: simcord.Env, first_by: str, again_by: str) -> None:
+    """The same decision twice, by ``/petersburg decide`` or by a click on the private menu opened before
+    either: the second is answered "already made" and changes nothing."""
     channel, actor, decision = await _drawn(env)
     menu = await open_menu(actor, board_message(channel))  # type: ignore[arg-type]
     discard = next(c for c in controls(menu) if (c.custom_id or "").startswith("pb:b:")
                    and (c.custom_id or "").split(":")[-1].startswith("discard|"))
-    first = await actor.click(menu, custom_id=discard.custom_id)  # type: ignore[attr-defined]
-    assert "✅" in reply_of(first).content
-    version = (await game_in(env, channel)).version
-    again = await actor.slash(channel, "petersburg decide", choice=decision)  # type: ignore[attr-defined]
-    assert "already made" in reply_of(again).content, reply_of(again).content
-    assert (await game_in(env, channel)).version == version
 
+    async def decide(by: str) -> Any:
+        if by == "click":
+            return await actor.click(menu, custom_id=discard.custom_id)  # type: ignore[attr-defined]
+        return await actor.slash(channel, "petersburg decide", choice=decision)  # type: ignore[attr-defined]
 
-async def test_17_6_a_doubled_observatory_decision_by_command_and_click(env: simcord.Env) -> None:
-    channel, actor, decision = await _drawn(env)
-    menu = await open_menu(actor, board_message(channel))  # type: ignore[arg-type]
-    discard = next(c for c in controls(menu) if (c.custom_id or "").startswith("pb:b:")
-                   and (c.custom_id or "").split(":")[-1].startswith("discard|"))
-    first = await actor.slash(channel, "petersburg decide", choice=decision)  # type: ignore[attr-defined]
-    assert "✅" in reply_of(first).content
+    assert "✅" in reply_of(await decide(first_by)).content
     version = (await game_in(env, channel)).version
-    again = await actor.click(menu, custom_id=discard.custom_id)  # type: ignore[attr-defined]
+    again = await decide(again_by)
     assert "already made" in reply_of(again).content, reply_of(again).content
     assert (await game_in(env, channel)).version == version
 
 
 # --- 9 ------------------------------------------------------------------------------------------------------
-async def test_17_9_the_decide_again_menu_shows_hand_and_money(env: simcord.Env) -> None:
+async def test_the_decide_again_menu_shows_hand_and_money(env: simcord.Env) -> None:
     channel, players = await new_table(env)
     mover, _ = await _same_player_again(env, channel, players)
     menu = await open_menu(mover, board_message(channel))
@@ -231,7 +194,7 @@ async def test_17_9_the_decide_again_menu_shows_hand_and_money(env: simcord.Env)
 
 
 @pytest.mark.skipif(not images.available(), reason="render/ is not there")
-async def test_17_9_a_hand_picture_too_large_falls_back_to_text(env: simcord.Env, db_path: Path) -> None:
+async def test_a_hand_picture_too_large_falls_back_to_text(env: simcord.Env, db_path: Path) -> None:
     channel, players = await new_table(env)
     old = bot_of(env)
     await env.restart_bot(make_bot(db_path, sync=False, render_images=True))
@@ -248,7 +211,7 @@ async def test_17_9_a_hand_picture_too_large_falls_back_to_text(env: simcord.Env
 
 
 # --- 10 -----------------------------------------------------------------------------------------------------
-async def test_17_10_a_live_game_pings_nobody_per_turn(env: simcord.Env) -> None:
+async def test_a_live_game_pings_nobody_per_turn(env: simcord.Env) -> None:
     """Two players at the board, acting within seconds of each other, a whole game: no mention after the
     first, and no turn message posted and deleted per turn."""
     channel, players = await new_table(env)
@@ -265,7 +228,7 @@ async def test_17_10_a_live_game_pings_nobody_per_turn(env: simcord.Env) -> None
     assert bot_of(env).bugs == []
 
 
-async def test_17_11_a_live_game_keeps_one_look_again(env: simcord.Env) -> None:
+async def test_a_live_game_keeps_one_look_again(env: simcord.Env) -> None:
     """The look again at the end of a live player's window is one sleeping task per game, moved later by each
     move: cancelling it and making a new one at every move left a cancelled timer behind each time (SimCord
     keeps every timer of the bot in a list it searches at each callback: the live window halved bench_load's
@@ -282,11 +245,11 @@ async def test_17_11_a_live_game_keeps_one_look_again(env: simcord.Env) -> None:
             tasks.add(task)
     assert len(tasks) == 1, len(tasks)
     await env.advance_time(AWAY)  # the window passes: the player to decide is pinged, once
-    waiting = decider_of(board_message(channel), players)
+    waiting = decider(channel, players)
     assert _turn_messages(channel) == [f"<@{waiting.id}>, it is your turn."]
 
 
-async def test_17_10_a_player_who_is_away_is_pinged(env: simcord.Env) -> None:
+async def test_a_player_who_is_away_is_pinged(env: simcord.Env) -> None:
     """Live play pings nobody; a player who has not been seen for longer than the live window is pinged when
     the turn reaches them, and a live player who does not act within that window is pinged then."""
     channel, players = await new_table(env)
@@ -294,23 +257,23 @@ async def test_17_10_a_player_who_is_away_is_pinged(env: simcord.Env) -> None:
     await env.advance_time(5)
     await _hand_over(env, channel, players)  # both were here seconds ago
     assert traffic(env, channel.id, start).mentions() == []
-    waiting = decider_of(board_message(channel), players)
+    waiting = decider(channel, players)
     await env.advance_time(4 * 60)  # still within the window: quiet
     assert traffic(env, channel.id, start).mentions() == []
     await env.advance_time(2 * 60)  # the live window has passed without a move: pinged now
     assert traffic(env, channel.id, start).mentions() == [waiting.id]
     assert _turn_messages(channel) == [f"<@{waiting.id}>, it is your turn."]
     await _hand_over(env, channel, players)  # the other player has been away for six minutes
-    other = decider_of(board_message(channel), players)
+    other = decider(channel, players)
     assert other is not waiting
     assert traffic(env, channel.id, start).mentions() == [waiting.id, other.id]
     assert _turn_messages(channel) == [f"<@{other.id}>, it is your turn."]
 
 
-async def test_17_10_a_live_player_is_still_pinged_after_a_restart(env: simcord.Env, db_path: Path) -> None:
+async def test_a_live_player_is_still_pinged_after_a_restart(env: simcord.Env, db_path: Path) -> None:
     """The look again at the end of a live player's window is in memory: a restart finds the untold turn."""
     channel, players = await new_table(env)
-    waiting = decider_of(board_message(channel), players)
+    waiting = decider(channel, players)
     assert _turn_messages(channel) == []  # just started: at the board
     old = bot_of(env)
     await env.restart_bot(make_bot(db_path, sync=False))
@@ -320,7 +283,7 @@ async def test_17_10_a_live_player_is_still_pinged_after_a_restart(env: simcord.
     assert _turn_messages(channel) == [f"<@{waiting.id}>, it is your turn."]
 
 
-def test_17_10_live_minutes_setting() -> None:
+def test_live_minutes_setting() -> None:
     from bot.config import Config
 
     assert Config.from_env({}).live_minutes == 5

@@ -1,4 +1,4 @@
-"""Issue 10, defects 4 and 6: a move applies once, and DMs are a push that may fail.
+"""A move applies once, and DMs are a push that may fail.
 
 4: two identical slash commands (a retry, a double submit), or a command and a click on the same move, must
 not both apply where the same player decides again and the move is still legal.
@@ -19,7 +19,7 @@ from .helpers import (
     board_message,
     bot_of,
     controls,
-    decider_of,
+    decider_and_other,
     game_in,
     new_table,
     open_menu,
@@ -43,8 +43,7 @@ async def _same_player_again(env: simcord.Env, channel: simcord.ChannelHandle, p
     """A position where, after the mover buys a Lumberjack, the other player passes at once (pass mode) and
     the mover decides again with "buy Lumberjack" still legal."""
     await rig(env, channel, players, _two_lumberjacks)
-    mover = decider_of(board_message(channel), players)
-    other = next(p for p in players if p is not mover)
+    mover, other = decider_and_other(channel, players)
     r = await other.slash(channel, "petersburg pass", mode="phase")
     assert r.ephemeral
     choices = await mover.autocomplete(channel, "petersburg buy", "card", "Lumberjack")

@@ -179,7 +179,7 @@ async def test_history_and_leaderboard_after_several_games(env: simcord.Env) -> 
     await _play_through_service(svc, other.id, other.create_text_channel("x").id, [(a.id, "a"), (b.id, "b")], 9)
     aborted = guild.create_text_channel("aborted")
     await start_game(env, aborted, [a, b])
-    await a.slash(aborted, "petersburg abort")
+    await a.slash(aborted, "petersburg host abort")
 
     r = await c.slash(guild.create_text_channel("lobby"), "petersburg history")
     assert r.response is not None and not r.ephemeral

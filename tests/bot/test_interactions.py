@@ -24,6 +24,8 @@ from .helpers import (
     boards_with_controls,
     bot_of,
     controls,
+    decider,
+    decider_and_other,
     decider_of,
     game_in,
     new_table,
@@ -137,9 +139,7 @@ async def test_outsider_click_and_hand_button(env: simcord.Env) -> None:
 
 async def test_illegal_commands_answered_privately(env: simcord.Env) -> None:
     channel, players = await new_table(env)
-    board = board_message(channel)
-    actor = decider_of(board, players)
-    other = next(p for p in players if p is not actor)
+    actor, other = decider_and_other(channel, players)
     before = await game_in(env, channel)
     st = await state_in(env, channel)
     card = st.cards[st.upper[0]].name_en
@@ -164,9 +164,7 @@ async def test_illegal_commands_answered_privately(env: simcord.Env) -> None:
 
 async def test_autocomplete_offers_only_legal_moves(env: simcord.Env) -> None:
     channel, players = await new_table(env)
-    board = board_message(channel)
-    actor = decider_of(board, players)
-    other = next(p for p in players if p is not actor)
+    actor, other = decider_and_other(channel, players)
     st = await state_in(env, channel)
     from rules import legal_moves
 
@@ -193,10 +191,10 @@ async def test_stale_board_click(env: simcord.Env) -> None:
     assert store is not None
     done = (await store.actions((await game_in(env, channel)).id))[0]
     for _ in range(10):  # play on until the actor decides again
-        if decider_of(board_message(channel), players) is actor:
+        if decider(channel, players) is actor:
             break
         await act_by_buttons(env, channel, players)
-    assert decider_of(board_message(channel), players) is actor
+    assert decider(channel, players) is actor
     before = await game_in(env, channel)
     assert before.version > old_version and board_message(channel).id == board.id  # the live board, edited
     assert _version_shown(channel) == before.version
@@ -332,7 +330,7 @@ async def test_lobby_flow_and_host_tools(env: simcord.Env) -> None:
     r = await b.slash(channel, "petersburg start")
     assert "Only the host" in _reply(r).content
     assert d.mention in channel.history()[0].content
-    r = await host.slash(channel, "petersburg kick", player=d)
+    r = await host.slash(channel, "petersburg host kick", player=d)
     assert r.ephemeral and "removed" in _reply(r).content
     assert d.mention not in channel.history()[0].content  # the lobby message no longer lists them
     await c.slash(channel, "petersburg leave")
@@ -343,7 +341,7 @@ async def test_lobby_flow_and_host_tools(env: simcord.Env) -> None:
     assert game.status == "active" and game.ruleset["open_money"] is False
     assert "?" in (board_message(channel).embeds[0].fields[0].value or "")  # money hidden from the channel
     # replace an absent player: the newcomer plays the seat with its hand
-    r = await host.slash(channel, "petersburg replace", player=b, new_player=e)
+    r = await host.slash(channel, "petersburg host replace", player=b, new_player=e)
     assert r.ephemeral
     game = await game_in(env, channel)
     assert game.seats[1].user_id == e.id
@@ -353,7 +351,7 @@ async def test_lobby_flow_and_host_tools(env: simcord.Env) -> None:
     for _ in range(3):
         await act_by_buttons(env, channel, [host, e])
     # kick in play empties the seat; someone joins it
-    r = await host.slash(channel, "petersburg kick", player=e)
+    r = await host.slash(channel, "petersburg host kick", player=e)
     assert r.ephemeral
     game = await game_in(env, channel)
     assert game.seats[1].user_id is None
@@ -365,9 +363,9 @@ async def test_lobby_flow_and_host_tools(env: simcord.Env) -> None:
     assert len(notice) == 1 and c.mention in notice[0]
     await act_by_buttons(env, channel, [host, c])
     # abort: not by a plain member, yes by the host
-    r = await c.slash(channel, "petersburg abort")
+    r = await c.slash(channel, "petersburg host abort")
     assert "Only the host" in _reply(r).content
-    r = await host.slash(channel, "petersburg abort")
+    r = await host.slash(channel, "petersburg host abort")
     assert r.ephemeral
     assert (await game_in(env, channel)).status == "aborted"
     assert boards_with_controls(channel) == []
@@ -399,7 +397,7 @@ async def test_moderator_can_abort_and_info_commands(env: simcord.Env) -> None:
     # at the bottom: the board, then the one turn message pinging the player to decide
     assert public[-2].id == board.id and public[-1].content == f"{decider.mention}, it is your turn."
     assert len(texts(public, "it is your turn")) == 1
-    r = await mod.slash(channel, "petersburg abort")
+    r = await mod.slash(channel, "petersburg host abort")
     assert r.ephemeral
     assert (await game_in(env, channel)).status == "aborted"
     assert len(texts(channel.history(), f"{mod.mention} ended the game without scoring")) == 1

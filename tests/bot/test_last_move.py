@@ -1,4 +1,4 @@
-"""Issue 27, item 4: the same move twice as a game's last move. The second one is answered "already made"
+"""The same move twice as a game's last move. The second one is answered "already made"
 (``already_done``), like any repeated move, not "This game is not in play." (the game ended with the first)."""
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ async def _up_to_the_last_move(svc: GameService, game_id: int) -> tuple[int, Act
 
 
 @pytest.mark.parametrize("typed", [False, True], ids=["button", "command"])
-async def test_27_4_the_last_move_twice_is_already_made(tmp_path: Path, typed: bool) -> None:
+async def test_the_last_move_twice_is_already_made(tmp_path: Path, typed: bool) -> None:
     store = await Store.open(tmp_path / "g.sqlite3")
     try:
         svc = GameService(store)

@@ -1,4 +1,4 @@
-"""Issue 10, defect 5: nothing secret on a public message.
+"""Nothing secret on a public message.
 
 With hidden money and private hands, every public message of a game (the board's embed, its controls and
 picture, the turn message, the final scores while the game runs) must be the same whatever the seats'
@@ -88,7 +88,7 @@ async def test_hidden_money_game_has_no_private_choices_on_public_messages(env: 
             assert all(i.startswith(("pb:y:", "pb:h:", "pb:k:", "pb:m:", "pb:l:")) for i in ids), ids
 
 
-# --- issue 19: the assignments stay secret until the end (M5-19) ---------------------------------------------
+# --- the assignments stay secret until the end (M5-19) ------------------------------------------------------
 def _other_assignments(st: GameState, seat: int) -> GameState:
     """The same game, but ``seat`` holds three other assignments (from the box: none of the others')."""
     from rules.expansions.assignments import in_play, mstate

@@ -1,6 +1,6 @@
-"""Issue 10: the board as durable state, kept live, in a quiet channel.
+"""The board as durable state, kept live, in a quiet channel.
 
-Defects covered (numbers as in the issue): 1 a failed board post leaves the game without a board; 2 a crash
+Defects covered: 1 a failed board post leaves the game without a board; 2 a crash
 between storing a move and posting the board; 3 "nothing was changed" after a stored move; 9 the host role
 stays with a host who left; 10 channel noise (a new board image per move).
 """
@@ -20,6 +20,7 @@ from .helpers import (
     board_message,
     bot_of,
     controls,
+    decider,
     decider_of,
     game_in,
     new_table,
@@ -114,7 +115,8 @@ async def test_defect_1_failed_board_edit_is_retried_and_the_old_board_keeps_wor
 
 async def test_defect_1_missing_permission_is_told_to_the_host(env: simcord.Env) -> None:
     """The bot may no longer post in the channel (403 Missing Permissions): the host is told by DM what is
-    wrong; once the permission is back, the board appears."""
+    wrong, with Discord's reason and the permissions the bot needs; once the permission is back, the board
+    appears."""
     channel, players = await new_table(env)
     board = board_message(channel)
     env.inject_error("PATCH", f"/channels/{channel.id}/messages/{board.id}", status=403, code=50013,
@@ -125,6 +127,9 @@ async def test_defect_1_missing_permission_is_told_to_the_host(env: simcord.Env)
     host_dms = [m.content for m in players[0].user.dm_channel.history()]
     told = [c for c in host_dms if "cannot show the board" in c]
     assert len(told) == 1, host_dms
+    assert ": ." not in told[0] and "Missing Permissions" in told[0], told[0]
+    for permission in ("View Channel", "Send Messages", "Embed Links", "Attach Files", "Read Message History"):
+        assert permission in told[0], told[0]
     r = await players[1].slash(channel, "petersburg board")
     assert r.response is not None and "could not show the board" in r.response.content
     env.backend.faults.clear()
@@ -164,7 +169,7 @@ async def test_defect_3_failed_confirmation_never_says_nothing_changed(env: simc
     no bug, and the board moves on."""
     channel, players = await new_table(env)
     before = await game_in(env, channel)
-    actor = decider_of(board_message(channel), players)
+    actor = decider(channel, players)
     choices = await actor.autocomplete(channel, "petersburg buy", "card", "")
     choices = choices or await actor.autocomplete(channel, "petersburg take", "card", "")
     assert choices
@@ -188,16 +193,16 @@ async def test_defect_9_host_role_passes_when_the_host_leaves(env: simcord.Env) 
     game = await game_in(env, channel)
     assert game.host_id == second.id
     assert any(f"<@{second.id}> is the host now" in m.content for m in channel.history())
-    r = await host.slash(channel, "petersburg kick", player=third)
+    r = await host.slash(channel, "petersburg host kick", player=third)
     assert (await game_in(env, channel)).user_at(2) == third.id  # the old host may not kick any more
-    r = await second.slash(channel, "petersburg settings", reminder="30")
+    r = await second.slash(channel, "petersburg host settings", reminder="30")
     assert "30" in (r.response.content if r.response else "")
     assert (await game_in(env, channel)).settings.get("reminder") == 30
 
 
 async def test_defect_9_a_player_who_left_is_never_pinged(env: simcord.Env) -> None:
     channel, players = await new_table(env, 2)
-    leaver = decider_of(board_message(channel), players)
+    leaver = decider(channel, players)
     await leaver.slash(channel, "petersburg leave")
     game = await game_in(env, channel)
     st = await state_in(env, channel)
@@ -211,7 +216,7 @@ async def test_a_reminder_for_a_turn_already_played_is_dropped(env: simcord.Env)
     """The reminder is claimed, then the player acts before it is posted: no stale ping, and the next
     player's turn message stays."""
     channel, players = await new_table(env)
-    await players[0].slash(channel, "petersburg settings", reminder="1", interval="off")
+    await players[0].slash(channel, "petersburg host settings", reminder="1", interval="off")
     bot = bot_of(env)
     bot.config = dataclasses.replace(bot.config, live_minutes=0)  # every turn pinged, live or not
     cog = bot.get_cog("Petersburg")
@@ -237,7 +242,7 @@ async def test_a_reminder_for_a_turn_already_played_is_dropped(env: simcord.Env)
 
 async def test_a_pass_mode_shows_on_the_board_at_once(env: simcord.Env) -> None:
     channel, players = await new_table(env)
-    waiting = next(p for p in players if p is not decider_of(board_message(channel), players))
+    waiting = next(p for p in players if p is not decider(channel, players))
     before = await game_in(env, channel)
     await waiting.slash(channel, "petersburg pass", mode="phase")
     board = board_message(channel)

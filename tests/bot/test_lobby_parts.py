@@ -1,4 +1,4 @@
-"""The lobby offers the expansions and modules of its edition, each with a line of help (issue 16, step 3):
+"""The lobby offers the expansions and modules of its edition, each with a line of help:
 the host picks them in one select; the rules core accepts the combination or says why not (X-02)."""
 
 from __future__ import annotations
@@ -63,3 +63,25 @@ async def test_first_edition_lobby_offers_only_its_own_parts(env: simcord.Env) -
     assert "market" not in keys
     pickers = [c for c in controls(lobby) if (c.custom_id or "").startswith("pb:x:")]
     assert [o.value for o in pickers[0].options] == keys if keys else pickers == []
+
+
+async def test_a_refused_combination_is_explained_in_the_lobbys_language(env: simcord.Env) -> None:
+    """The rules core's reasons name the parts as the README does, in English and German (no registry keys,
+    no "2. edition"), for the lobby's menu and for ``create``."""
+    guild = env.create_guild()
+    for lang, words, market_words in (
+        ("en", "Module 3 (the Assistants) needs the Market.",
+         "The Market is played with the 2nd edition only, not the 1st edition."),
+        ("de", "Modul 3 („Die Helfer“) wird nur zusammen mit „Der Markt“ gespielt.",
+         "„Der Markt“ wird nur mit der 2. Ausgabe gespielt, nicht mit der 1. Ausgabe."),
+    ):
+        channel = guild.create_text_channel(f"lobby-{lang}")
+        host = setup_members(env, 1, guild, prefix=f"h{lang}")[0]
+        await host.slash(channel, "petersburg create", edition=2, language=lang)
+        lobby = _lobby(channel)
+        refused = reply_of(await host.select(lobby, ["module3"], custom_id=_parts_select(lobby).custom_id))
+        assert refused.ephemeral and words in refused.content, refused.content
+        assert "modules" not in (await game_in(env, channel)).ruleset
+        await host.slash(channel, "petersburg host abort")
+        refused = reply_of(await host.slash(channel, "petersburg create", edition=1, market=True, language=lang))
+        assert refused.ephemeral and market_words in refused.content, refused.content

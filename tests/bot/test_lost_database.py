@@ -1,4 +1,4 @@
-"""The database file deleted or replaced under the running bot (issue 17, item 3; issue 27, item 2).
+"""The database file deleted or replaced under the running bot.
 
 The open connections still hold every committed byte. After each commit, before any move is confirmed, the
 bot compares the path (and its -wal) with the files it opened; when they differ it writes the open database
@@ -52,7 +52,7 @@ async def _restart(env: simcord.Env, db_path: Path) -> None:
 
 
 @pytest.mark.parametrize("how", ["file", "file, -wal and -shm"])
-async def test_27_2_a_deleted_database_is_written_back_and_nothing_is_lost(
+async def test_a_deleted_database_is_written_back_and_nothing_is_lost(
         env: simcord.Env, db_path: Path, caplog: pytest.LogCaptureFixture, how: str) -> None:
     channel, players = await new_table(env)
     await _moves(env, channel, players, 1)
@@ -71,7 +71,7 @@ async def test_27_2_a_deleted_database_is_written_back_and_nothing_is_lost(
     assert await _moves(env, channel, players, 2) > version  # buttons and commands work on the file put back
 
 
-async def test_27_2_a_replaced_database_is_written_back_and_the_other_file_kept(
+async def test_a_replaced_database_is_written_back_and_the_other_file_kept(
         env: simcord.Env, db_path: Path, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     channel, players = await new_table(env)
     copy = tmp_path / "copy.sqlite3"
@@ -91,7 +91,7 @@ async def test_27_2_a_replaced_database_is_written_back_and_the_other_file_kept(
     assert await _moves(env, channel, players, 1) > version
 
 
-async def test_27_2_the_same_file_deleted_twice(env: simcord.Env, db_path: Path) -> None:
+async def test_the_same_file_deleted_twice(env: simcord.Env, db_path: Path) -> None:
     channel, players = await new_table(env)
     await _moves(env, channel, players, 1)
     os.unlink(db_path)
@@ -102,7 +102,7 @@ async def test_27_2_the_same_file_deleted_twice(env: simcord.Env, db_path: Path)
     assert (await game_in(env, channel)).version == version
 
 
-async def test_27_2_nothing_written_back_refuses_before_confirming(
+async def test_nothing_written_back_refuses_before_confirming(
         env: simcord.Env, db_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     channel, players = await new_table(env)
     version = await _moves(env, channel, players, 1)

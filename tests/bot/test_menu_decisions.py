@@ -21,6 +21,7 @@ from simcord.actors import MemberActor
 
 from bot.client import PetersburgBot
 from cogs.components import DYNAMIC_ITEMS, decode
+from cogs.review_items import REVIEW_ITEMS
 from rules import GameState, apply, format_action, legal_moves, new_game
 
 from .helpers import (
@@ -28,6 +29,7 @@ from .helpers import (
     board_message,
     bot_of,
     controls,
+    decider,
     decider_of,
     game_in,
     open_menu,
@@ -100,7 +102,7 @@ async def test_guild_hall_split_and_trading_house_from_the_menu(env: simcord.Env
     st = await state_in(env, channel)
     assert st.pending is not None and st.pending.kind == "guild_hall"
     seat = st.pending.seat
-    actor = decider_of(board_message(channel), players)
+    actor = decider(channel, players)
     vp, rubles = st.vp[seat], st.rubles[seat]
     menu = await open_menu(actor, board_message(channel))
     split = _select(menu, "guild_hall")
@@ -123,7 +125,7 @@ async def test_the_bot_registers_exactly_the_menus_items(env: simcord.Env) -> No
     bot = env.bot
     assert isinstance(bot, PetersburgBot)
     registered = set(bot._connection._view_store._dynamic_items.values())
-    assert registered == set(DYNAMIC_ITEMS)
+    assert registered == set(DYNAMIC_ITEMS) | set(REVIEW_ITEMS)
 
 
 async def test_five_kinds_of_move_the_fifth_on_the_second_page(env: simcord.Env) -> None:

@@ -14,6 +14,7 @@ import discord
 
 from cogs.components import DYNAMIC_ITEMS, GROUP, ActionButton, ActionSelect, PageButton, decode
 from cogs.menus import menu_pages, move_view, target_moves, target_view
+from cogs.review_items import REVIEW_ITEMS
 from rules import Action, GameState, Ruleset, apply, legal_moves, new_game
 
 from .helpers import FIVE_KINDS
@@ -29,7 +30,7 @@ SAMPLE = 6  # one position in SAMPLE of each ruleset's random game is checked (p
 def _route(component: dict[str, Any]) -> type[discord.ui.DynamicItem[Any]]:
     """The one registered DynamicItem that discord.py hands this component's interaction to."""
     cid = component["custom_id"]
-    routed = [cls for cls in DYNAMIC_ITEMS if cls.__discord_ui_compiled_template__.fullmatch(cid)]
+    routed = [cls for cls in (*DYNAMIC_ITEMS, *REVIEW_ITEMS) if cls.__discord_ui_compiled_template__.fullmatch(cid)]
     assert len(routed) == 1, f"custom id {cid!r} is routed to {[c.__name__ for c in routed]}"
     return routed[0]
 
@@ -120,7 +121,7 @@ def _position(rs: Ruleset, seed: int, steps: int) -> GameState:
 
 
 async def test_five_kinds_of_move_all_reachable() -> None:
-    """Issue: the menu dropped a fifth kind of move (here the Grabber)."""
+    """A fifth kind of move (here the Grabber) is in the menu too."""
     st = _position(EVERY_PART, *FIVE_KINDS)
     kinds = {m.action.kind for m in legal_moves(st)} - {"pass", "discard"}
     assert len(kinds) >= 5, kinds
@@ -145,7 +146,7 @@ async def test_every_position_with_pages_in_thirty_games_at_the_fullest_table() 
 
 
 async def test_guild_hall_and_trading_house_ids_are_routed() -> None:
-    """Issue: ``pb:s:GAME:VERSION:guild_hall0`` matched no template (discord.py dropped the click)."""
+    """``pb:s:GAME:VERSION:guild_hall0`` matches a template (or discord.py would drop the click)."""
     rs = Ruleset(edition=2, players=3, modules=(2,))
     for kind in ("guild_hall", "trading_house"):
         seed = 0
@@ -178,7 +179,7 @@ async def test_every_legal_move_of_every_ruleset_reachable_from_the_menu() -> No
 
 def test_templates_are_distinct() -> None:
     """No two registered templates are the same pattern (discord.py keys them by pattern)."""
-    patterns = [cls.__discord_ui_compiled_template__.pattern for cls in DYNAMIC_ITEMS]
+    patterns = [cls.__discord_ui_compiled_template__.pattern for cls in (*DYNAMIC_ITEMS, *REVIEW_ITEMS)]
     assert len(set(patterns)) == len(patterns)
     assert all(isinstance(cls.__discord_ui_compiled_template__, re.Pattern) for cls in DYNAMIC_ITEMS)
 

@@ -1,4 +1,4 @@
-"""Issues 16 and 19: every move and decision of every part of the game in words, in English and German (the
+"""Every move and decision of every part of the game in words, in English and German (the
 private menu, autocomplete and the "✅ …" replies), never as a raw key or the record notation; the Moocher
 names the player by name; an assignment is worded with what it would score now, from its owner's view."""
 

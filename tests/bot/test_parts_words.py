@@ -1,4 +1,4 @@
-"""Issues 16 and 19 in Discord: the new decisions in words in the private menu, autocomplete and the "✅ …"
+"""In Discord, the new decisions in words in the private menu, autocomplete and the "✅ …"
 reply; the Moocher names the player (menus and records); a player's assignments only in their own private
 answers, with what each would score now; the board embed (without pictures) and ``/petersburg stats`` name the
 Sack, assistants, obstacles and the new VP sources in words."""
@@ -20,7 +20,7 @@ from .helpers import (
     board_message,
     bot_of,
     controls,
-    decider_of,
+    decider,
     game_in,
     open_menu,
     reply_of,
@@ -72,7 +72,7 @@ async def test_M5_02_assignment_choice_in_words_privately_and_never_in_public(en
     seat = st.decider
     own = {e["id"]: e for e in view(st, seat)["players"][seat]["assignments"]}
     assert sorted(own) == sorted(dealt(st, seat))
-    who = decider_of(board_message(channel), players)
+    who = decider(channel, players)
     board = "\n".join(e.description or "" for e in board_message(channel).embeds)
     assert "which of their three assignments scores" in board  # named, not revealed, not "your"
     menu = await open_menu(who, board_message(channel))
@@ -119,7 +119,7 @@ async def test_BQ_15_moocher_names_the_player_in_menus_replies_and_the_record(en
     await rig(env, channel, players, moocher)
     st = await state_in(env, channel)
     victim = st.seats[(st.decider + 1) % st.n]
-    who = decider_of(board_message(channel), players)
+    who = decider(channel, players)
     offered = await who.autocomplete(channel, "petersburg play", "card", "Moocher")
     mooch = [c for c in offered if "Senator" in c["name"]]
     assert mooch, offered

@@ -19,6 +19,7 @@ from .helpers import (
     board_message,
     bot_of,
     controls,
+    decider,
     decider_of,
     game_in,
     open_menu,
@@ -166,7 +167,7 @@ async def test_pass_mode_refusals(env: simcord.Env) -> None:
     channel = env.create_guild().create_text_channel("petersburg")
     players = setup_members(env, 2)
     await start_game(env, channel, players)
-    first = decider_of(board_message(channel), players)
+    first = decider(channel, players)
     r = await first.slash(channel, "petersburg pass", mode="turn")  # round 1: a worker must be bought
     assert reply_of(r).ephemeral and "cannot pass" in reply_of(r).content
     outsider = env.guild.add_member(env.create_user("kibitz"))

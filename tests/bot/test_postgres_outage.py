@@ -1,4 +1,4 @@
-"""Issue 27, item 2, PostgreSQL: the server goes down in the middle of a move's commit. The move is never
+"""PostgreSQL: the server goes down in the middle of a move's commit. The move is never
 confirmed: the player is told privately that the database could not be reached (not a bug, not "✅"), nothing
 of the move is stored, and once the server is back the player's retry is a fresh move, made once.
 
@@ -65,7 +65,7 @@ def simcord_bot(server: Server) -> PetersburgBot:
     return PetersburgBot(Config(token="x", database_url=server.url, render_images=False), sync_commands=True)
 
 
-async def test_27_2_a_server_lost_mid_commit_confirms_nothing(env: simcord.Env, server: Server) -> None:
+async def test_a_server_lost_mid_commit_confirms_nothing(env: simcord.Env, server: Server) -> None:
     channel, players = await new_table(env)
     assert "✅" in reply_of(await act_by_commands(env, channel, players)).content
     before = await game_in(env, channel)

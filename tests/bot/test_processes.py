@@ -13,7 +13,7 @@ import pytest
 from bot.client import PetersburgBot, ShardedPetersburgBot, make_bot
 from bot.config import Config
 from bot.service import GameService, Outcome, UserError
-from bot.store import Store, shard_clause
+from bot.store import Store, TimerRow, shard_clause
 from bot.timers import AUTOPASS, REMIND, Timing
 from rules import GameState, legal_moves
 
@@ -30,6 +30,18 @@ async def _started(svc: GameService, channel: int = 100, guild: int = 1) -> int:
     await svc.join(channel, 11, "Bob")
     await svc.start(channel, 10)
     return game.id
+
+
+async def _due(db_url: str, timing: Timing, later: float
+               ) -> tuple[list[Store], list[GameService], int, list[list[TimerRow]]]:
+    """A game started in one of PROCESSES processes, each with a service of ``timing``; ``later`` seconds on,
+    the timers each process finds due."""
+    stores = await _stores(db_url, PROCESSES)
+    services = [GameService(s, timing=timing) for s in stores]
+    gid = await _started(services[0])
+    for s in stores:
+        s.clock = lambda: NOW + later
+    return stores, services, gid, await asyncio.gather(*(svc.due_timers() for svc in services))
 
 
 def _hold_first_commit(store: Store, barrier: asyncio.Barrier) -> None:
@@ -88,12 +100,8 @@ async def test_two_services_racing_apply_one_action(db_url: str) -> None:
 
 
 async def test_five_pollers_send_a_reminder_once(db_url: str) -> None:
-    stores = await _stores(db_url, PROCESSES)
-    services = [GameService(s, timing=Timing(reminder=1, interval=60, autopass=0)) for s in stores]
-    gid = await _started(services[0])
-    for s in stores:
-        s.clock = lambda: NOW + 120  # the reminder (after 1 minute) is due for everybody
-    seen = await asyncio.gather(*(svc.due_timers() for svc in services))
+    # the reminder (after 1 minute) is due for everybody
+    stores, services, gid, seen = await _due(db_url, Timing(reminder=1, interval=60, autopass=0), 120)
     assert all([t.kind for t in timers] == [REMIND] for timers in seen)
     game = await services[0].game(gid)
     claims = await asyncio.gather(*(svc.claim_reminder(timers[0], game)
@@ -107,12 +115,7 @@ async def test_five_pollers_send_a_reminder_once(db_url: str) -> None:
 
 
 async def test_five_pollers_time_out_once(db_url: str) -> None:
-    stores = await _stores(db_url, PROCESSES)
-    services = [GameService(s, timing=Timing(reminder=0, interval=0, autopass=10)) for s in stores]
-    gid = await _started(services[0])
-    for s in stores:
-        s.clock = lambda: NOW + 601
-    seen = await asyncio.gather(*(svc.due_timers() for svc in services))
+    stores, services, gid, seen = await _due(db_url, Timing(reminder=0, interval=0, autopass=10), 601)
     assert all([t.kind for t in timers] == [AUTOPASS] for timers in seen)
     barrier = asyncio.Barrier(PROCESSES)
     for s in stores:

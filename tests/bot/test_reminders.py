@@ -17,6 +17,7 @@ from .helpers import (
     act_by_buttons,
     board_message,
     bot_of,
+    decider,
     decider_of,
     game_in,
     play_to_end,
@@ -35,7 +36,7 @@ async def _setup(env: simcord.Env, n: int = 2, **settings: str) -> tuple[simcord
     players = setup_members(env, n)
     await start_game(env, channel, players)
     if settings:
-        r = await players[0].slash(channel, "petersburg settings", **settings)
+        r = await players[0].slash(channel, "petersburg host settings", **settings)
         assert r.response is not None and r.ephemeral and "set game" in r.response.content, r
         # everyone at the table sees the new settings in the channel
         assert texts([m for m in channel.history() if not m.flags.ephemeral], r.response.content) == [
@@ -63,7 +64,7 @@ def _dms(who: MemberActor) -> list[str]:
 
 async def test_reminder_once_then_every_interval_and_not_after_acting(env: simcord.Env) -> None:
     channel, players = await _setup(env, reminder="30", interval="2h")
-    first = decider_of(board_message(channel), players)
+    first = decider(channel, players)
     assert not _shown(channel, "it is your turn")  # the game just started: at the board, not pinged
     await env.advance_time(6 * MIN)
     assert _shown(channel, f"{first.mention}, it is your turn.")  # no move within the live window: pinged
@@ -81,7 +82,7 @@ async def test_reminder_once_then_every_interval_and_not_after_acting(env: simco
     assert _shown(channel, "⏰") == _pings(env, channel, first)[1:]  # it replaced the first one: no pile-up
     # acting ends the turn's reminders; the next player's clock starts now
     await act_by_buttons(env, channel, players)
-    second = decider_of(board_message(channel), players)
+    second = decider(channel, players)
     assert second is not first
     assert _shown(channel, "⏰") == [] and _shown(channel, "it is your turn") == [f"{second.mention}, it is your turn."]
     await env.advance_time(29 * MIN)
@@ -106,8 +107,8 @@ async def test_no_reminders_after_the_game_ends_or_is_aborted(env: simcord.Env) 
     # an aborted game (in another channel) stops its reminders too
     other = env.guild.create_text_channel("second")
     await start_game(env, other, players)
-    await players[0].slash(other, "petersburg settings", reminder="10")
-    r = await players[0].slash(other, "petersburg abort")
+    await players[0].slash(other, "petersburg host settings", reminder="10")
+    r = await players[0].slash(other, "petersburg host abort")
     assert r.response is not None and r.ephemeral and "ended the game" in r.response.content
     assert len(_shown(other, "ended the game")) == 1  # the channel's notice
     await env.advance_time(60 * MIN)
@@ -116,7 +117,7 @@ async def test_no_reminders_after_the_game_ends_or_is_aborted(env: simcord.Env) 
 
 async def test_reminders_survive_a_restart_and_are_not_sent_twice(env: simcord.Env, db_path: Path) -> None:
     channel, players = await _setup(env, reminder="30", interval="3h")
-    first = decider_of(board_message(channel), players)
+    first = decider(channel, players)
     await env.advance_time(20 * MIN)
     old = bot_of(env)
     await env.restart_bot(make_bot(db_path, sync=False))  # a new process on the same database
@@ -164,7 +165,7 @@ async def test_time_out_plays_for_an_absent_player(env: simcord.Env) -> None:
     store = bot_of(env).store
     assert store is not None
     game = await game_in(env, channel)
-    absent = decider_of(board_message(channel), players)
+    absent = decider(channel, players)
     await env.advance_time(61 * MIN)
     assert len(_pings(env, channel, absent)) == 1
     assert "will play for you" in _pings(env, channel, absent)[0]
@@ -191,37 +192,37 @@ async def test_settings_validation_and_server_defaults(env: simcord.Env) -> None
     guild = env.create_guild()
     channel = guild.create_text_channel("petersburg")
     players = setup_members(env, 2, guild)
-    r = await players[0].slash(channel, "petersburg settings", reminder="soon")
+    r = await players[0].slash(channel, "petersburg host settings", reminder="soon")
     assert reply_of(r).ephemeral and "not a duration" in reply_of(r).content
-    r = await players[0].slash(channel, "petersburg settings", reminder="15", server=True)
+    r = await players[0].slash(channel, "petersburg host settings", reminder="15", server=True)
     assert reply_of(r).ephemeral and "Manage Server" in reply_of(r).content
     role = guild.create_role("admins", permissions=discord.Permissions(manage_guild=True))
     admin = guild.add_member(env.create_user("admin"), roles=[role])
-    r = await admin.slash(channel, "petersburg settings", reminder="15", interval="off", server=True)
+    r = await admin.slash(channel, "petersburg host settings", reminder="15", interval="off", server=True)
     assert r.response is not None and "server defaults" in r.response.content and "15 min" in r.response.content
     await start_game(env, channel, players)
-    first = decider_of(board_message(channel), players)
+    first = decider(channel, players)
     await env.advance_time(16 * MIN)  # the server's 15 minutes apply to the new game
     assert len(_pings(env, channel, first)) == 1
     await env.advance_time(5 * 60 * MIN)  # interval off: once
     assert len(_pings(env, channel, first)) == 1
-    r = await players[1].slash(channel, "petersburg settings", reminder="5")
+    r = await players[1].slash(channel, "petersburg host settings", reminder="5")
     assert reply_of(r).ephemeral and "Only the host" in reply_of(r).content
-    r = await players[1].slash(channel, "petersburg settings")
+    r = await players[1].slash(channel, "petersburg host settings")
     assert reply_of(r).ephemeral and "15 min" in reply_of(r).content
     for option in ("reminder", "interval", "autopass"):
-        choices = await players[0].autocomplete(channel, "petersburg settings", option, "")
+        choices = await players[0].autocomplete(channel, "petersburg host settings", option, "")
         assert choices[0] == {"name": "off", "value": "off"} and {"name": "1 h", "value": "60"} in choices
 
 
 async def test_kicked_seat_is_played_for_and_its_new_holder_reminded(env: simcord.Env) -> None:
     channel, players = await _setup(env, reminder="30", interval="off", autopass="2h")
     host = players[0]
-    absent = decider_of(board_message(channel), players)
+    absent = decider(channel, players)
     if absent is host:  # let the host move first so that the other player is the one to decide
         await act_by_buttons(env, channel, players)
-        absent = decider_of(board_message(channel), players)
-    r = await host.slash(channel, "petersburg kick", player=absent)
+        absent = decider(channel, players)
+    r = await host.slash(channel, "petersburg host kick", player=absent)
     assert r.response is not None and r.ephemeral and "was removed" in r.response.content
     await env.advance_time(60 * MIN)
     assert _pings(env, channel, absent) == []  # nobody holds the seat: no reminder

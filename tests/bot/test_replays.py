@@ -92,6 +92,8 @@ async def test_a_member_who_did_not_play_steps_through_from_the_final_scores(env
     viewer = await open_from_final(onlooker, channel)
     assert shown_step(viewer) == 0 and f"({total} actions)" in viewer.content
     assert _button(viewer, "first").disabled and _button(viewer, "back").disabled
+    game_id = (await game_in(env, channel)).id
+    assert any(c.custom_id == f"pb:v:{game_id}" for c in controls(viewer))  # no review yet: 📈 Review starts one
     seen = {0}
     step = 0
     while step < total:  # every step by "forward": the board message the channel showed then

@@ -1,4 +1,4 @@
-"""Issue 10, defect 8: a database that cannot be used stops ``python -m bot`` with a clear message and a
+"""A database that cannot be used stops ``python -m bot`` with a clear message and a
 non-zero exit, never a hang (the bot would otherwise report ready and answer every action with an error).
 
 The bot runs as a real process (no Discord is reached: the database is opened before logging in). Where the
@@ -28,7 +28,7 @@ def _run_bot(db: Path, *, bound: bool = False) -> subprocess.CompletedProcess[st
     """``python -m bot`` on ``db`` (a minute at most: a hang fails the test). ``bound``: file permissions apply
     even to root (the capabilities that override them are dropped)."""
     env = {**os.environ, "DISCORD_TOKEN": "x" * 40, "DATABASE_PATH": str(db), "LOG_LEVEL": "WARNING"}
-    cmd = [sys.executable, "-m", "bot", "--env-file", "/nonexistent"]
+    cmd = [sys.executable, "-m", "bot", "--env-file", os.devnull]
     if bound and os.geteuid() == 0:
         if SETPRIV is None:
             pytest.skip("running as root without setpriv: file permissions cannot be made to apply")
@@ -103,7 +103,7 @@ async def test_store_opens_a_healthy_database(tmp_path: Path) -> None:
 
 
 def test_new_database_in_read_only_folder_prints_only_the_refusal(folder: Path) -> None:
-    """Issue 17, item 7: a new database in a folder the bot may not write: the one-line refusal and nothing
+    """A new database in a folder the bot may not write: the one-line refusal and nothing
     after it (the failed connection's thread used to report to the closed event loop: "RuntimeError: Event
     loop is closed" in 8 of 20 runs). Several runs, as the old failure depended on timing."""
     folder.chmod(0o555)

@@ -1,7 +1,7 @@
-"""Issue 17, item 11: SQLite's group commit. Write transactions queued at the same time share one COMMIT; each
+"""SQLite's group commit. Write transactions queued at the same time share one COMMIT; each
 runs in its own savepoint (one that raises is undone alone), each returns only once the group is committed,
 and when the group's COMMIT is refused, none of them reports success (also when the file was deleted and
-cannot be written back: issue 27, item 2). Bookkeeping (``Store.write``) is written
+cannot be written back). Bookkeeping (``Store.write``) is written
 outside that queue and is visible once it returns."""
 
 from __future__ import annotations
@@ -38,15 +38,21 @@ async def _rows(store: Store) -> list[int]:
     return [r[0] for r in await store.fetch_all("SELECT k FROM t ORDER BY k")]
 
 
+
+async def _queued_behind_a_first(store: Store, more: int, fail: int = -1) -> list[asyncio.Task[int]]:
+    """Transaction 0 under way (its group open), then ``more`` transactions queued behind it, all in the
+    same group; the one numbered ``fail`` raises."""
+    first = asyncio.Event()
+    tasks = [asyncio.create_task(_insert(store, 0, started=first))]
+    await first.wait()
+    return tasks + [asyncio.create_task(_insert(store, k, fail=k == fail)) for k in range(1, more + 1)]
+
 async def test_a_group_commits_all_but_the_one_that_raised(tmp_path: Path) -> None:
     store = await _store(tmp_path)
     commits: list[str] = []
     await store._backend.conn.set_trace_callback(  # type: ignore[attr-defined]
         lambda sql: commits.append(sql) if sql.strip().upper() == "COMMIT" else None)
-    first = asyncio.Event()
-    tasks = [asyncio.create_task(_insert(store, 0, started=first))]
-    await first.wait()
-    tasks += [asyncio.create_task(_insert(store, k, fail=k == 3)) for k in range(1, 6)]
+    tasks = await _queued_behind_a_first(store, 5, fail=3)
     results = await asyncio.gather(*tasks, return_exceptions=True)
     assert [r if not isinstance(r, ValueError) else "failed" for r in results] == [0, 1, 2, "failed", 4, 5]
     assert await _rows(store) == [0, 1, 2, 4, 5]  # each one that returned is committed, the failed one is not
@@ -56,10 +62,7 @@ async def test_a_group_commits_all_but_the_one_that_raised(tmp_path: Path) -> No
 
 async def test_no_transaction_of_a_refused_group_reports_success(tmp_path: Path) -> None:
     store = await _store(tmp_path)
-    first = asyncio.Event()
-    tasks = [asyncio.create_task(_insert(store, 0, started=first))]
-    await first.wait()
-    tasks += [asyncio.create_task(_insert(store, k)) for k in range(1, 4)]
+    tasks = await _queued_behind_a_first(store, 3)
     os.unlink(tmp_path / "g.sqlite3")
     os.mkdir(tmp_path / "g.sqlite3")  # nothing can be written back: the group's COMMIT is refused
     results = await asyncio.gather(*tasks, return_exceptions=True)
@@ -69,12 +72,9 @@ async def test_no_transaction_of_a_refused_group_reports_success(tmp_path: Path)
     await store.close()
 
 
-async def test_27_2_a_group_committed_after_the_file_was_deleted_is_in_the_file_put_back(tmp_path: Path) -> None:
+async def test_a_group_committed_after_the_file_was_deleted_is_in_the_file_put_back(tmp_path: Path) -> None:
     store = await _store(tmp_path)
-    first = asyncio.Event()
-    tasks = [asyncio.create_task(_insert(store, 0, started=first))]
-    await first.wait()
-    tasks += [asyncio.create_task(_insert(store, k)) for k in range(1, 4)]
+    tasks = await _queued_behind_a_first(store, 3)
     os.unlink(tmp_path / "g.sqlite3")
     assert await asyncio.gather(*tasks) == [0, 1, 2, 3]  # each returned once it was in the file put back
     db = sqlite3.connect(tmp_path / "g.sqlite3")
@@ -99,7 +99,7 @@ async def test_bookkeeping_is_visible_when_written(tmp_path: Path) -> None:
     await store.close()
 
 
-async def test_17_11_waiting_transactions_all_run_in_one_turn_of_the_loop(tmp_path: Path) -> None:
+async def test_waiting_transactions_all_run_in_one_turn_of_the_loop(tmp_path: Path) -> None:
     """When the write lock is let go, every transaction waiting for it runs in the same turn of the event loop
     (``asyncio.Lock`` handed over to one waiter per turn: under load each turn took milliseconds and writes
     queued for 0.2 s p50)."""
@@ -133,7 +133,7 @@ async def test_17_11_waiting_transactions_all_run_in_one_turn_of_the_loop(tmp_pa
     await store.close()
 
 
-async def test_17_11_statements_do_not_go_to_a_thread(tmp_path: Path) -> None:
+async def test_statements_do_not_go_to_a_thread(tmp_path: Path) -> None:
     """A database file: a transaction's statements run on the event loop; only BEGIN and COMMIT go to the
     write connection's thread (each trip there waited for the interpreter and a turn of the busy loop: a move
     took seven or eight)."""
@@ -161,7 +161,7 @@ async def test_17_11_statements_do_not_go_to_a_thread(tmp_path: Path) -> None:
     await store.close()
 
 
-async def test_27_2_a_database_left_without_its_wal_is_written_back(tmp_path: Path) -> None:
+async def test_a_database_left_without_its_wal_is_written_back(tmp_path: Path) -> None:
     store = await _store(tmp_path)
     await _insert(store, 1)
     os.unlink(tmp_path / "g.sqlite3-wal")  # the committed rows not yet copied into the file were only there

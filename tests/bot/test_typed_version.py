@@ -1,4 +1,4 @@
-"""Issue 17, item 8: a command typed without a version (no autocomplete value) right after the board changed is
+"""A command typed without a version (no autocomplete value) right after the board changed is
 checked against what the player has seen. It used to be checked against the version stored as shown, which
 is saved only after the visible edit (0.33 s later at p50 under load, 1.6 s at p99): a move typed against the
 board on screen was refused "This board is out of date", and so was a ``/pass`` typed right after the
@@ -21,7 +21,8 @@ from rules import GameState, format_action, legal_moves
 from .helpers import (
     board_message,
     bot_of,
-    decider_of,
+    decider,
+    decider_and_other,
     game_in,
     new_table,
     reply_of,
@@ -70,7 +71,7 @@ async def test_a_move_typed_against_the_visible_board_is_accepted(env: simcord.E
     held: list[int] = []
     gate = asyncio.Event()
     _hold(env, store, "mark_shown", held, gate)  # the board is edited; saving that it shows the new version is late
-    first = decider_of(board_message(channel), players)
+    first = decider(channel, players)
     st = await state_in(env, channel)
     command, text = _typed(st)
     r = await first.slash(channel, command, **({"card": text} if text else {}))
@@ -78,7 +79,7 @@ async def test_a_move_typed_against_the_visible_board_is_accepted(env: simcord.E
     game = await game_in(env, channel)
     assert held and _version_shown(channel) == game.version  # the channel shows the move ...
     assert game.shown_version < game.version  # ... before the bot has stored that it does
-    second = decider_of(board_message(channel), players)
+    second = decider(channel, players)
     command, text = _typed(await state_in(env, channel))
     r = await second.slash(channel, command, **({"card": text} if text else {}))
     assert "✅" in reply_of(r).content, reply_of(r).content  # typed against the board on screen
@@ -91,8 +92,7 @@ async def test_a_move_typed_against_the_visible_board_is_accepted(env: simcord.E
 async def test_pass_typed_right_after_you_decide_again_is_accepted(env: simcord.Env) -> None:
     channel, players = await new_table(env)
     await rig(env, channel, players, _two_lumberjacks)
-    mover = decider_of(board_message(channel), players)
-    other = next(p for p in players if p is not mover)
+    mover, other = decider_and_other(channel, players)
     assert (await other.slash(channel, "petersburg pass", mode="phase")).ephemeral
     held: list[int] = []
     gate = asyncio.Event()

@@ -1,6 +1,6 @@
 """What the bot sent to a channel, read from SimCord's log of REST calls: every public text (also of messages
-deleted again), the messages posted and deleted, and the mentions that notify someone (issue 17, items 1
-and 10). Used by the tests and by ``benchmarks/bench_noise.py``."""
+deleted again), the messages posted and deleted, and the mentions that notify someone. Used
+by the tests and by ``benchmarks/bench_noise.py``."""
 
 from __future__ import annotations
 

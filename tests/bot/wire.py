@@ -46,13 +46,16 @@ class Wire:
 
 
 @asynccontextmanager
-async def wire_discord(*, ready: bool = False) -> AsyncIterator[Wire]:
+async def wire_discord(*, ready: bool = False, refuse_token: bool = False) -> AsyncIterator[Wire]:
     """A Discord that lets the bot log in and connect (nothing else: any other call is answered 404);
-    ``ready``: the gateway also says READY (in no server), so the bot catches up its games as at a start."""
+    ``ready``: the gateway also says READY (in no server), so the bot catches up its games as at a start;
+    ``refuse_token``: it answers the login 401 Unauthorized, as Discord does for a wrong token."""
     wire = Wire()
 
     async def me(request: web.Request) -> web.Response:
         wire.requests.append(request.path)
+        if refuse_token:
+            return _json({"message": "401: Unauthorized", "code": 0}, status=401)
         return _json(USER)
 
     async def application(request: web.Request) -> web.Response:
@@ -104,7 +107,7 @@ async def start_bot(db: Path, wire: Wire, **env: str) -> asyncio.subprocess.Proc
     """``python -m bot`` on ``db`` against ``wire`` (stderr piped: its log)."""
     full = {**os.environ, "DISCORD_TOKEN": "x" * 40, "DATABASE_PATH": str(db), "LOG_LEVEL": "INFO",
             "PYTHONPATH": str(ROOT), **wire.env, **env}
-    return await asyncio.create_subprocess_exec(sys.executable, "-m", "bot", "--env-file", "/nonexistent",
+    return await asyncio.create_subprocess_exec(sys.executable, "-m", "bot", "--env-file", os.devnull,
                                                 cwd=ROOT, env=full, stdin=asyncio.subprocess.DEVNULL,
                                                 stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
 

@@ -1,4 +1,4 @@
-"""The board and hand of a Banquet game (Module 1 and the 1st-edition Banquet; expansions.md X-08,
+"""The board and hand of a Banquet game (Module 1 and the 1st-edition Banquet; X-08,
 X-12): a sound layout along random games, purple card faces on the display and in the hand (no cost,
 their effect in a few words), a card with a Jester or Banquet on it and the Money Collector's chip
 in the tableau, and which purple cards can be played now."""

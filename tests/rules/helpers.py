@@ -115,7 +115,7 @@ def build_game(
     out of the stacks (``hands``/``hand``: seat 0's; ``discard``: bottom first). Seat 0 is to move, or
     ``start``, which then holds the phase's token. ``rubles``: every seat's (None: as dealt). With
     ``author`` and no display given, one Author lies in the upper row, so that the phase does not end at
-    once (an empty display ends it, rules-notes 3). With the Market, the tile is that of the round."""
+    once (an empty display ends it, BG-03). With the Market, the tile is that of the round."""
     st = new_game(rs, seats(rs.players), seed=seed, given=given, tokens=tokens)
     st.decks[rs.phases[0].deck].extend(st.upper)  # put the first workers back
     st.upper = []
@@ -188,7 +188,7 @@ def pos(st: GameState, seat: int, good: str) -> int:
     return positions(st, seat)[good]
 
 
-# --- the Banquet (Module 1, the 1st-edition Banquet; expansions.md BQ) -----------------------------
+# --- the Banquet (Module 1, the 1st-edition Banquet; BQ) -----------------------------
 def banquet_rules(edition: int = 2, players: int = 2, market: bool = False) -> Ruleset:
     return Ruleset(edition=edition, players=players, expansions=("market",) if market else (), modules=(1,))
 

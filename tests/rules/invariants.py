@@ -1,4 +1,4 @@
-"""What holds at every step of every game, for every part of the game (expansions.md X-10), and how
+"""What holds at every step of every game, for every part of the game (X-10), and how
 rubles and VP change by the events (the property tests of tests/rules/test_properties*.py)."""
 
 from __future__ import annotations
@@ -43,9 +43,9 @@ def assert_invariants(st: GameState) -> None:
     cat = st.ruleset.catalogue
     in_tableaux = {c for t in st.tableaux for c in t}
     assert not any(cat.cards[c].id in cat.removed for c in in_tableaux)  # IBG, SP+: cards out of the game
-    # face down: a used Observatory (rules-notes 8) or Debtor's Prison (M2-04), always in a tableau
+    # face down: a used Observatory (BG-08) or Debtor's Prison (M2-04), always in a tableau
     assert all(c in in_tableaux and cat.cards[c].ability in ("observatory", "debtors_prison") for c in st.face_down)
-    # the first workers phase shows 2 per player (rules-notes 1; P5-09: 10 of a display of 8); Module 4's
+    # the first workers phase shows 2 per player (BG-01; P5-09: 10 of a display of 8); Module 4's
     # display: assert_module4_invariants
     if 4 not in st.ruleset.modules:
         assert len(st.upper) + len(st.lower) <= max(st.ruleset.display_size, st.ruleset.first_workers)

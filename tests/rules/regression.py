@@ -1,5 +1,5 @@
-"""The base-game regression file: seeded games recorded before the rules core was restructured
-(issue 11), replayed by ``test_regression.py``, which requires the same legal moves, events and
+"""The base-game regression file: seeded games recorded before the rules core was restructured,
+replayed by ``test_regression.py``, which requires the same legal moves, events and
 states at every step. Regenerate only on purpose, when a rule change is meant to change games::
 
     .venv/bin/python -m tests.rules.regression

@@ -41,7 +41,7 @@ def test_arena_prints_a_table(capsys) -> None:  # type: ignore[no-untyped-def]
     ],
 )
 def test_arena_plays_any_ruleset(capsys, options: list[str], header: str) -> None:  # type: ignore[no-untyped-def]
-    """Issue 16 step 3, issue 19: the parts are options, named in the header line; each game is of them."""
+    """The parts are options, named in the header line; each game is of them."""
     assert main(["arena", "--games", "1", "--pure", *options, "normal", "random"]) == 0
     out = capsys.readouterr().out
     assert header in out.splitlines()[0], out
@@ -132,7 +132,7 @@ print(json.dumps(out))
 
 def test_compiled_players_decide_as_pure_python(players_build: Path) -> None:
     """The computer players compiled with the rules (players.compile.MODULES) choose exactly as in pure Python,
-    also the mcts baseline and with the Market at 3 and 5 players (issue 18)."""
+    also the mcts baseline and with the Market at 3 and 5 players."""
     results = []
     for path in (players_build, ROOT):
         env = {**os.environ, "PYTHONPATH": str(path)}
@@ -184,8 +184,8 @@ def test_think_runs_on_the_compiled_core_when_built(players_build: Path) -> None
 
 
 def test_arena_counts_the_cards_left_in_hand() -> None:
-    """Each level's cards left in hand at the end (-5 VP each, rules-notes 14) are counted and shown:
-    the figure that showed strong hoarding cards (issue 18)."""
+    """Each level's cards left in hand at the end (-5 VP each, BG-14) are counted and shown:
+    the figure that showed strong hoarding cards."""
     spec = GameSpec(0, 11, 2, ["random", "easy", "random"], (), (), None, 1)
     _, _, tallies = play_game(spec)
     st = new_game(Ruleset(edition=2, players=3), ["random 1", "easy 2", "random 3"], spec.deal)

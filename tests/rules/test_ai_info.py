@@ -2,7 +2,7 @@
 see (the order and contents of the face-down stacks, others' hidden hands, hidden money and the
 counters that would reveal it) and every level, with the same seed, decides exactly as before; the
 strong player's and the mcts baseline's whole visit distributions are unchanged. Base games of 2 to 4
-players and games with the Market of 3 and 5 players (issue 18)."""
+players and games with the Market of 3 and 5 players."""
 
 from __future__ import annotations
 
@@ -83,7 +83,7 @@ RULESETS = [
     Ruleset(edition=1, players=3, open_hands=True),
     Ruleset(edition=2, players=3, open_money=False, expansions=("market",)),
     Ruleset(edition=2, players=5, expansions=("market",)),
-    # purple hand cards (Module 1), the new cards and decisions (issues 16, 19: players/parts_eval.py)
+    # purple hand cards (Module 1), the new cards and decisions (players/parts_eval.py)
     Ruleset(edition=1, players=3, expansions=("new_society",), modules=(1,)),
     Ruleset(edition=2, players=4, expansions=("market",), modules=(1, 2, 4, 6), open_money=False),
 ]

@@ -1,4 +1,4 @@
-"""The computer players' knowledge of the Market (issue 18, players/market_eval.py): positions counted as
+"""The computer players' knowledge of the Market (players/market_eval.py): positions counted as
 the rules count them, standings that more symbols never lower, the "?" good, crates and their cost, and
 the normal player choosing by them; over positions of random Market games of 2 to 5 players."""
 

@@ -1,5 +1,5 @@
 """The computer players' knowledge of In bester Gesellschaft, the Banquet / Module 1, Module 2 and
-Modules 3 to 6 (issues 16 and 19; players/parts_eval.py): the new cards' abilities valued in a
+Modules 3 to 6 (players/parts_eval.py): the new cards' abilities valued in a
 tableau, purple cards played when they pay, the new decisions chosen by what they bring, the seat's
 best assignment, and whole games of every ruleset played by the normal and the strong player."""
 

@@ -1,4 +1,4 @@
-"""The strong search's parts added for issue 18: the other seats modelled inside the tree at more than
+"""The strong search's parts: the other seats modelled inside the tree at more than
 two players, the early stop of a time budget once the answer is settled, configurations named in the
 arena (``strong:field=value``) and tournaments played in worker processes."""
 
@@ -47,7 +47,7 @@ def movers(node: Node) -> set[int]:
     ids=["2p", "3p", "4p", "5p-market"],
 )
 def test_strong_tree_holds_only_the_seats_own_decisions(ruleset: Ruleset) -> None:
-    """Issue 18: the others' moves are played by the heuristic policy inside the tree, so all of the
+    """The others' moves are played by the heuristic policy inside the tree, so all of the
     iterations go to the searching seat's own decisions (deeper on its own moves)."""
     st = position(ruleset, 5)
     found = search(st, st.decider, random.Random(2), STRONG, iterations=150)
@@ -125,11 +125,11 @@ def test_arena_in_worker_processes_plays_the_same_games() -> None:
     ids=["ed2-5p-market", "ed1-2p"],
 )
 def test_a_card_in_hand_counts_its_penalty_in_the_estimate(ruleset: Ruleset) -> None:
-    """rules-notes 14 (a card left in hand costs 5 VP at the end): the search's position estimate counts
+    """BG-14 (a card left in hand costs 5 VP at the end): the search's position estimate counts
     a card held in hand at its penalty while rounds remain, whatever it would bring if played; playing
     it is for the playouts to find. Before, a held card was credited half its income (up to the whole
     penalty) and strong hoarded cards: 2.1 left in its hand at the end of five-player Market games,
-    against 0.5 for the greedy players (issue 18)."""
+    against 0.5 for the greedy players."""
     st = position(ruleset, 7, moves=4)
     assert st.round == 1 and st.upper
     for card in list(st.upper):
@@ -142,7 +142,7 @@ def test_a_card_in_hand_counts_its_penalty_in_the_estimate(ruleset: Ruleset) -> 
 
 
 def test_the_others_are_modelled_by_a_softmax_of_the_heuristic() -> None:
-    """Issue 18 (fifth session), an option of the others' model (``others_temperature``; off, as it
+    """An option of the others' model (``others_temperature``; off, as it
     played worse): another seat's move is drawn with probability proportional to exp(value /
     temperature), the heuristic's best move most often, a poor move almost never; a tiny temperature is
     greedy."""
@@ -165,7 +165,7 @@ def test_the_others_are_modelled_by_a_softmax_of_the_heuristic() -> None:
 
 @pytest.mark.parametrize(("players", "to_the_end"), [(2, False), (3, True), (4, True), (5, False)])
 def test_playouts_run_to_the_end_at_three_and_four_players(players: int, to_the_end: bool) -> None:
-    """Issue 18 (fifth session): at three and four players a playout plays the game out (the estimate
+    """At three and four players a playout plays the game out (the estimate
     explains too little of who wins there); at two, and at five with the Market, it stops after 24 moves
     and the position estimate scores it."""
     expansions = ("market",) if players == 5 else ()

@@ -1,4 +1,4 @@
-"""Tree reuse between moves (issue 18, ``players.trees``): the strong search's next decision in a game goes
+"""Tree reuse between moves (``players.trees``): the strong search's next decision in a game goes
 on from the subtree under the move the seat played."""
 
 from __future__ import annotations

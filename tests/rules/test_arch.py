@@ -1,7 +1,7 @@
 """Architecture: the rules core stays pure. It imports nothing from Discord, Pillow, SQLite or asyncio,
 neither in its source (checked with ast) nor at run time (checked in a fresh interpreter). The computer
-players (``players/``) import the rules, never the other way round; nothing imports ``benchmarks``
-(issue 16, step 1)."""
+players (``players/``) import the rules, never the other way round; nothing imports
+``benchmarks``."""
 
 from __future__ import annotations
 
@@ -77,34 +77,30 @@ def test_the_ast_check_sees_imports() -> None:
     assert {top(m) for m in imported_modules(ast.parse(src))} == {"asyncio", "PIL", "discord", "sqlite3"}
 
 
-def test_importing_rules_loads_nothing_forbidden() -> None:
-    """Import the package and every module of it in a fresh interpreter, then look at sys.modules."""
+def loaded_by_importing(package: str) -> list[str]:
+    """Import ``package`` and every module of it in a fresh interpreter: the modules then in sys.modules."""
     code = (
         "import importlib, json, pkgutil, sys\n"
-        "import rules\n"
-        "for m in pkgutil.walk_packages(rules.__path__, 'rules.'):\n"
+        f"import {package}\n"
+        f"for m in pkgutil.walk_packages({package}.__path__, '{package}.'):\n"
         "    importlib.import_module(m.name)\n"
         "print(json.dumps(sorted(sys.modules)))\n"
     )
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert r.returncode == 0, r.stderr
     loaded: list[str] = json.loads(r.stdout.strip().splitlines()[-1])
+    return loaded
+
+
+def test_importing_rules_loads_nothing_forbidden() -> None:
+    loaded = loaded_by_importing("rules")
     assert "rules.engine" in loaded and "rules.__main__" in loaded and "rules.expansions.market" in loaded
     bad = sorted(m for m in loaded if top(m) in FORBIDDEN | {"players", "benchmarks"})
     assert not bad, f"importing rules loads {bad}"
 
 
 def test_importing_players_loads_nothing_forbidden() -> None:
-    code = (
-        "import importlib, json, pkgutil, sys\n"
-        "import players\n"
-        "for m in pkgutil.walk_packages(players.__path__, 'players.'):\n"
-        "    importlib.import_module(m.name)\n"
-        "print(json.dumps(sorted(sys.modules)))\n"
-    )
-    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60)
-    assert r.returncode == 0, r.stderr
-    loaded: list[str] = json.loads(r.stdout.strip().splitlines()[-1])
+    loaded = loaded_by_importing("players")
     assert "players.search" in loaded and "players.__main__" in loaded and "rules.engine" in loaded
     bad = sorted(m for m in loaded if top(m) in FORBIDDEN | {"benchmarks", "render", "bot", "cogs"})
     assert not bad, f"importing players loads {bad}"
@@ -127,7 +123,7 @@ def test_players_compile_decides_without_importing_rules() -> None:
 
 @pytest.mark.parametrize("path", sorted(RULES.glob("*.py")), ids=lambda p: p.name)
 def test_core_names_no_expansion(path: Path) -> None:
-    """Issue 11: the core reaches expansions only through the registry (rules/expansions/__init__.py)
+    """The core reaches expansions only through the registry (rules/expansions/__init__.py)
     and the hooks; no core module imports an expansion's own file or uses its names."""
     tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
     expansion_files = {p.stem for p in (RULES / "expansions").glob("*.py")} - {"__init__"}

@@ -1,4 +1,4 @@
-"""Pass modes (issue: playing over hours and days)."""
+"""Pass modes (for games played over hours and days)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The Banquet: Module 1 of the 2nd edition and the 1st-edition Banquet (expansions.md BQ-01 ... BQ-13,
+"""The Banquet: Module 1 of the 2nd edition and the 1st-edition Banquet (BQ-01 ... BQ-13,
 X-02, GAP-09, GAP-10; the rulings AMB-17, AMB-19, AMB-20, AMB-29, AMB-31). Plays of the other purple
 cards, the Pickpocket and the decision points: test_banquet_plays.py.
 
@@ -80,7 +80,7 @@ def test_GAP_09_stacks_are_data_away_with_it_in_buildings_and_aristocrats() -> N
 def test_X_02_module1_in_both_editions_and_the_combinations_refused() -> None:
     assert Ruleset(edition=1, players=4, modules=(1,)).modules == (1,)
     assert Ruleset(edition=2, players=5, expansions=("market",), modules=(1,)).players == 5
-    with pytest.raises(ValueError, match="2. edition only"):
+    with pytest.raises(ValueError, match="2nd edition only"):
         Ruleset(edition=1, expansions=("market",), modules=(1,))
     with pytest.raises(ValueError, match="2 to 4 players"):
         Ruleset(edition=2, players=5, modules=(1,))

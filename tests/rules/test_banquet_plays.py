@@ -1,4 +1,4 @@
-"""The Banquet's purple plays and decision points (expansions.md BQ-14 ... BQ-26, X-03, X-07, X-08, X-09;
+"""The Banquet's purple plays and decision points (BQ-14 ... BQ-26, X-03, X-07, X-08, X-09;
 the rulings AMB-18, AMB-21, AMB-22, AMB-32): Double Turn, Moocher, Jester, Banquet, Away With It!,
 the Pickpocket at a phase's start, the defaults for an absent player, the view, the log and records."""
 

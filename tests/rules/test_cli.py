@@ -7,9 +7,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from players.__main__ import main as players_main
 from rules import GameRecord, Ruleset, replay
-from rules.__main__ import main, play_random
+from rules.__main__ import main, play_random, print_summary
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
@@ -75,3 +77,45 @@ def test_computer_players_record(capsys) -> None:  # type: ignore[no-untyped-def
     assert players_main(["random", "--players", "4", "--seed", "2"]) == 0
     st = replay(GameRecord.loads(capsys.readouterr().out))
     assert st.finished and max(st.vp) > 30
+
+
+def test_society_and_sp_plus_pick_the_first_edition(capsys) -> None:  # type: ignore[no-untyped-def]
+    for option, players in (("--society", "5"), ("--sp-plus", "3")):
+        assert main(["random", option, "--players", players, "--seed", "4"]) == 0
+        rec = GameRecord.loads(capsys.readouterr().out)
+        assert rec.ruleset.edition == 1 and rec.ruleset.players == int(players)
+    assert main(["random", "--modules", "1", "--players", "2", "--seed", "4"]) == 0  # both editions: the 2nd
+    assert GameRecord.loads(capsys.readouterr().out).ruleset.edition == 2
+
+
+def test_refusals_in_plain_english(capsys) -> None:  # type: ignore[no-untyped-def]
+    for args, words in (
+        (["--modules", "3"], "error: Module 3 (the Assistants) needs the Market."),
+        (["--players", "5"], "error: 5 players: the base game of the 2nd edition is for 2 to 4 players."),
+        (["--sp-plus", "--edition", "2"], "error: SP+ (only the replacement cards of In bester Gesellschaft) is "
+                                          "played with the 1st edition only, not the 2nd edition."),
+        (["--modules", "abc"], "error: --modules takes module numbers separated by commas, e.g. 1,2 (not 'abc')"),
+    ):
+        with pytest.raises(SystemExit) as ended:
+            main(["random", *args])
+        assert ended.value.code == 2
+        assert words in capsys.readouterr().err, args
+
+
+def test_out_into_a_missing_folder_and_output_into_a_closed_pipe(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    assert main(["random", "--players", "2", "--seed", "1", "--out", str(tmp_path / "no" / "game.json")]) == 2
+    assert "error: cannot write" in capsys.readouterr().err
+    for command in (["rules", "random", "--players", "2"], ["players", "random", "--players", "2", "--level", "easy"]):
+        proc = subprocess.Popen([sys.executable, "-m", *command], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        assert proc.stdout is not None and proc.stderr is not None
+        proc.stdout.close()  # the reader has gone before the record is written (``| head`` that has read enough)
+        err = proc.stderr.read().decode()
+        assert proc.wait(timeout=120) == 141 and err == "", (command, err)
+
+
+def test_replay_says_1_ruble(capsys) -> None:  # type: ignore[no-untyped-def]
+    _, st = play_random(Ruleset(players=2), 5)
+    st.rubles[0], st.rubles[1] = 1, 11
+    print_summary(st)
+    out = capsys.readouterr().out
+    assert " 1 ruble\n" in out and " 11 rubles\n" in out and "1 rubles" not in out.replace("11 rubles", "")

@@ -50,11 +50,11 @@ def test_X_02_exactly_the_allowed_combinations(edition: int, players: int) -> No
 @pytest.mark.parametrize(
     ("kwargs", "words"),
     [
-        ({"edition": 1, "expansions": ("market",)}, "2. edition"),
+        ({"edition": 1, "expansions": ("market",)}, "The Market is played with the 2nd edition only"),
         ({"edition": 2, "expansions": ("new_society",)}, "Module 2"),
-        ({"edition": 1, "modules": (2,)}, "new_society"),
-        ({"edition": 2, "modules": (3,)}, "market"),
-        ({"edition": 1, "expansions": ("new_society", "new_society_replacements_only")}, "cannot be combined"),
+        ({"edition": 1, "modules": (2,)}, "with the 1st edition, play In bester Gesellschaft"),
+        ({"edition": 2, "modules": (3,)}, "Module 3 \\(the Assistants\\) needs the Market"),
+        ({"edition": 1, "expansions": ("new_society", "new_society_replacements_only")}, "cannot be played together"),
         ({"edition": 2, "players": 5}, "2 to 4 players"),
         ({"edition": 1, "players": 5, "expansions": ("new_society_replacements_only",)}, "2 to 4 players"),
     ],

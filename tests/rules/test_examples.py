@@ -246,7 +246,7 @@ def test_action_phase_example_first_edition() -> None:
 
 
 def test_first_round_mandatory_worker_buys() -> None:
-    """rules-notes 2: in the very first worker phase each turn buys a worker (an option, on by default)."""
+    """BG-02: in the very first worker phase each turn buys a worker (an option, on by default)."""
     st = new_game(Ruleset(edition=1, players=3), ["a", "b", "c"], seed=3)
     assert len(st.upper) == 6
     assert {m.action.kind for m in legal_moves(st)} == {"buy"}

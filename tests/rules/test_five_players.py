@@ -1,5 +1,5 @@
-"""Five players without the Market, with In bester Gesellschaft in the 1st edition (expansions.md §2.2,
-P5-04 ... P5-12; AMB-09). Each test names the item it checks."""
+"""Five players without the Market, with In bester Gesellschaft in the 1st edition
+(P5-04 ... P5-12; AMB-09). Each test names the item it checks."""
 
 from __future__ import annotations
 
@@ -70,7 +70,7 @@ def test_P5_09_ten_workers_first_then_refills_to_eight() -> None:
     st = new_game(ibg(5), SEATS, seed=4)
     assert len(st.upper) == 10 and all(st.cards[c].deck == "workers" for c in st.upper)
     assert ibg(5).display_size == 8
-    # all ten are bought under the mandatory rule (rules-notes 2): every first turn buys a worker
+    # all ten are bought under the mandatory rule (BG-02): every first turn buys a worker
     bought = 0
     while st.round == 1 and st.phase == 0:
         moves = legal_moves(st)

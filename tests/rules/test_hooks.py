@@ -1,4 +1,4 @@
-"""The expansion hooks (issue 11, rules/hooks.py): a toy expansion adds a phase, a setup step, a
+"""The expansion hooks (rules/hooks.py): a toy expansion adds a phase, a setup step, a
 pending decision with its notation, a turn action, a scoring step, an end-of-round step, a final
 scoring step and view fields, all without the core naming it; Ruleset refuses bad combinations (X-02)."""
 
@@ -171,12 +171,12 @@ def test_base_game_state_json_has_no_expansion_fields() -> None:
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [
-        ({"expansions": ("nonsense",)}, "unknown expansion 'nonsense'"),
-        ({"expansions": ("toy", "toy")}, "named twice"),
-        ({"edition": 1, "expansions": ("toy",)}, "2. edition only"),
+        ({"expansions": ("nonsense",)}, "no expansion or module 'nonsense'"),
+        ({"expansions": ("toy", "toy")}, "chosen twice"),
+        ({"edition": 1, "expansions": ("toy",)}, "2nd edition only"),
         ({"players": 5}, "2 to 4 players"),
         ({"players": 6, "expansions": ("toy",)}, "2 to 5 players"),
-        ({"modules": (7,)}, "no module 7"),
+        ({"modules": (7,)}, "no Module 7"),
     ],
 )
 def test_X_02_ruleset_refuses_combinations(toy: None, kwargs: dict[str, Any], message: str) -> None:

@@ -1,4 +1,4 @@
-"""The Market and five players (expansions.md §1 MK, §2.1 P5): setup, flow, cards and notation.
+"""The Market and five players (MK, P5-01 ... P5-03): setup, flow, cards and notation.
 Each test names the item it checks. Scoring, crates and "?" goods: test_market_scoring.py."""
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from .helpers import market_game, market_rules, play, pos, take_roundel
 
 
 def test_MK_01_second_edition_only_and_base_game_untouched() -> None:
-    with pytest.raises(ValueError, match="2. edition only"):
+    with pytest.raises(ValueError, match="2nd edition only"):
         Ruleset(edition=1, expansions=("market",))
     assert len(catalogue(2).cards) == 116  # the base catalogue has no market cards
     assert "market" not in new_game(Ruleset(), list("ABCD"), seed=1).decks
@@ -38,9 +38,9 @@ def test_MK_02_P5_02_five_players_need_the_market_and_six_are_refused() -> None:
 
 @pytest.mark.parametrize("module", [3, 5])
 def test_MK_03_modules_3_and_5_need_the_market(module: int) -> None:
-    with pytest.raises(ValueError, match="needs 'market'"):
+    with pytest.raises(ValueError, match="needs the Market"):
         Ruleset(edition=2, modules=(module,))
-    with pytest.raises(ValueError, match="2. edition only"):
+    with pytest.raises(ValueError, match="2nd edition only"):
         Ruleset(edition=1, modules=(module,))
     assert Ruleset(edition=2, expansions=("market",), modules=(module,)).modules == (module,)
 

@@ -1,4 +1,4 @@
-"""The Market's scoring, crates and "?" goods (expansions.md MK-25 ... MK-46, X-07), with the
+"""The Market's scoring, crates and "?" goods (MK-25 ... MK-46, X-07), with the
 rulebook's marketplace examples (seed 001 p. 17-18). Each test names the item it checks."""
 
 from __future__ import annotations

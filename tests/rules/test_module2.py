@@ -1,5 +1,5 @@
-"""Module 2 "In bester Gesellschaft" in the 2nd edition, with and without the Market (expansions.md §5,
-M2-01 ... M2-13; X-04, X-05, X-07, X-08, X-09). Each test names the item it checks."""
+"""Module 2 "In bester Gesellschaft" in the 2nd edition, with and without the Market
+(M2-01 ... M2-13; X-04, X-05, X-07, X-08, X-09). Each test names the item it checks."""
 
 from __future__ import annotations
 
@@ -43,7 +43,7 @@ def test_M2_01_twelve_cards_shuffled_in_by_their_backs(market: bool) -> None:
 
 
 def test_M2_01_first_edition_refused() -> None:
-    with pytest.raises(ValueError, match="use 'new_society'"):
+    with pytest.raises(ValueError, match="with the 1st edition, play In bester Gesellschaft"):
         Ruleset(edition=1, players=3, modules=(2,))
 
 

@@ -1,4 +1,4 @@
-"""Module 3, the Assistants (expansions.md §6 M3-01 ... M3-09, P5-13; X-02, X-08, X-09). Each test
+"""Module 3, the Assistants (M3-01 ... M3-09, P5-13; X-02, X-08, X-09). Each test
 names the item it checks."""
 
 from __future__ import annotations
@@ -54,9 +54,9 @@ def test_M3_01_five_assistants_and_their_discounts() -> None:
 
 
 def test_M3_01_X_02_module_3_needs_the_market_and_the_2nd_edition() -> None:
-    with pytest.raises(ValueError, match="needs 'market'"):
+    with pytest.raises(ValueError, match="needs the Market"):
         Ruleset(edition=2, players=3, modules=(3,))
-    with pytest.raises(ValueError, match="2. edition only"):
+    with pytest.raises(ValueError, match="2nd edition only"):
         Ruleset(edition=1, players=3, modules=(3,))
     assert module_rules(3, (3,)).modules == (3,)
 

@@ -1,4 +1,4 @@
-"""Module 4, the Events (expansions.md §7 M4-01 ... M4-17, P5-13, X-03, X-07, AMB-22 ... AMB-24,
+"""Module 4, the Events (M4-01 ... M4-17, P5-13, X-03, X-07, AMB-22 ... AMB-24,
 UI-14). Each test names the item it checks."""
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ def test_M4_01_six_events_face_up_and_X_02_only_with_the_market() -> None:
     st = new_game(mod_rules((4,)), ["A", "B"], seed=1)
     assert m4(st)["free"] == ["twin", "sponsor", "ghost", "new_luck", "warehouse", "grabber"]
     assert [e["used_by"] for e in view(st, 0)["module4"]["events"]] == [None] * 6
-    with pytest.raises(ValueError, match="needs 'market'"):
+    with pytest.raises(ValueError, match="needs the Market"):
         Ruleset(edition=2, modules=(4,))
 
 

@@ -1,4 +1,4 @@
-"""Module 5, the Assignments (expansions.md §8 M5-01 ... M5-19, P5-13/14; X-06 ... X-09; UI-13).
+"""Module 5, the Assignments (M5-01 ... M5-19, P5-13/14; X-06 ... X-09; UI-13).
 Each test names the item it checks. Hidden information and the computer players:
 test_module5_hidden.py."""
 
@@ -68,7 +68,7 @@ def test_M5_01_three_each_dealt_face_down_from_the_seed() -> None:
 
 
 def test_M5_01_X_02_module_5_needs_the_market() -> None:
-    with pytest.raises(ValueError, match="needs 'market'"):
+    with pytest.raises(ValueError, match="needs the Market"):
         Ruleset(edition=2, players=3, modules=(5,))
 
 

@@ -1,4 +1,4 @@
-"""Module 6, the Obstacles (expansions.md §9 M6-01 ... M6-21, X-04, X-06, X-07, X-09, AMB-25, UI-16,
+"""Module 6, the Obstacles (M6-01 ... M6-21, X-04, X-06, X-07, X-09, AMB-25, UI-16,
 UI-17, UI-24, UI-26). Each test names the item it checks."""
 
 from __future__ import annotations
@@ -41,9 +41,9 @@ def test_M6_01_two_real_at_20_and_35_three_bonus_at_10_50_70() -> None:
 
 
 def test_X_02_module_6_needs_the_market_and_the_2nd_edition() -> None:
-    with pytest.raises(ValueError, match="needs 'market'"):
+    with pytest.raises(ValueError, match="needs the Market"):
         Ruleset(edition=2, modules=(6,))
-    with pytest.raises(ValueError, match="2. edition only"):
+    with pytest.raises(ValueError, match="2nd edition only"):
         Ruleset(edition=1, expansions=(), modules=(6,))
     for players in (2, 3, 4, 5):
         assert mod_rules((6,), players).players == players

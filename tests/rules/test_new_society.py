@@ -1,4 +1,4 @@
-"""In bester Gesellschaft / The New Society, 1st edition, and its SP+ variant (expansions.md §3, IBG-01
+"""In bester Gesellschaft / The New Society, 1st edition, and its SP+ variant (IBG-01
 ... IBG-22; X-02, X-05, X-06). Each test names the item it checks. The cards it shares with Module 2
 are tested in both editions in test_module2.py; five players in test_five_players.py."""
 
@@ -205,7 +205,7 @@ def test_IBG_13_SP_plus_only_the_replacement_cards() -> None:
     assert sum(ours.values()) == 116
     assert not ours.keys() & {"sycophant", "new_farmer", "guild_hall", "debtors_prison"}
     assert all(ours[r] == 0 for r in REPLACED) and ours["new_observatory"] == 2
-    with pytest.raises(ValueError, match="cannot be combined"):
+    with pytest.raises(ValueError, match="cannot be played together"):
         Ruleset(edition=1, players=3, expansions=("new_society", "new_society_replacements_only"))
     with pytest.raises(ValueError, match="2 to 4 players"):
         sp_plus(5)
@@ -214,9 +214,9 @@ def test_IBG_13_SP_plus_only_the_replacement_cards() -> None:
 
 
 def test_IBG_14_second_edition_with_new_society_is_refused() -> None:
-    with pytest.raises(ValueError, match="use Module 2"):
+    with pytest.raises(ValueError, match="with the 2nd edition, play Module 2"):
         Ruleset(edition=2, players=3, expansions=("new_society",))
-    with pytest.raises(ValueError, match="use Module 2"):
+    with pytest.raises(ValueError, match="with the 2nd edition, play Module 2"):
         Ruleset(edition=2, players=3, expansions=("new_society",), modules=(2,))
 
 
@@ -227,7 +227,7 @@ def test_IBG_15_new_observatory_works_as_the_first_editions() -> None:
     play(st, parse_for_first(st))
     assert st.tableaux[0][0] in st.face_down
     end_phase(st)
-    assert not st.face_down  # face up at the start of the next phase (rules-notes 8)
+    assert not st.face_down  # face up at the start of the next phase (BG-08)
 
 
 def parse_for_first(st: GameState) -> str:

@@ -1,4 +1,4 @@
-"""Base-game regression (issue 11): the games recorded in ``data/base_games.json`` before the rules
+"""Base-game regression: the games recorded in ``data/base_games.json`` before the rules
 core was split and given expansion hooks replay to the same moves, events and states at every step."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""One or more tests for each ruling in shared/reference/rules-notes.md (numbers as there)."""
+"""One or more tests for each base-game rule BG-01 … BG-16 (docs/reference.md), in their order."""
 
 from __future__ import annotations
 
@@ -36,7 +36,7 @@ def rejects(st, text: str, code: str) -> None:  # type: ignore[no-untyped-def]
     assert st.to_json() == before
 
 
-# 1. Setup ---------------------------------------------------------------------------------------
+# BG-01 Setup ---------------------------------------------------------------------------------------
 @pytest.mark.parametrize(("players", "dealt", "per_seat"), [(2, 4, [2, 2]), (3, 6, None), (4, 8, [1, 1, 1, 1])])
 def test_setup(players: int, dealt: int, per_seat: list[int] | None) -> None:
     for seed in range(10):
@@ -51,7 +51,7 @@ def test_setup(players: int, dealt: int, per_seat: list[int] | None) -> None:
         assert all(st.ruleset.catalogue.cards[c].deck == "workers" for c in st.upper)
 
 
-# 2. First worker phase ------------------------------------------------------------------------
+# BG-02 First worker phase ------------------------------------------------------------------------
 def test_first_worker_phase_forces_buys_until_two_each() -> None:
     st = new_game(Ruleset(players=2), ["a", "b"], seed=5)
     rejects(st, "pass", "must_buy_worker")
@@ -63,7 +63,7 @@ def test_first_worker_phase_forces_buys_until_two_each() -> None:
     assert st.phase_key == "buildings"
 
 
-# 3. A turn, passing and the end of the actions --------------------------------------------------
+# BG-03 A turn, passing and the end of the actions --------------------------------------------------
 def test_pass_counts_for_one_turn_and_display_empty_ends_phase() -> None:
     st = position(players=2, upper=["Market"], lower=[])
     play(st, "pass")
@@ -94,7 +94,7 @@ def test_all_pass_in_succession_ends_phase() -> None:
     assert st.phase_key == "aristocrats"
 
 
-# 4. Prices ----------------------------------------------------------------------------------------
+# BG-04 Prices ----------------------------------------------------------------------------------------
 def test_lower_row_discount_is_lost_when_taken_into_hand() -> None:
     st = position(players=2, lower=["Theater"], upper=["Market"], rubles=30)
     play(st, "take Theater (lower)", "pass")
@@ -114,7 +114,7 @@ def test_too_few_rubles() -> None:
     rejects(st, "buy Theater", "too_few_rubles")
 
 
-# 5. Trading cards -------------------------------------------------------------------------------
+# BG-05 Trading cards -------------------------------------------------------------------------------
 def test_green_trading_card_needs_matching_symbol() -> None:
     st = position(players=2, tableau=["Lumberjack", "Shepherd"], upper=["Wharf", "Weaving Mill", "Market"])
     assert "buy Weaving Mill over Shepherd" in texts(st)
@@ -152,7 +152,7 @@ def test_not_trading_card_cannot_displace() -> None:
     rejects(st, "buy Hospital over Market", "not_trading")
 
 
-# 6. Hand limit and Warehouse ---------------------------------------------------------------------
+# BG-06 Hand limit and Warehouse ---------------------------------------------------------------------
 def test_hand_limit_and_warehouse() -> None:
     st = position(players=2, hand=["Market", "Market", "Market"], upper=["Hospital", "Library"])
     assert hand_limit(st, 0) == 3
@@ -172,7 +172,7 @@ def test_hand_limit_and_warehouse() -> None:
     rejects(st, "take Bank", "hand_full")
 
 
-# 7. Scoring -----------------------------------------------------------------------------------------
+# BG-07 Scoring -----------------------------------------------------------------------------------------
 def test_scoring_by_colour_with_trading_cards() -> None:
     st = position(players=2, phase=0, tableau=["Lumberjack", "Wharf", "Market", "Author"], upper=["Market"])
     st.rubles[0] = 0
@@ -189,7 +189,7 @@ def test_no_scoring_after_trading_phase() -> None:
     assert (st.rubles, st.vp) == before
 
 
-# 8. Observatory ---------------------------------------------------------------------------------------
+# BG-08 Observatory ---------------------------------------------------------------------------------------
 @pytest.mark.parametrize("edition", [1, 2])
 def test_observatory(edition: int) -> None:
     st = position(edition=edition, players=2, tableau=["Observatory", "Market"], upper=["Hospital"], rubles=30)
@@ -256,7 +256,7 @@ def test_observatory_follow_up_must_answer() -> None:
     assert all(m.action.row == DRAWN for m in legal_moves(st))
 
 
-# 9. Pub ------------------------------------------------------------------------------------------------
+# BG-09 Pub ------------------------------------------------------------------------------------------------
 def test_pub_after_building_scoring_in_start_player_order() -> None:
     st = position(players=2, tableau=["Pub"], upper=["Hospital"], rubles=30)
     st.tableaux[1] = take_cards(st, ["Pub"])
@@ -291,29 +291,16 @@ def test_pub_skipped_without_money() -> None:
     assert st.pending is None and st.phase_key == "aristocrats"
 
 
-# 10. Mariinsky Theater and Tax Man ---------------------------------------------------------------------
-def test_mariinsky_first_edition_rubles_per_aristocrat() -> None:
-    st = position(
-        edition=1,
-        players=2,
-        tableau=["Mariinskij-Theater", "Author", "Senator", "Lumberjack"],
-        upper=["Hospital"],
-        rubles=0,
-    )
+# BG-10 Mariinsky Theater and Tax Man ---------------------------------------------------------------------
+@pytest.mark.parametrize(("edition", "theater", "rubles", "vp"), [(1, "Mariinskij-Theater", 2, 0),
+                                                                  (2, "Mariinsky Theater", 0, 2)])
+def test_mariinsky_rubles_per_aristocrat_then_vp_per_red_card(edition: int, theater: str, rubles: int,
+                                                              vp: int) -> None:
+    """1st edition: a ruble per aristocrat at building scoring; 2nd edition: a VP per red card."""
+    st = position(edition=edition, players=2, tableau=[theater, "Author", "Senator", "Lumberjack"],
+                  upper=["Hospital"], rubles=0)
     play(st, "pass", "pass")
-    assert st.rubles[0] == 2 and st.vp[0] == 0
-
-
-def test_mariinsky_second_edition_vp_per_red_card() -> None:
-    st = position(
-        edition=2,
-        players=2,
-        tableau=["Mariinsky Theater", "Author", "Senator", "Lumberjack"],
-        upper=["Hospital"],
-        rubles=0,
-    )
-    play(st, "pass", "pass")
-    assert st.rubles[0] == 0 and st.vp[0] == 2
+    assert (st.rubles[0], st.vp[0]) == (rubles, vp)
 
 
 def test_tax_man() -> None:
@@ -324,7 +311,7 @@ def test_tax_man() -> None:
     assert st.rubles[0] == 2
 
 
-# 11. New cards --------------------------------------------------------------------------------------------
+# BG-11 New cards --------------------------------------------------------------------------------------------
 def test_refill_to_eight_and_none_when_nothing_taken() -> None:
     st = position(players=2, phase=1, upper=["Market", "Hospital", "Library"], lower=["Author"])
     play(st, "pass", "pass")
@@ -334,7 +321,7 @@ def test_refill_to_eight_and_none_when_nothing_taken() -> None:
     assert len(st.upper) == 4
 
 
-# 12. End of a round --------------------------------------------------------------------------------------
+# BG-12 End of a round --------------------------------------------------------------------------------------
 def test_end_of_round_rows_and_tokens_two_players() -> None:
     st = position(players=2, phase=3, upper=["Market", "Hospital"], lower=["Author"])
     st.tokens = {"hammer": 0, "cathedral": 0, "bust": 1, "hand": 1}
@@ -347,7 +334,7 @@ def test_end_of_round_rows_and_tokens_two_players() -> None:
     assert st.to_move == 1 and st.round == 3
 
 
-# 13. End of the game ---------------------------------------------------------------------------------------
+# BG-13 End of the game ---------------------------------------------------------------------------------------
 def test_last_card_of_a_stack_ends_the_game_after_the_round() -> None:
     st = position(players=2, phase=2, upper=["Market"], lower=[])
     keep = 3
@@ -365,7 +352,7 @@ def test_last_card_of_a_stack_ends_the_game_after_the_round() -> None:
     assert legal_moves(st) == []
 
 
-# 14. Final scoring and ties -----------------------------------------------------------------------------------
+# BG-14 Final scoring and ties -----------------------------------------------------------------------------------
 def test_ties_go_to_rubles_left_then_shared() -> None:
     from rules.scoring import final_scoring as _final_scoring
 
@@ -401,7 +388,7 @@ def test_hand_penalty_and_distinct_aristocrats_capped() -> None:
     assert st.vp[0] == 55 - 10
 
 
-# 15. Information ------------------------------------------------------------------------------------------------
+# BG-15 Information ------------------------------------------------------------------------------------------------
 def test_views_hide_hands_and_optionally_money() -> None:
     st = position(players=2, hand=["Market"], upper=["Hospital"], open_money=False)
     v1 = view(st, 1)
