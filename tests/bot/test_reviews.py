@@ -202,7 +202,7 @@ async def test_an_aborted_game_has_no_review(env: simcord.Env) -> None:
     channel = guild.create_text_channel("petersburg")
     players = setup_members(env, 2, guild)
     await start_game(env, channel, players)
-    await players[0].slash(channel, "petersburg abort")
+    await players[0].slash(channel, "petersburg host abort")
     game = await game_in(env, channel)
     assert game.status == "aborted"
     assert not any((c.custom_id or "").startswith("pb:v:") for m in channel.history() for c in controls(m))
