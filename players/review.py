@@ -9,9 +9,10 @@ For each decision of a record (an action with more than one legal move) the revi
 2. values the played move and each candidate on equal footing (``judge``): the same ``simulations``
    determinizations of the mover's view, each move applied in each, then the same seeded playout, and
    each seat's chance to win at its end; a move's value is the mean over them;
-3. prefers the candidate of the highest value (the played move when none is higher) and labels the drop
-   of the mover's chance from the preferred to the played move by thresholds that depend on the number
-   of players (``thresholds``).
+3. prefers the candidate of the highest value when its lead over the played move is more than noise,
+   and labels the drop of the mover's chance from the preferred to the played move by the factor it
+   multiplies the odds of winning with, on lichess's thresholds at an even two-player game
+   (``equivalent_drop``; at the fair share 1/n these are the drops ``thresholds(n)``).
 
 Every random choice comes from generators seeded by (seed, index): a review is the same on every
 machine and never reads the real stacks after the decision, the other hands or hidden money. Pure: it
@@ -47,6 +48,7 @@ __all__ = [
     "chances_after",
     "chances_of",
     "decisions_to_judge",
+    "equivalent_drop",
     "label_of",
     "review_decision",
     "review_game",
@@ -71,20 +73,35 @@ def thresholds(players: int) -> tuple[float, float, float]:
     return out[0], out[1], out[2]
 
 
-def label_of(drop: float, players: int) -> str | None:
-    """The label of a drop of ``drop`` points (of 100) of the mover's chance to win (None: no label)."""
+FLOOR = 0.001  # in the odds, chances count as at least 0.1 % and at most 99.9 % (a decided game is not judged on)
+
+
+def equivalent_drop(before: float, after: float) -> float:
+    """The drop of the mover's chance to win from ``before`` to ``after`` (0..1) as its two-player
+    equivalent in points of 100: the drop from 50 % that multiplies the odds of winning by the same factor.
+    A seat far behind still loses by a poor move (at 2 %, one that halves its chance is a 17-point drop);
+    at the fair share 1/n, ``thresholds(n)`` are the drops equivalent to lichess's 5, 10 and 15 points."""
+    b = min(1.0 - FLOOR, max(FLOOR, before))
+    a = min(1.0 - FLOOR, max(FLOOR, after))
+    if a >= b:
+        return 0.0
+    ratio = (a / (1.0 - a)) / (b / (1.0 - b))
+    return 100.0 * (0.5 - ratio / (1.0 + ratio))
+
+
+def label_of(equivalent: float) -> str | None:
+    """The label of a decision whose drop is ``equivalent`` points at two players (``equivalent_drop``)."""
     label = None
-    for name, t in zip(LABELS, thresholds(players), strict=True):
-        if drop >= t:
+    for name, t in zip(LABELS, TWO_PLAYER_THRESHOLDS, strict=True):
+        if equivalent >= t:
             label = name
     return label
 
 
-def accuracy_of(drop: float, players: int) -> float:
-    """A decision's accuracy (0-100) from the drop of the mover's chance (points of 100): lichess's
-    per-move formula ``103.1668 * exp(-0.04354 * d) - 3.1669`` on the drop d scaled to its two-player
-    equivalent (by the ratio of the mistake thresholds, 10 points at two players)."""
-    d = max(0.0, drop) * TWO_PLAYER_THRESHOLDS[1] / thresholds(players)[1]
+def accuracy_of(equivalent: float) -> float:
+    """A decision's accuracy (0-100): lichess's per-move formula ``103.1668 * exp(-0.04354 * d) - 3.1669``
+    on its two-player equivalent drop d (points of 100, ``equivalent_drop``)."""
+    d = max(0.0, equivalent)
     return max(0.0, min(100.0, 103.1668 * math.exp(-0.04354 * d) - 3.1669))
 
 
@@ -108,9 +125,13 @@ class DecisionReview:
     @property
     def drop(self) -> float:
         """The drop of the mover's chance to win beyond noise, in points of 100: before - after less
-        ``judge.CONFIDENCE`` standard errors (0 when the played move is preferred). Labels and accuracy
-        are taken from it."""
+        ``judge.CONFIDENCE`` standard errors (0 when the played move is preferred)."""
         return max(0.0, 100.0 * (self.before - self.after - CONFIDENCE * self.error))
+
+    @property
+    def equivalent(self) -> float:
+        """``drop`` as its two-player equivalent (``equivalent_drop``): labels and accuracy come from it."""
+        return equivalent_drop(self.before, self.before - self.drop / 100.0)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -258,7 +279,7 @@ def review_position(
     before = found.values[preferred][seat]
     after = found.values[action][seat]
     error = found.error if preferred != action else 0.0
-    drop = max(0.0, 100.0 * (before - after - CONFIDENCE * error))
+    drop = max(0.0, before - after - CONFIDENCE * error)
     return DecisionReview(
         index=index,
         seat=seat,
@@ -268,7 +289,7 @@ def review_position(
         preferred=notation(st, preferred),
         before=before,
         after=after,
-        label=label_of(drop, st.n),
+        label=label_of(equivalent_drop(before, before - drop)),
         preferred_public=preferred_is_public(st.ruleset, preferred, action),
         chances=tuple(found.values[action]),
         error=error,
@@ -337,7 +358,7 @@ def summarize(
     seats = []
     for s in range(n):
         own = [d for d in ordered if d.seat == s]
-        accuracy = sum(accuracy_of(d.drop, n) for d in own) / len(own) if own else 100.0
+        accuracy = sum(accuracy_of(d.equivalent) for d in own) / len(own) if own else 100.0
         seats.append(
             SeatSummary(
                 s,

@@ -16,6 +16,7 @@ from players.review import (
     accuracy_of,
     chances_of,
     decisions_to_judge,
+    equivalent_drop,
     label_of,
     preferred_is_public,
     review_decision,
@@ -121,7 +122,7 @@ def test_every_real_decision_is_judged(ruleset: Ruleset) -> None:
         assert d.index == index and d.played == record.actions[index]
         assert 0.0 <= d.after <= d.before <= 1.0
         assert len(d.chances) == ruleset.players and abs(sum(d.chances) - 1.0) < 1e-9
-        assert d.label == label_of(d.drop, ruleset.players)
+        assert d.label == label_of(d.equivalent)
         assert d.drop <= 100 * (d.before - d.after)
         assert d.label is None or d.label in LABELS
         if d.preferred == d.played:
@@ -165,11 +166,15 @@ def test_thresholds_and_accuracy() -> None:
     assert thresholds(2) == (5.0, 10.0, 15.0)  # lichess's
     for n in (3, 4, 5):
         assert thresholds(n) < thresholds(n - 1)  # the fair share shrinks: so do the drops
-    assert label_of(4.9, 2) is None and label_of(5.0, 2) == "inaccuracy" and label_of(15.0, 2) == "blunder"
-    assert label_of(thresholds(4)[1], 4) == "mistake"
-    assert accuracy_of(0.0, 3) == pytest.approx(100.0, abs=1e-3)
-    assert accuracy_of(10.0, 2) == pytest.approx(103.1668 * 2.718281828 ** (-0.4354) - 3.1669)
-    assert accuracy_of(thresholds(5)[1], 5) == pytest.approx(accuracy_of(10.0, 2))
+        for t, two in zip(thresholds(n), (5.0, 10.0, 15.0), strict=True):  # the same change of the odds
+            assert equivalent_drop(1 / n, 1 / n - t / 100) == pytest.approx(two, abs=0.02)
+    assert label_of(4.9) is None and label_of(5.0) == "inaccuracy" and label_of(15.0) == "blunder"
+    # a seat far behind: halving its chance is a blunder, though it is 1 point
+    assert label_of(equivalent_drop(0.02, 0.01)) == "blunder"
+    assert equivalent_drop(0.3, 0.3) == 0.0 and equivalent_drop(0.3, 0.4) == 0.0
+    assert accuracy_of(0.0) == pytest.approx(100.0, abs=1e-3)
+    assert accuracy_of(10.0) == pytest.approx(103.1668 * 2.718281828 ** (-0.4354) - 3.1669)
+    assert accuracy_of(100.0) == 0.0  # clipped
 
 
 def test_a_preferred_move_is_named_only_where_it_reveals_nothing() -> None:
