@@ -66,6 +66,7 @@ class Petersburg(PlayCommands, TakeBackCommands, HostCommands, InfoCommands, Com
         # the catch-up waits before it resumes reviews: a closed bot's must not wake on a closed store
         self._catch_up.cancel()
         self.poster.stop()
+        await asyncio.gather(self.poster.drain(), self.computers.drain())
         self.replays.stop()
         if self._reviewer is not None:
             await self._reviewer.stop()

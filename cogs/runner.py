@@ -29,6 +29,16 @@ class PerGame(ABC):
             return True
         return False
 
+    async def drain(self) -> None:
+        """The bot closes: the running tasks end here, before the store they use is closed (a task cut off
+        mid-post is done again at the next start: what must be posted is stored with the commit)."""
+        self._again.clear()
+        running = [task for task in self._runners.values() if not task.done()]
+        for task in running:
+            task.cancel()
+        await asyncio.gather(*running, return_exceptions=True)
+        self._runners.clear()
+
     @abstractmethod
     async def run(self, game_id: int) -> None:
         """The work, until done; it calls ``again`` to see whether to go round once more."""
