@@ -12,7 +12,7 @@ import random
 import sys
 
 from rules import Action, GameState
-from rules.__main__ import add_random_arguments, play_random, quiet_broken_pipe, random_ruleset, write_record
+from rules.__main__ import add_random_arguments, play_random, quiet_broken_pipe, random_ruleset, save_record
 
 from .ai import LEVELS, choose
 from .arena_cli import add_arena_parser, run_arena
@@ -43,14 +43,7 @@ def main(argv: list[str] | None = None) -> int:
         return choose(st, level=args.level, rng=rng, budget_s=args.budget)
 
     rec, _ = play_random(ruleset, args.seed, choose=computer)
-    try:
-        write_record(rec, args.out)
-    except OSError as e:
-        if not args.out:  # standard output closed early (``| head``): quiet_broken_pipe ends it
-            raise
-        print(f"error: cannot write {args.out}: {e.strerror or e}", file=sys.stderr)
-        return 2
-    return 0
+    return save_record(rec, args.out)
 
 
 if __name__ == "__main__":

@@ -135,6 +135,18 @@ def write_record(rec: GameRecord, out: str | None) -> None:
         print(text)
 
 
+def save_record(rec: GameRecord, out: str | None) -> int:
+    """``write_record``, for a command's exit code: 0, or 2 with one line when ``out`` cannot be written."""
+    try:
+        write_record(rec, out)
+    except OSError as e:
+        if not out:  # standard output closed early (``| head``): quiet_broken_pipe ends it
+            raise
+        print(f"error: cannot write {out}: {e.strerror or e}", file=sys.stderr)
+        return 2
+    return 0
+
+
 def quiet_broken_pipe(run: Callable[[], int]) -> int:
     """``run()``; output read by a command that stopped reading (``| head``) ends it quietly (as ``cat`` does)."""
     try:
@@ -162,14 +174,7 @@ def main(argv: list[str] | None = None) -> int:
         except ValueError as e:
             parser.error(str(e))
         rec, _ = play_random(ruleset, args.seed)
-        try:
-            write_record(rec, args.out)
-        except OSError as e:
-            if not args.out:  # standard output closed early (``| head``): quiet_broken_pipe ends it
-                raise
-            print(f"error: cannot write {args.out}: {e.strerror or e}", file=sys.stderr)
-            return 2
-        return 0
+        return save_record(rec, args.out)
 
     try:
         with open(args.record, encoding="utf-8") as f:

@@ -53,3 +53,10 @@ async def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterato
         return
     async with postgres_database() as url:
         yield url
+
+
+@pytest.fixture
+async def pg_url() -> AsyncIterator[str]:
+    """A fresh PostgreSQL database for one test (skipped, or failed under CI, without a server)."""
+    async with postgres_database() as url:
+        yield url

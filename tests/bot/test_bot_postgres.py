@@ -4,7 +4,6 @@ once (the board poster claims each game's channel in the database there)."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 
 import pytest
 import simcord
@@ -12,7 +11,6 @@ import simcord
 from bot.client import PetersburgBot
 from bot.config import Config
 
-from .databases import postgres_database
 from .helpers import (
     act_by_buttons,
     board_message,
@@ -25,12 +23,6 @@ from .helpers import (
     start_game,
     state_in,
 )
-
-
-@pytest.fixture
-async def pg_url() -> AsyncIterator[str]:
-    async with postgres_database() as url:
-        yield url
 
 
 @pytest.fixture

@@ -5,7 +5,6 @@ it stored (here made up by the test: its judging is not what this checks), judgi
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
@@ -18,14 +17,7 @@ from bot.store import Store
 from cogs.reviews import PROGRESS_SECONDS
 from rules import apply, parse_for
 
-from .databases import postgres_database
 from .helpers import bot_of, controls, game_in, play_to_end, reply_of, setup_members, start_game
-
-
-@pytest.fixture
-async def pg_url() -> AsyncIterator[str]:
-    async with postgres_database() as url:
-        yield url
 
 
 @pytest.fixture
