@@ -20,7 +20,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from .config import DEFAULT_DATABASE, ENV_FILE_HELP, load_env
+from .config import DEFAULT_DATABASE, command_args
 from .store import parse_database
 from .store.postgres import redact
 from .store.sqlite_file import backup_file
@@ -103,12 +103,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                                      description="Back up the bot's SQLite database, also while the bot runs.")
     parser.add_argument("path", help="the backup file to write, or a folder (an existing one, or a path ending in "
                                      "/; created when missing) that gets a time-stamped file")
-    parser.add_argument("--env-file", default=None, help=ENV_FILE_HELP)
-    args = parser.parse_args(argv)
-    try:
-        load_env(args.env_file)
-    except ValueError as e:
-        print(f"error: {e}", file=sys.stderr)
+    args = command_args(parser, argv)
+    if args is None:
         return 2
     database = (os.environ.get("DATABASE_URL", "").strip() or os.environ.get("DATABASE_PATH", "").strip()
                 or DEFAULT_DATABASE)

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import argparse
 import os
+import sys
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -51,6 +53,19 @@ def load_env(path: str | Path | None = None) -> None:
 
 
 ENV_FILE_HELP = "the settings file to read (default: .env, when there is one)"
+
+
+def command_args(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> argparse.Namespace | None:
+    """A maintenance command's arguments with ``--env-file`` added, its settings loaded into the environment;
+    None, with the reason printed, when the settings file named does not exist (the command exits with 2)."""
+    parser.add_argument("--env-file", default=None, help=ENV_FILE_HELP)
+    args = parser.parse_args(argv)
+    try:
+        load_env(args.env_file)
+    except ValueError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return None
+    return args
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
 
 

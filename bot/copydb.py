@@ -14,7 +14,7 @@ import os
 import sys
 from collections.abc import Sequence
 
-from .config import ENV_FILE_HELP, load_env
+from .config import command_args
 from .store import Store, StoreError
 from .store.backend import aiter_rows
 from .store.postgres import redact
@@ -109,12 +109,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--from", dest="source", default=None,
                         help="source database (default: DATABASE_PATH from .env or the environment)")
     parser.add_argument("--force", action="store_true", help="replace the contents of a non-empty target")
-    parser.add_argument("--env-file", default=None, help=ENV_FILE_HELP)
-    args = parser.parse_args(argv)
-    try:
-        load_env(args.env_file)
-    except ValueError as e:
-        print(f"error: {e}", file=sys.stderr)
+    args = command_args(parser, argv)
+    if args is None:
         return 2
     source = args.source or os.environ.get("DATABASE_PATH", "").strip() or "data/petersburg.sqlite3"
     if source == args.target:

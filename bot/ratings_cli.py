@@ -13,7 +13,7 @@ import os
 import sys
 from collections.abc import Sequence
 
-from .config import DEFAULT_DATABASE, ENV_FILE_HELP, load_env
+from .config import DEFAULT_DATABASE, command_args
 from .ratings import Rebuilt, rebuild_in
 from .store import Store, StoreError
 from .store.postgres import redact
@@ -49,12 +49,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="derive every rating again from the stored results and store them")
     parser.add_argument("--database", default=None,
                         help="postgresql://… or sqlite:///… (default: DATABASE_URL, else DATABASE_PATH)")
-    parser.add_argument("--env-file", default=None, help=ENV_FILE_HELP)
-    args = parser.parse_args(argv)
-    try:
-        load_env(args.env_file)
-    except ValueError as e:
-        print(f"error: {e}", file=sys.stderr)
+    args = command_args(parser, argv)
+    if args is None:
         return 2
     database = (args.database or os.environ.get("DATABASE_URL", "").strip()
                 or os.environ.get("DATABASE_PATH", "").strip() or DEFAULT_DATABASE)
