@@ -20,7 +20,7 @@ from rules import GameState
 from rules.i18n import t
 
 from .board_claim import Busy, Claims
-from .board_problems import BoardProblems, Problem
+from .board_problems import NO_PINGS, BoardProblems, Problem
 from .dms import transient
 from .presence import Presence
 from .public import turn_text
@@ -108,8 +108,10 @@ class TurnMessages(BoardProblems, PerGame):
             if live_until is not None and keep is None:
                 self._wake_at(game.id, live_until)
             return
+        # a member away from the server's games (``/petersburg away``) is named but not pinged: no reminders
+        away = uid is not None and uid in await self.store.away_until(game.guild_id, [uid])
         try:
-            msg = await channel.send(text[:2000], allowed_mentions=PINGS)
+            msg = await channel.send(text[:2000], allowed_mentions=NO_PINGS if away else PINGS)
         except discord.HTTPException as e:
             if game.turn_user_id is not None:
                 await self.store.set_turn_message(game.id, None, None)

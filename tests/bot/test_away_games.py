@@ -21,6 +21,7 @@ from .helpers import (
     state_in,
     texts,
 )
+from .traffic import traffic
 
 MIN = 60.0
 
@@ -132,3 +133,26 @@ async def test_a_member_away_is_marked_gets_no_reminder_and_no_time_out(env: sim
     [embed] = reply_of(r).embeds
     assert any(f.name == "Away, rematches, threads" and "/petersburg away days:" in (f.value or "")
                for f in embed.fields)
+
+
+async def test_a_member_away_is_not_pinged_when_the_turn_reaches_them(env: simcord.Env) -> None:
+    """Time away: the turn message still says whose turn it is (the board shows 🏖️), but it pings nobody while
+    the member is away, though they have not been at the board for longer than the live window."""
+    guild = env.create_guild()
+    channel = guild.create_text_channel("one")
+    a, b = setup_members(env, 2, guild)
+    await start_game(env, channel, [a, b])
+    await _until(env, channel, [a, b], b, for_them=False)
+    await b.slash(channel, "petersburg away", days=3)
+    await env.advance_time(10 * MIN)  # longer than the live window: b would be pinged
+    start = len(env.http_requests)
+    for _ in range(40):  # a moves until the turn reaches b
+        if decider_of(board_message(channel), [a, b]) == b:
+            break
+        await act_by_buttons(env, channel, [a, b])
+    else:
+        raise AssertionError("the turn never came")
+    await env.advance_time(1)
+    sent = traffic(env, channel.id, start)
+    assert any(f"<@{b.id}>" in str(p.get("content")) for p in sent.posted), "no turn message for b"
+    assert b.id not in sent.mentions()
