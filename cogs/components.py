@@ -85,6 +85,17 @@ def decode(value: str) -> Action:
     return Action(*values)
 
 
+def selected(interaction: discord.Interaction[Any]) -> list[str]:
+    """The values a select's interaction carries (none when Discord sent none)."""
+    return [str(v) for v in cast(dict[str, Any], interaction.data or {}).get("values") or []]
+
+
+def first_selected(interaction: discord.Interaction[Any]) -> str:
+    """The first value a select's interaction carries ("" when none)."""
+    values = selected(interaction)
+    return values[0] if values else ""
+
+
 def _cog(interaction: discord.Interaction[Any]) -> Petersburg:
     cog = cast(Any, interaction.client).get_cog("Petersburg")
     if cog is None:
@@ -110,8 +121,7 @@ class ActionSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=rf"p
         return cls(int(match["game"]), int(match["ver"]), match["slot"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        values = cast(dict[str, Any], interaction.data or {}).get("values") or []
-        await _cog(interaction).on_choice(interaction, self.game_id, self.version, str(values[0]) if values else "")
+        await _cog(interaction).on_choice(interaction, self.game_id, self.version, first_selected(interaction))
 
 
 class ActionButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"pb:b:{GAME}:{VERSION}:{ACT}"):
@@ -261,8 +271,7 @@ class PassModeSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=rf
         return cls(int(match["game"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        values = cast(dict[str, Any], interaction.data or {}).get("values") or []
-        await _cog(interaction).on_pass_mode(interaction, self.game_id, str(values[0]) if values else "")
+        await _cog(interaction).on_pass_mode(interaction, self.game_id, first_selected(interaction))
 
 
 class ComputerSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=rf"pb:c:{GAME}"):
@@ -284,8 +293,7 @@ class ComputerSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=rf
         return cls(int(match["game"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        values = cast(dict[str, Any], interaction.data or {}).get("values") or []
-        await _cog(interaction).on_lobby_computer(interaction, self.game_id, str(values[0]) if values else "")
+        await _cog(interaction).on_lobby_computer(interaction, self.game_id, first_selected(interaction))
 
 
 class PartsSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=rf"pb:x:{GAME}"):
@@ -308,8 +316,7 @@ class PartsSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=rf"pb
         return cls(int(match["game"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        values = cast(dict[str, Any], interaction.data or {}).get("values") or []
-        await _cog(interaction).on_lobby_parts(interaction, self.game_id, [str(v) for v in values])
+        await _cog(interaction).on_lobby_parts(interaction, self.game_id, selected(interaction))
 
 
 class ReplayButton(discord.ui.DynamicItem[discord.ui.Button[Any]],

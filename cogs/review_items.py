@@ -9,11 +9,11 @@ of items that answer off the game, never committing a move to it).
 from __future__ import annotations
 
 import re
-from typing import Any, cast
+from typing import Any
 
 import discord
 
-from .components import GAME, SLOT, _checked, _cog
+from .components import GAME, SLOT, _checked, _cog, first_selected
 from .menus import MenuItems
 
 IDX = r"(?P<idx>\d+)"
@@ -53,8 +53,8 @@ class ReviewSeatSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
         return cls(int(match["game"]), int(match["step"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        values = cast(dict[str, Any], interaction.data or {}).get("values") or ["0"]
-        seat = int(values[0]) if str(values[0]).isdigit() else 0
+        value = first_selected(interaction)
+        seat = int(value) if value.isdigit() else 0
         await _cog(interaction).on_replay(interaction, self.game_id, self.step, opening=False, seat=seat)
 
 
@@ -74,8 +74,8 @@ class PuzzleSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=rf"p
         return cls(int(match["game"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        values = cast(dict[str, Any], interaction.data or {}).get("values") or ["0"]
-        idx = int(values[0]) if str(values[0]).isdigit() else 0
+        value = first_selected(interaction)
+        idx = int(value) if value.isdigit() else 0
         await _cog(interaction).on_puzzle(interaction, self.game_id, idx)
 
 
@@ -95,8 +95,7 @@ class PuzzleMoveSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=
         return cls(int(match["game"]), int(match["idx"]), match["slot"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        values = cast(dict[str, Any], interaction.data or {}).get("values") or [""]
-        await _cog(interaction).on_puzzle_move(interaction, self.game_id, self.idx, str(values[0]))
+        await _cog(interaction).on_puzzle_move(interaction, self.game_id, self.idx, first_selected(interaction))
 
 
 class PuzzleMoveButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"pb:qb:{GAME}:{IDX}:(?P<act>.+)"):
