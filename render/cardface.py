@@ -52,26 +52,13 @@ def draw_card(
     """Draw ``ct`` filling ``box``. ``full_text`` prints the whole ability text (card lookups) instead
     of the short one; ``market`` names the roundel of this very copy (default: the type's, if unique).
     A face depends on nothing else: it is painted once a size (``Canvas.tile``)."""
-    cv.tile(box, _paint_card, (ct, edition, lang, full_text, market), tag)
+    cv.tile(box, paint_card, (ct, edition, lang, full_text, market), tag)
 
 
-def _paint_card(cv: Canvas, box: Box, ct: CardType, edition: int, lang: str, full_text: bool, market: str | None,
-                *, tag: str) -> None:
-    paint_card(cv, box, ct, edition, lang, tag=tag, full_text=full_text, market=market)
-
-
-def paint_card(
-    cv: Canvas,
-    box: Box,
-    ct: CardType,
-    edition: int,
-    lang: str,
-    *,
-    tag: str = "card",
-    full_text: bool = False,
-    market: str | None = None,
-) -> None:
-    """Draw ``ct`` filling ``box`` on ``cv`` itself (``draw_card`` pastes a tile drawn by this)."""
+def paint_card(cv: Canvas, box: Box, ct: CardType, edition: int, lang: str, full_text: bool = False,
+               market: str | None = None, *, tag: str = "card") -> None:
+    """Draw ``ct`` filling ``box`` on ``cv`` itself (``draw_card`` pastes a tile drawn by this: ``Canvas.tile``
+    passes its arguments in this order)."""
     x0, y0, x1, y1 = box
     w = x1 - x0
     s = w / 170
