@@ -146,12 +146,7 @@ async def test_a_member_away_is_not_pinged_when_the_turn_reaches_them(env: simco
     await b.slash(channel, "petersburg away", days=3)
     await env.advance_time(10 * MIN)  # longer than the live window: b would be pinged
     start = len(env.http_requests)
-    for _ in range(40):  # a moves until the turn reaches b
-        if decider_of(board_message(channel), [a, b]) == b:
-            break
-        await act_by_buttons(env, channel, [a, b])
-    else:
-        raise AssertionError("the turn never came")
+    await _until(env, channel, [a, b], b, for_them=True)  # a moves until the turn reaches b
     await env.advance_time(1)
     sent = traffic(env, channel.id, start)
     assert any(f"<@{b.id}>" in str(p.get("content")) for p in sent.posted), "no turn message for b"
