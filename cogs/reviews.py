@@ -29,7 +29,7 @@ from bot.reviews import Reviewer
 from bot.service import UserError
 from bot.store import FINISHED, Game, ReviewRow
 from bot.texts import hand_text
-from rules import GameState, legal_moves, parse_for, view
+from rules import GameRecord, GameState, legal_moves, parse_for, view
 from rules.i18n import t
 from rules.record import notation
 
@@ -65,10 +65,10 @@ class ReviewCommands(ReplayViewer):
         if resumed:
             log.info("reviews resumed: games %s", resumed)
 
-    async def _record(self, game_id: int) -> Any:
+    async def _record(self, game_id: int) -> GameRecord:
         game = await self.store.get_game(game_id)
         assert game is not None
-        return self.service.record_of(game, await self.store.actions(game_id))
+        return await self.service.record(game)
 
     async def _finished_game(self, interaction: Interaction, game_id: int) -> Game:
         game = await self.store.get_game(game_id)
