@@ -137,14 +137,22 @@ def extra_files() -> tuple[str, ...]:
     return tuple(sorted(p.stem for p in EXTRA_DIR.glob("*.json")))
 
 
+@cache
+def _extras_of(edition: int) -> tuple[str, ...]:
+    """The expansions' card files with cards of the edition."""
+    return tuple(x for x in extra_files()
+                 if edition in {e for entry in raw_extra(x) for e in entry.get("editions", [1, 2])})
+
+
+@cache
 def any_type(edition: int, card_id: str) -> CardType | None:
-    """A card type of the edition by id, looked up in the base cards and then every expansion's."""
+    """A card type of the edition by id, looked up in the base cards and then every expansion's (the
+    same objects as in every catalogue, so the answer is kept)."""
     found = catalogue(edition).by_id.get(card_id)
-    for extra in extra_files():
+    for extra in _extras_of(edition):
         if found is not None:
             break
-        if edition in {e for entry in raw_extra(extra) for e in entry.get("editions", [1, 2])}:
-            found = catalogue(edition, (extra,)).by_id.get(card_id)
+        found = catalogue(edition, (extra,)).by_id.get(card_id)
     return found
 
 
@@ -152,12 +160,11 @@ def all_types(edition: int) -> list[CardType]:
     """Every card type of the edition: the base cards, then each expansion's that applies to it."""
     out = list(catalogue(edition).types)
     seen = {t.id for t in out}
-    for extra in extra_files():
-        if edition in {e for entry in raw_extra(extra) for e in entry.get("editions", [1, 2])}:
-            for t in catalogue(edition, (extra,)).types:
-                if t.id not in seen:
-                    seen.add(t.id)
-                    out.append(t)
+    for extra in _extras_of(edition):
+        for t in catalogue(edition, (extra,)).types:
+            if t.id not in seen:
+                seen.add(t.id)
+                out.append(t)
     return out
 
 

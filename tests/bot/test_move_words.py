@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from bot.action_text import describe_action, has_text, worded
 from bot.texts import TOKEN_EMOJI
 from cogs.menus import grouped, move_view
-from rules import Action, GameState, Ruleset, apply, format_action, legal_moves, new_game, view
+from rules import Action, GameState, Move, Ruleset, apply, format_action, legal_moves, new_game, view
 from rules.expansions import offered
 
 NAMES = ["Anna", "Boris", "Katharina", "Dmitri", "Olga"]
@@ -37,12 +37,12 @@ def allowed_rulesets() -> Iterator[Ruleset]:
                     yield rs
 
 
-def _check_words(st: GameState, lang: str, kinds: set[str]) -> None:
+def _check_words(st: GameState, moves: list[Move], lang: str, kinds: set[str]) -> None:
     ed = st.ruleset.edition
     cat = st.ruleset.catalogue
     seat = st.decider
     own = view(st, seat) if st.pending is not None and st.pending.kind == "assignment" else None
-    for m in legal_moves(st):
+    for m in moves:
         a = m.action
         label = describe_action(a, ed, lang, m.price, cat, seats=st.seats, view=own)
         notation = format_action(a, cat, lang, seats=st.seats)
@@ -71,12 +71,13 @@ def test_every_legal_move_of_every_ruleset_has_words() -> None:
         lang = ("en", "de")[i % 2]
         steps = 0
         while not st.finished and steps < 3000:
-            _check_words(st, lang, kinds)
-            for kind in grouped(legal_moves(st)):
+            moves = legal_moves(st)
+            _check_words(st, moves, lang, kinds)
+            for kind in grouped(moves):
                 assert has_text(f"bot.select_{kind}", lang), kind
             if st.pending is not None:  # a decision's private menu fits Discord's limits
                 move_view(1, steps, st, lang)
-            apply(st, rng.choice(legal_moves(st)).action)
+            apply(st, rng.choice(moves).action)
             steps += 1
         assert st.finished
     expected = {"guild_hall", "trading_house", "sycophant", "prison", "pickpocket", "event", "grabber", "order",
