@@ -3,17 +3,19 @@
 from __future__ import annotations
 
 import json
+import random
 import re
 from collections.abc import Callable
-from typing import Any, cast
+from typing import Any, NamedTuple, cast
 
 import discord
 import simcord
 from simcord.actors import MemberActor
 
 from bot.client import PetersburgBot
+from bot.service import GameService
 from bot.store import ActionRow, Game
-from rules import GameState, legal_moves
+from rules import Action, GameState, legal_moves
 
 TURN_RE = re.compile(r"<@(\d+)>")
 # finishes games quickly; "as", "release" and "confirm" are the Market's decisions
@@ -276,6 +278,25 @@ async def play_whole_game(env: simcord.Env, channel: simcord.ChannelHandle, play
     assert game.status == "finished" and game.final_posted, "the game did not end"
     assert restarted and timed_out is not None, (restarted, timed_out)
     return timed_out
+
+
+class RandomMove(NamedTuple):
+    """A move for ``GameService.act``: who, what, and the board version it was chosen against."""
+
+    user_id: int
+    action: Action
+    version: int
+
+
+async def random_move(svc: GameService, game_id: int, rng: random.Random) -> RandomMove | None:
+    """A random legal move of whoever decides in game ``game_id``; None when the game is not in play."""
+    game = await svc.game(game_id)
+    if game.status != "active":
+        return None
+    st = GameState.from_json(game.state or {})
+    uid = game.user_at(st.decider)
+    assert uid is not None
+    return RandomMove(uid, rng.choice(legal_moves(st)).action, game.version)
 
 
 def take_card(st: GameState, type_id: str) -> int:
