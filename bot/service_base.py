@@ -12,7 +12,7 @@ from typing import Any
 from rules import GameState
 from rules.autopass import AutoPass
 
-from .store import Game, Store
+from .store import ACTIVE, Game, Store
 from .timers import Timer, Timing, plan, resolve
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 5  # the most any ruleset allows (``bot.lobby.max_players``: the game's)
@@ -59,6 +59,17 @@ class ServiceBase:
         if game is None:
             raise UserError("no_game")
         return game
+
+    @staticmethod
+    def seat_in_play(game: Game, user_id: int, missing: str = "not_in_game") -> int:
+        """The seat of ``user_id`` in ``game``, which must be in play: UserError ``not_active`` when it is not,
+        ``missing`` when the user has no seat in it."""
+        if game.status != ACTIVE:
+            raise UserError("not_active")
+        seat = game.seat_of(user_id)
+        if seat is None:
+            raise UserError(missing)
+        return seat
 
     @staticmethod
     def state(game: Game) -> GameState:

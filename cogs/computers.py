@@ -132,11 +132,7 @@ class ComputerCommands(CogBase):
 
         async def work() -> None:
             game = await self.service.game_in_channel(self.cid(interaction))
-            if game.status != ACTIVE:
-                raise UserError("not_active")
-            seat = game.seat_of(interaction.user.id)
-            if seat is None:
-                raise UserError("not_in_game")
+            seat = self.service.seat_in_play(game, interaction.user.id)
             if not game.settings.get("hints", 1):
                 raise UserError("hints_off")
             st = self.service.state(game)

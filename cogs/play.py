@@ -89,18 +89,20 @@ class PlayCommands(CogBase):
         lang = game.lang if game is not None else lang_of(interaction)
         await self.guard(interaction, lang, lambda: self._menu(interaction, game))
 
+    def _seated(self, interaction: Interaction, game: Game | None, version: int | None) -> tuple[Game, int]:
+        """The game and the user's seat in it, for a private menu; UserError when there is no game in play, the
+        user has no seat in it, or ``version`` (None: any) is not the board's."""
+        if game is None:
+            raise UserError("no_game")
+        seat = self.service.seat_in_play(game, interaction.user.id)
+        if version is not None and game.version != version:
+            raise UserError("stale_board")
+        return game, seat
+
     async def _menu(self, interaction: Interaction, game: Game | None, page: int = 0,
                     version: int | None = None) -> None:
         """The private menu (its ``page``); ``version``: the board the page button belongs to (stale if older)."""
-        if game is None:
-            raise UserError("no_game")
-        if game.status != ACTIVE:
-            raise UserError("not_active")
-        seat = game.seat_of(interaction.user.id)
-        if seat is None:
-            raise UserError("not_in_game")
-        if version is not None and game.version != version:
-            raise UserError("stale_board")
+        game, seat = self._seated(interaction, game, version)
         st = self.service.state(game)
         lang = game.lang
         back = await self.service.can_take_back(game, interaction.user.id)  # the window is open
@@ -138,15 +140,7 @@ class PlayCommands(CogBase):
 
     async def _ask_target(self, interaction: Interaction, game: Game | None, version: int, value: str) -> None:
         """A trading card with several possible targets: offer them (with prices) privately."""
-        if game is None:
-            raise UserError("no_game")
-        if game.status != ACTIVE:
-            raise UserError("not_active")
-        seat = game.seat_of(interaction.user.id)
-        if seat is None:
-            raise UserError("not_in_game")
-        if game.version != version:
-            raise UserError("stale_board")
+        game, seat = self._seated(interaction, game, version)
         st = self.service.state(game)
         if st.decider != seat:
             raise RuleError("not_your_turn", to_move=st.seats[st.decider])
