@@ -15,6 +15,7 @@ import logging
 import re
 import time
 from collections.abc import Sequence
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -47,6 +48,25 @@ def versioned(value: str) -> tuple[int | None, str]:
     """An autocomplete value ``v<version> <notation>`` split; a typed value has no version."""
     m = VERSIONED.match(value.strip())
     return (int(m.group(1)), m.group(2)) if m else (None, value.strip())
+
+
+def _card_command(kind: str) -> app_commands.Command[Any, ..., None]:
+    """``/petersburg <kind> card``, a playing command for one kind of move (buy, take, play), with its
+    autocomplete: a method of ``PlayCommands``."""
+
+    async def command(self: PlayCommands, interaction: Interaction, card: str) -> None:
+        await self.play_text(interaction, kind, card)
+
+    async def autocomplete(self: PlayCommands, interaction: Interaction,
+                           current: str) -> list[app_commands.Choice[str]]:
+        return await self.complete(interaction, current, (kind,))
+
+    # named as methods of the class, so that discord.py hands them the cog (``discord.utils.is_inside_class``)
+    command.__qualname__, autocomplete.__qualname__ = f"PlayCommands.{kind}", f"PlayCommands.{kind}_ac"
+    cmd = app_commands.command(name=kind, description=_(f"cmd.{kind}"))(
+        app_commands.describe(card=_("opt.move"))(command))
+    cmd.autocomplete("card")(autocomplete)
+    return cmd
 
 
 class PlayCommands(CogBase):
@@ -236,32 +256,9 @@ class PlayCommands(CogBase):
             self.bot.record_bug(e)
             return []
 
-    @app_commands.command(name="buy", description=_("cmd.buy"))
-    @app_commands.describe(card=_("opt.move"))
-    async def buy(self, interaction: Interaction, card: str) -> None:
-        await self.play_text(interaction, "buy", card)
-
-    @buy.autocomplete("card")
-    async def buy_ac(self, interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
-        return await self.complete(interaction, current, ("buy",))
-
-    @app_commands.command(name="take", description=_("cmd.take"))
-    @app_commands.describe(card=_("opt.move"))
-    async def take(self, interaction: Interaction, card: str) -> None:
-        await self.play_text(interaction, "take", card)
-
-    @take.autocomplete("card")
-    async def take_ac(self, interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
-        return await self.complete(interaction, current, ("take",))
-
-    @app_commands.command(name="play", description=_("cmd.play"))
-    @app_commands.describe(card=_("opt.move"))
-    async def play(self, interaction: Interaction, card: str) -> None:
-        await self.play_text(interaction, "play", card)
-
-    @play.autocomplete("card")
-    async def play_ac(self, interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
-        return await self.complete(interaction, current, ("play",))
+    buy = _card_command("buy")
+    take = _card_command("take")
+    play = _card_command("play")
 
     @app_commands.command(name="observatory", description=_("cmd.observatory"))
     @app_commands.describe(stack=_("opt.stack"))
