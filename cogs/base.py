@@ -81,6 +81,15 @@ class CogBase(commands.Cog):
         assert interaction.channel_id is not None
         return interaction.channel_id
 
+    async def component_game(self, interaction: Interaction, game_id: int, *,
+                             in_place: bool = False) -> tuple[Game | None, str]:
+        """Acknowledge a component of game ``game_id`` (``defer``; ``in_place``: a component on a private
+        message edits it), then load the game: it (None: there is none) and the language to answer in."""
+        await self.defer(interaction, update=in_place and bool(interaction.message
+                                                               and interaction.message.flags.ephemeral))
+        game = await self.store.get_game(game_id)
+        return game, lang_of(interaction, game)
+
     async def defer(self, interaction: Interaction, *, update: bool = False) -> bool:
         """Acknowledge at once: ``update``, a component on a private menu, edits that menu in place; anything
         else is answered privately (a "thinking" answer that is edited afterwards). True once acknowledged.

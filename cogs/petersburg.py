@@ -95,9 +95,7 @@ class Petersburg(PlayCommands, TakeBackCommands, HostCommands, InfoCommands, Com
 
     async def _lobby(self, interaction: Interaction, game_id: int) -> tuple[Game, str] | None:
         """Acknowledge a lobby control and load its game; None (answered privately) once it is no lobby."""
-        await self.defer(interaction)
-        game = await self.store.get_game(game_id)
-        lang = game.lang if game is not None else lang_of(interaction)
+        game, lang = await self.component_game(interaction, game_id)
         if game is None or game.status != LOBBY:
             await self.safe_private(interaction, error_text("already_started" if game else "no_game", lang))
             return None
@@ -361,9 +359,7 @@ class Petersburg(PlayCommands, TakeBackCommands, HostCommands, InfoCommands, Com
 
     async def on_pass_mode(self, interaction: Interaction, game_id: int, mode: str) -> None:
         """Set or cancel (``off``) the user's pass mode; if it applies right now, the pass happens at once."""
-        await self.defer(interaction)
-        game = await self.store.get_game(game_id)
-        lang = game.lang if game is not None else lang_of(interaction)
+        _, lang = await self.component_game(interaction, game_id)
 
         async def work() -> None:
             if mode not in ("turn", "display", "phase", "off"):

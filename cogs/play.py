@@ -29,7 +29,7 @@ from rules import Action, GameState, RuleError, format_action, legal_moves, view
 from rules.i18n import card_name, error_text, t
 from rules.view import unseen
 
-from .base import CogBase, Interaction, lang_of
+from .base import CogBase, Interaction
 from .components import GROUP, decode
 from .menus import move_view, target_moves, target_view
 from .takeback import offers_takeback, with_takeback
@@ -104,9 +104,7 @@ class PlayCommands(CogBase):
 
     async def on_your_move(self, interaction: Interaction, game_id: int) -> None:
         """The public board's "Your move": the mover's legal moves, prices and hand, privately."""
-        await self.defer(interaction)
-        game = await self.store.get_game(game_id)
-        lang = game.lang if game is not None else lang_of(interaction)
+        game, lang = await self.component_game(interaction, game_id)
         await self.guard(interaction, lang, lambda: self._menu(interaction, game))
 
     def _seated(self, interaction: Interaction, game: Game | None, version: int | None) -> tuple[Game, int]:
@@ -138,16 +136,12 @@ class PlayCommands(CogBase):
 
     async def on_menu_page(self, interaction: Interaction, game_id: int, version: int, page: int) -> None:
         """A page button of the private menu: the same menu, another page of its selects (edited in place)."""
-        await self.defer(interaction, update=bool(interaction.message and interaction.message.flags.ephemeral))
-        game = await self.store.get_game(game_id)
-        lang = game.lang if game is not None else lang_of(interaction)
+        game, lang = await self.component_game(interaction, game_id, in_place=True)
         await self.guard(interaction, lang, lambda: self._menu(interaction, game, page, version))
 
     async def on_choice(self, interaction: Interaction, game_id: int, version: int, value: str) -> None:
         """A select option or button of a private menu (or of the trading-card target choice)."""
-        await self.defer(interaction, update=bool(interaction.message and interaction.message.flags.ephemeral))
-        game = await self.store.get_game(game_id)
-        lang = game.lang if game is not None else lang_of(interaction)
+        game, lang = await self.component_game(interaction, game_id, in_place=True)
         if value.startswith(GROUP):
             await self.guard(interaction, lang, lambda: self._ask_target(interaction, game, version, value[1:]))
             return
@@ -172,9 +166,7 @@ class PlayCommands(CogBase):
 
     async def on_stacks_button(self, interaction: Interaction, game_id: int) -> None:
         """What the clicker cannot see, per stack (UI-05/06): counts by card type, never the order."""
-        await self.defer(interaction)
-        game = await self.store.get_game(game_id)
-        lang = game.lang if game is not None else lang_of(interaction)
+        game, lang = await self.component_game(interaction, game_id)
         await self.guard(interaction, lang, lambda: self._stacks(interaction, game))
 
     async def _stacks(self, interaction: Interaction, game: Game | None) -> None:
@@ -189,9 +181,7 @@ class PlayCommands(CogBase):
         await self.private(interaction, "\n".join(lines))
 
     async def on_hand_button(self, interaction: Interaction, game_id: int) -> None:
-        await self.defer(interaction)
-        game = await self.store.get_game(game_id)
-        lang = game.lang if game is not None else lang_of(interaction)
+        game, lang = await self.component_game(interaction, game_id)
         await self.guard(interaction, lang, lambda: self.show_hand(interaction, game))
 
     async def show_hand(self, interaction: Interaction, game: Game | None) -> None:
