@@ -21,7 +21,7 @@ from bot.store.sqlite_file import backup_file
 from rules import GameRecord, GameState
 from rules.record import replay
 
-from .wire import Proc, descendants, ended, read_rest, read_until, start_bot, survivors, wire_discord
+from .wire import Proc, descendants, end_all, ended, read_rest, read_until, start_bot, survivors, wire_discord
 
 WRITTEN_BACK = "the database was written back to"
 
@@ -95,13 +95,7 @@ async def test_a_running_bot_loses_nothing_when_its_file_is_deleted_then_replace
             assert await ended(bot, 30) == 0, "".join(log[-40:])
             await survivors(procs, within=10)
         finally:
-            if bot.returncode is None:
-                bot.kill()
-            if drain is not None:
-                drain.cancel()
-            for p in procs:
-                if p.alive():
-                    os.kill(p.pid, signal.SIGKILL)
+            end_all(bot, drain, procs)
     text = "".join(log)
     assert "was deleted while the bot ran" in text and "was replaced by another file while the bot ran" in text
     assert "Traceback" not in text, text[-3000:]
