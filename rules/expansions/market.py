@@ -261,7 +261,6 @@ class Market(Expansion):
     def hooks(self) -> Hooks:
         from .market_decisions import CrateDecision, GoodDecision, notation
 
-        parsers, formatters = notation()
         return Hooks(
             decisions={"good": GoodDecision(), "crate": CrateDecision()},
             steps={"crates": crates_step, "marketplace": marketplace_step},
@@ -271,8 +270,7 @@ class Market(Expansion):
             round_end=[round_end],
             view=[view_fields],
             reveals=[tile_turned],
-            parsers=parsers,
-            formatters=formatters,
+            **notation(),
         )
 
 

@@ -18,7 +18,7 @@ from ..base import settle_next
 from ..cards import Catalogue
 from ..errors import NotationError, RuleError
 from ..flow import discard, resume_after
-from ..hooks import Checked, Decision, Event, Formatter, Parser
+from ..hooks import Checked, Decision, Event, Formatter, Notation, Parser
 from ..scoring import gain_vp, vp_cards
 from ..state import GameState, Pending
 
@@ -234,7 +234,7 @@ def _format(kind: str) -> Callable[[Action, Catalogue, str], str]:
     return fmt
 
 
-def notation() -> tuple[dict[str, Parser], dict[str, Formatter]]:
+def notation() -> Notation:
     from .debtors_prison import PRISON, format_prison, parse_prison
 
     parsers: dict[str, Parser] = {
@@ -245,4 +245,4 @@ def notation() -> tuple[dict[str, Parser], dict[str, Formatter]]:
     }
     formatters: dict[str, Formatter] = {k: _format(k) for k in (GUILD_HALL, TRADING_HOUSE, SYCOPHANT)}
     formatters[PRISON] = format_prison
-    return parsers, formatters
+    return Notation(parsers=parsers, formatters=formatters)
