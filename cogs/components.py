@@ -60,6 +60,15 @@ def _checked(item: type[discord.ui.DynamicItem[Any]], custom_id: str) -> str:
     return custom_id
 
 
+def one_choice(item: type[discord.ui.DynamicItem[Any]], custom_id: str, options: list[discord.SelectOption] | None,
+               placeholder: str | None, empty: str = "-") -> discord.ui.Select[Any]:
+    """The select of a ``DynamicItem`` of which one value is chosen. Without ``options`` (an item rebuilt from
+    its custom id, to route a click) it holds one option of value ``empty``."""
+    opts = options or [discord.SelectOption(label="-", value=empty)]
+    return discord.ui.Select(custom_id=_checked(item, custom_id), options=opts, placeholder=placeholder,
+                             min_values=1, max_values=1)
+
+
 _BASE_FIELDS = 5  # kind, card, row, target, amount: always written, so base-game values keep their form
 
 
@@ -110,10 +119,7 @@ class ActionSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=rf"p
     def __init__(self, game_id: int, version: int, slot: str, options: list[discord.SelectOption] | None = None,
                  placeholder: str | None = None) -> None:
         self.game_id, self.version, self.slot = game_id, version, slot
-        opts = options or [discord.SelectOption(label="-", value="-")]
-        cid = _checked(ActionSelect, f"pb:s:{game_id}:{version}:{slot}")
-        super().__init__(discord.ui.Select(custom_id=cid, options=opts, placeholder=placeholder, min_values=1,
-                                           max_values=1))
+        super().__init__(one_choice(ActionSelect, f"pb:s:{game_id}:{version}:{slot}", options, placeholder))
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
@@ -261,9 +267,7 @@ class PassModeSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=rf
         self.game_id = game_id
         opts = [discord.SelectOption(label=t(f"bot.option_pass_{mode}", lang)[:100], value=mode, emoji=emoji)
                 for mode, emoji in PASS_MODE_OPTIONS]
-        cid = _checked(PassModeSelect, f"pb:m:{game_id}")
-        super().__init__(discord.ui.Select(custom_id=cid, options=opts, min_values=1, max_values=1,
-                                           placeholder=t("bot.select_pass_mode", lang)[:150]))
+        super().__init__(one_choice(PassModeSelect, f"pb:m:{game_id}", opts, t("bot.select_pass_mode", lang)[:150]))
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
@@ -283,9 +287,7 @@ class ComputerSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=rf
                                      value=lv, emoji="🤖") for lv in ("easy", "normal", "strong")]
         opts.append(discord.SelectOption(label=t("bot.option_remove_computer", lang)[:100], value="remove",
                                          emoji="✖️"))
-        cid = _checked(ComputerSelect, f"pb:c:{game_id}")
-        super().__init__(discord.ui.Select(custom_id=cid, options=opts, min_values=1, max_values=1,
-                                           placeholder=t("bot.select_computer", lang)[:150]))
+        super().__init__(one_choice(ComputerSelect, f"pb:c:{game_id}", opts, t("bot.select_computer", lang)[:150]))
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
