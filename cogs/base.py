@@ -197,6 +197,20 @@ class CogBase(commands.Cog):
         game = await (self.store.latest_game_in_channel(cid) if latest else self.store.open_game_in_channel(cid))
         return lang_of(interaction, game, self.bot.config.language)
 
+    async def on_channel_game(self, interaction: Interaction, work: Callable[[Game, str], Awaitable[None]], *,
+                              latest: bool = False) -> None:
+        """A command on the channel's game: acknowledge, then ``work(game, lang)`` under ``guard`` with the game
+        open in the channel (``latest``: else its newest one) and the language to answer in."""
+        await self.defer(interaction)
+        lang = await self.channel_lang(interaction, latest=latest)
+
+        async def run() -> None:
+            cid = self.cid(interaction)
+            await work(await (self.service.latest_in_channel(cid) if latest else self.service.game_in_channel(cid)),
+                       lang)
+
+        await self.guard(interaction, lang, run)
+
     async def channel_game(self, interaction: Interaction) -> tuple[Game | None, str]:
         """Acknowledge, then the game open in the interaction's channel and the language to answer in; when
         there is none, the player is told so privately and the game is None."""

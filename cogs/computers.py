@@ -127,11 +127,7 @@ class ComputerCommands(CogBase):
     @app_commands.command(name="hint", description=_("cmd.hint"))
     async def hint(self, interaction: Interaction) -> None:
         """The strong computer player's move for you, privately, with how sure it is."""
-        await self.defer(interaction)
-        lang = await self.channel_lang(interaction)
-
-        async def work() -> None:
-            game = await self.service.game_in_channel(self.cid(interaction))
+        async def work(game: Game, lang: str) -> None:
             seat = self.service.seat_in_play(game, interaction.user.id)
             if not game.settings.get("hints", 1):
                 raise UserError("hints_off")
@@ -144,4 +140,4 @@ class ComputerCommands(CogBase):
             await self.private(interaction, t("bot.hint", lang, move=move, share=round(100 * share),
                                               searched=searched))
 
-        await self.guard(interaction, lang, work)
+        await self.on_channel_game(interaction, work)
