@@ -48,17 +48,18 @@ class ServiceBase:
         return lk
 
     # --- loading ----------------------------------------------------------------------------------
-    async def game_in_channel(self, channel_id: int) -> Game:
-        game = await self.store.open_game_in_channel(channel_id)
+    @staticmethod
+    def found(game: Game | None) -> Game:
+        """``game``, which was looked for; UserError ``no_game`` when there is none."""
         if game is None:
             raise UserError("no_game")
         return game
 
+    async def game_in_channel(self, channel_id: int) -> Game:
+        return self.found(await self.store.open_game_in_channel(channel_id))
+
     async def game(self, game_id: int) -> Game:
-        game = await self.store.get_game(game_id)
-        if game is None:
-            raise UserError("no_game")
-        return game
+        return self.found(await self.store.get_game(game_id))
 
     @staticmethod
     def seat_in_play(game: Game, user_id: int, missing: str = "not_in_game") -> int:
@@ -79,10 +80,7 @@ class ServiceBase:
 
     async def latest_in_channel(self, channel_id: int) -> Game:
         """The channel's open game, else its newest finished one (for the log, stats and export)."""
-        game = await self.store.latest_game_in_channel(channel_id)
-        if game is None:
-            raise UserError("no_game")
-        return game
+        return self.found(await self.store.latest_game_in_channel(channel_id))
 
     # --- timers -----------------------------------------------------------------------------------
     async def timing(self, game: Game) -> Timing:

@@ -90,6 +90,13 @@ class CogBase(commands.Cog):
         game = await self.store.get_game(game_id)
         return game, lang_of(interaction, game)
 
+    async def on_game(self, interaction: Interaction, game_id: int, work: Callable[[Game, str], Awaitable[None]], *,
+                      in_place: bool = False) -> None:
+        """A component of game ``game_id``: acknowledge (``component_game``), then ``work(game, lang)`` under
+        ``guard`` (UserError ``no_game`` when the game is gone)."""
+        game, lang = await self.component_game(interaction, game_id, in_place=in_place)
+        await self.guard(interaction, lang, lambda: work(self.service.found(game), lang))
+
     async def defer(self, interaction: Interaction, *, update: bool = False) -> bool:
         """Acknowledge at once: ``update``, a component on a private menu, edits that menu in place; anything
         else is answered privately (a "thinking" answer that is edited afterwards). True once acknowledged.

@@ -104,23 +104,19 @@ class PlayCommands(CogBase):
 
     async def on_your_move(self, interaction: Interaction, game_id: int) -> None:
         """The public board's "Your move": the mover's legal moves, prices and hand, privately."""
-        game, lang = await self.component_game(interaction, game_id)
-        await self.guard(interaction, lang, lambda: self._menu(interaction, game))
+        await self.on_game(interaction, game_id, lambda game, lang: self._menu(interaction, game))
 
-    def _seated(self, interaction: Interaction, game: Game | None, version: int | None) -> tuple[Game, int]:
-        """The game and the user's seat in it, for a private menu; UserError when there is no game in play, the
-        user has no seat in it, or ``version`` (None: any) is not the board's."""
-        if game is None:
-            raise UserError("no_game")
+    def _seated(self, interaction: Interaction, game: Game, version: int | None) -> int:
+        """The user's seat in the game, for a private menu; UserError when the game is not in play, the user has
+        no seat in it, or ``version`` (None: any) is not the board's."""
         seat = self.service.seat_in_play(game, interaction.user.id)
         if version is not None and game.version != version:
             raise UserError("stale_board")
-        return game, seat
+        return seat
 
-    async def _menu(self, interaction: Interaction, game: Game | None, page: int = 0,
-                    version: int | None = None) -> None:
+    async def _menu(self, interaction: Interaction, game: Game, page: int = 0, version: int | None = None) -> None:
         """The private menu (its ``page``); ``version``: the board the page button belongs to (stale if older)."""
-        game, seat = self._seated(interaction, game, version)
+        seat = self._seated(interaction, game, version)
         st = self.service.state(game)
         lang = game.lang
         back = await self.service.can_take_back(game, interaction.user.id)  # the window is open
@@ -136,8 +132,8 @@ class PlayCommands(CogBase):
 
     async def on_menu_page(self, interaction: Interaction, game_id: int, version: int, page: int) -> None:
         """A page button of the private menu: the same menu, another page of its selects (edited in place)."""
-        game, lang = await self.component_game(interaction, game_id, in_place=True)
-        await self.guard(interaction, lang, lambda: self._menu(interaction, game, page, version))
+        await self.on_game(interaction, game_id, lambda game, lang: self._menu(interaction, game, page, version),
+                           in_place=True)
 
     async def on_choice(self, interaction: Interaction, game_id: int, version: int, value: str) -> None:
         """A select option or button of a private menu (or of the trading-card target choice)."""
@@ -154,7 +150,8 @@ class PlayCommands(CogBase):
 
     async def _ask_target(self, interaction: Interaction, game: Game | None, version: int, value: str) -> None:
         """A trading card with several possible targets: offer them (with prices) privately."""
-        game, seat = self._seated(interaction, game, version)
+        game = self.service.found(game)
+        seat = self._seated(interaction, game, version)
         st = self.service.state(game)
         if st.decider != seat:
             raise RuleError("not_your_turn", to_move=st.seats[st.decider])
@@ -166,12 +163,9 @@ class PlayCommands(CogBase):
 
     async def on_stacks_button(self, interaction: Interaction, game_id: int) -> None:
         """What the clicker cannot see, per stack (UI-05/06): counts by card type, never the order."""
-        game, lang = await self.component_game(interaction, game_id)
-        await self.guard(interaction, lang, lambda: self._stacks(interaction, game))
+        await self.on_game(interaction, game_id, lambda game, lang: self._stacks(interaction, game))
 
-    async def _stacks(self, interaction: Interaction, game: Game | None) -> None:
-        if game is None:
-            raise UserError("no_game")
+    async def _stacks(self, interaction: Interaction, game: Game) -> None:
         st = self.service.state(game)
         ed, lang = st.ruleset.edition, game.lang
         lines = [t("bot.stacks_title", lang)]
@@ -181,12 +175,9 @@ class PlayCommands(CogBase):
         await self.private(interaction, "\n".join(lines))
 
     async def on_hand_button(self, interaction: Interaction, game_id: int) -> None:
-        game, lang = await self.component_game(interaction, game_id)
-        await self.guard(interaction, lang, lambda: self.show_hand(interaction, game))
+        await self.on_game(interaction, game_id, lambda game, lang: self.show_hand(interaction, game))
 
-    async def show_hand(self, interaction: Interaction, game: Game | None) -> None:
-        if game is None:
-            raise UserError("no_game")
+    async def show_hand(self, interaction: Interaction, game: Game) -> None:
         seat = game.seat_of(interaction.user.id)
         if seat is None:
             raise UserError("not_in_game")
