@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, ClassVar, Self, cast
 
 import discord
 
@@ -204,37 +204,38 @@ class TakeBackButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf
         await _cog(interaction).on_take_back(interaction, self.game_id, self.version)
 
 
-class StacksButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"pb:k:{GAME}"):
-    """"Stacks": what the clicker cannot see, per stack, as counts by card type (UI-05/06), privately."""
+class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?!)"):
+    """A button that carries its game and nothing else: its custom id is ``pb:<PREFIX>:<game>``, which the
+    subclass's template routes (this base routes nothing); a click calls the subclass's ``callback``."""
+
+    PREFIX: ClassVar[str]
+    EMOJI: ClassVar[str]
+    STYLE: ClassVar[discord.ButtonStyle] = discord.ButtonStyle.secondary
 
     def __init__(self, game_id: int, label: str = "-") -> None:
         self.game_id = game_id
-        cid = _checked(StacksButton, f"pb:k:{game_id}")
-        super().__init__(discord.ui.Button(custom_id=cid, label=label, emoji="📚",
-                                           style=discord.ButtonStyle.secondary))
+        super().__init__(discord.ui.Button(custom_id=_checked(type(self), f"pb:{self.PREFIX}:{game_id}"), label=label,
+                                           emoji=self.EMOJI, style=self.STYLE))
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
-                             match: re.Match[str], /) -> StacksButton:
+                             match: re.Match[str], /) -> Self:
         return cls(int(match["game"]))
+
+
+class StacksButton(GameButton, template=rf"pb:k:{GAME}"):
+    """"Stacks": what the clicker cannot see, per stack, as counts by card type (UI-05/06), privately."""
+
+    PREFIX, EMOJI = "k", "📚"
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await _cog(interaction).on_stacks_button(interaction, self.game_id)
 
 
-class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"pb:h:{GAME}"):
+class HandButton(GameButton, template=rf"pb:h:{GAME}"):
     """"My hand": shows the clicking player's hand privately, any time."""
 
-    def __init__(self, game_id: int, label: str = "-") -> None:
-        self.game_id = game_id
-        cid = _checked(HandButton, f"pb:h:{game_id}")
-        super().__init__(discord.ui.Button(custom_id=cid, label=label, emoji="🃏",
-                                           style=discord.ButtonStyle.primary))
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
-                             match: re.Match[str], /) -> HandButton:
-        return cls(int(match["game"]))
+    PREFIX, EMOJI, STYLE = "h", "🃏", discord.ButtonStyle.primary
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await _cog(interaction).on_hand_button(interaction, self.game_id)
@@ -345,18 +346,10 @@ class ReplayButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                                           seat=self.seat)
 
 
-class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"pb:rm:{GAME}"):
+class RematchButton(GameButton, template=rf"pb:rm:{GAME}"):
     """🔁 Rematch on the final scores: a player opens the rematch lobby, or is shown the one already open."""
 
-    def __init__(self, game_id: int, label: str = "-") -> None:
-        self.game_id = game_id
-        super().__init__(discord.ui.Button(custom_id=_checked(RematchButton, f"pb:rm:{game_id}"), label=label,
-                                           emoji="🔁", style=discord.ButtonStyle.secondary))
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
-                             match: re.Match[str], /) -> RematchButton:
-        return cls(int(match["game"]))
+    PREFIX, EMOJI = "rm", "🔁"
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await _cog(interaction).on_rematch(interaction, self.game_id)

@@ -13,24 +13,16 @@ from typing import Any
 
 import discord
 
-from .components import GAME, SLOT, _checked, _cog, first_selected, one_choice
+from .components import GAME, SLOT, GameButton, _checked, _cog, first_selected, one_choice
 from .menus import MenuItems
 
 IDX = r"(?P<idx>\d+)"
 
 
-class ReviewButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"pb:v:{GAME}"):
+class ReviewButton(GameButton, template=rf"pb:v:{GAME}"):
     """📈 Review: the first press starts the game's review, later presses (anyone in the server) open it."""
 
-    def __init__(self, game_id: int, label: str = "-") -> None:
-        self.game_id = game_id
-        super().__init__(discord.ui.Button(custom_id=_checked(ReviewButton, f"pb:v:{game_id}"), label=label,
-                                           emoji="📈", style=discord.ButtonStyle.secondary))
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
-                             match: re.Match[str], /) -> ReviewButton:
-        return cls(int(match["game"]))
+    PREFIX, EMOJI = "v", "📈"
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await _cog(interaction).on_review(interaction, self.game_id)
