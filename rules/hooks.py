@@ -156,6 +156,17 @@ Formatter = Callable[["Action", Catalogue, str], str]
 # state before an action, after it, its events -> True: something hidden came to light (``rules.takeback``)
 Reveals = Callable[["GameState", "GameState", "list[Event]"], bool]
 
+NO_CARDS: frozenset[int] = frozenset()
+
+
+def cards_of(hooks: list[Locked], st: GameState) -> frozenset[int]:
+    """The cards that ``hooks`` (``Hooks.locked``, ``Hooks.no_vp``: each names a set of cards) name in ``st``."""
+    if not hooks:
+        return NO_CARDS
+    if len(hooks) == 1:
+        return hooks[0](st)
+    return frozenset().union(*(h(st) for h in hooks))
+
 
 class Notation(TypedDict):
     """A part's notation of its decisions and actions (X-09), as ``Hooks`` takes it: ``Hooks(..., **notation)``."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .hooks import cards_of
 from .state import GameState
 
 Event = dict[str, Any]
@@ -12,18 +13,10 @@ HAND_PENALTY = 5  # BG-14
 CONVERSION = "rubles"  # the source of the final scoring's VP for rubles: rubles not converted stay (X-06)
 
 
-_NONE: frozenset[int] = frozenset()
-
-
 def no_vp_cards(st: GameState) -> frozenset[int]:
     """Cards in tableaux that are the source of no VP at all (``Hooks.no_vp``; AMB-17(e): the card under the
     Money Collector's chip)."""
-    hooks = st.ruleset.hooks.no_vp
-    if not hooks:
-        return _NONE
-    if len(hooks) == 1:
-        return hooks[0](st)
-    return frozenset().union(*(h(st) for h in hooks))
+    return cards_of(st.ruleset.hooks.no_vp, st)
 
 
 def vp_cards(st: GameState, seat: int, ability: str) -> int:
