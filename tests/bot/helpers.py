@@ -5,7 +5,9 @@ from __future__ import annotations
 import json
 import random
 import re
+import sqlite3
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, NamedTuple, cast
 
 import discord
@@ -297,6 +299,15 @@ async def random_move(svc: GameService, game_id: int, rng: random.Random) -> Ran
     uid = game.user_at(st.decider)
     assert uid is not None
     return RandomMove(uid, rng.choice(legal_moves(st)).action, game.version)
+
+
+def versions_in(path: Path) -> dict[int, int]:
+    """Game id -> version in the SQLite file at ``path``, read by a connection of its own (read-only)."""
+    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=10)
+    try:
+        return dict(db.execute("SELECT id, version FROM games").fetchall())
+    finally:
+        db.close()
 
 
 def take_card(st: GameState, type_id: str) -> int:
