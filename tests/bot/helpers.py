@@ -72,6 +72,17 @@ async def start_game(env: simcord.Env, channel: simcord.ChannelHandle, players: 
     assert r.acknowledged
 
 
+async def pick_parts(channel: simcord.ChannelHandle, host: MemberActor, parts: list[str],
+                     **create: Any) -> simcord.InteractionResult:
+    """``host`` creates a game in ``channel`` (``create``: its options) and picks ``parts`` in the lobby's
+    expansions select; the answer to the pick."""
+    await host.slash(channel, "petersburg create", **create)
+    lobby = next(m for m in reversed(channel.history())
+                 if any((c.custom_id or "").startswith("pb:x:") for c in controls(m)))
+    picker = next(c for c in controls(lobby) if (c.custom_id or "").startswith("pb:x:"))
+    return await host.select(lobby, parts, custom_id=picker.custom_id)
+
+
 def select_kind(custom_id: str) -> str:
     """The kind of move of a private menu's select (``pb:s:GAME:VERSION:guild_hall-0``: guild_hall)."""
     return re.sub(r"-?\d+$", "", custom_id.split(":")[-1])
