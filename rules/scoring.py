@@ -43,6 +43,15 @@ def gain_vp(st: GameState, seat: int, vp: int, source: str, events: list[Event])
     return vp
 
 
+def buy_vp(st: GameState, seat: int, vp: int, price: int, source: str, events: list[Event]) -> None:
+    """``seat`` pays ``price`` rubles for ``vp`` VP from ``source`` (the Pub, BG-09; the Trading House, IBG):
+    the VP through ``gain_vp``, the rubles counted as spent."""
+    st.rubles[seat] -= price
+    gain_vp(st, seat, vp, source, events)
+    stats = st.stats[seat]
+    stats["spent"] = stats.get("spent", 0) + price
+
+
 def income(st: GameState, events: list[Event]) -> bool:
     """Scoring step 'income' (BG-07, BG-10): every card of the phase's colour pays its rubles and
     VP (a face-down Observatory no VP), plus bonuses; from the phase's start player on."""
