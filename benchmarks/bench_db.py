@@ -39,7 +39,7 @@ from bot.service import GameService, UserError  # noqa: E402
 from bot.store import Store  # noqa: E402
 from bot.store.sqlite import SQLiteBackend  # noqa: E402
 from bot.store.sqlite_file import changed, identity, wal_of  # noqa: E402
-from rules import GameState, legal_moves  # noqa: E402
+from tests.bot.helpers import random_move  # noqa: E402
 
 
 def pct(xs: list[float], p: float) -> float:
@@ -71,15 +71,12 @@ async def play(url: str, ids: list[int], actions: int, seed: int) -> tuple[list[
     async def one(game_id: int) -> None:
         rng = random.Random(seed + game_id)
         for _ in range(actions):
-            game = await svc.game(game_id)
-            if game.status != "active":
+            move = await random_move(svc, game_id, rng)
+            if move is None:
                 return
-            st = GameState.from_json(game.state or {})
-            uid = game.user_at(st.decider)
-            assert uid is not None
             started = time.perf_counter()
             try:
-                await svc.act(game_id, uid, rng.choice(legal_moves(st)).action, version=game.version)
+                await svc.act(game_id, move.user_id, move.action, version=move.version)
             except UserError:
                 continue
             times.append(time.perf_counter() - started)

@@ -86,7 +86,8 @@ from bot.store import Store  # noqa: E402
 from rules import GameState, legal_moves  # noqa: E402
 from tests.bot.helpers import PREFERENCE, game_in, setup_members, start_game  # noqa: E402
 
-__all__ = ["Driver", "Figures", "Probe", "Table", "custom_ids", "dispatch", "pct"]  # bench_replay uses them
+# bench_replay uses them
+__all__ = ["Driver", "Figures", "Probe", "Table", "custom_ids", "dispatch", "pct", "started_table"]
 
 
 # --- the run ----------------------------------------------------------------------------------------------
@@ -110,6 +111,17 @@ class Table:
     game_id: int
     channel_id: int
     members: dict[int, MemberActor]
+
+
+async def started_table(env: simcord.Env, guild: simcord.GuildHandle, probe: Probe, i: int) -> Table:
+    """The load's ``i``-th game, started by slash command in the channel ``load<i>`` of ``guild`` (2, 3 and 4
+    players in turn, editions 1 and 2 alternating) and watched by ``probe``."""
+    channel = guild.create_text_channel(f"load{i}")
+    players = setup_members(env, 2 + i % 3, guild, prefix=f"g{i}p")
+    await start_game(env, channel, players, edition=1 + i % 2)
+    game = await game_in(env, channel)
+    probe.watch_game(channel.id, game.id)
+    return Table(game.id, channel.id, {p.id: p for p in players})
 
 
 COMMANDS = {"buy": ("petersburg buy", "card", ""), "take": ("petersburg take", "card", ""),
@@ -263,16 +275,8 @@ async def run(args: argparse.Namespace, db: Path) -> Figures:
     async with simcord.run(bot) as env:
         guild = env.create_guild()
         probe = Probe(env)
-        tables: list[Table] = []
         t_setup = time.perf_counter()
-        for i in range(args.games):
-            n = 2 + i % 3
-            channel = guild.create_text_channel(f"load{i}")
-            players = setup_members(env, n, guild, prefix=f"g{i}p")
-            await start_game(env, channel, players, edition=1 + i % 2)
-            game = await game_in(env, channel)
-            tables.append(Table(game.id, channel.id, {p.id: p for p in players}))
-            probe.watch_game(channel.id, game.id)
+        tables = [await started_table(env, guild, probe, i) for i in range(args.games)]
         await env.settle(timeout=60)
         print(f"setup: {args.games} games started in {time.perf_counter() - t_setup:.1f} s "
               f"(2/3/4 players in turn, editions 1 and 2 alternating)")

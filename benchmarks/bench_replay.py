@@ -46,12 +46,12 @@ from simcord.enums import ComponentType, InteractionType  # noqa: E402
 from benchmarks.bench_load import (  # noqa: E402
     Driver,
     Probe,
-    Table,
     custom_ids,
     dispatch,
     load_average,
     machine,
     pct,
+    started_table,
 )
 from bot.client import PetersburgBot, tune_gc  # noqa: E402
 from bot.config import Config  # noqa: E402
@@ -206,14 +206,7 @@ async def run(args: argparse.Namespace, db: Path) -> tuple[list[float], list[flo
                              env.backend.get_message(channel.id, m.id).components)))
             finals.append((channel.id, final.id))
         probe = Probe(env)
-        tables: list[Table] = []
-        for i in range(args.games):
-            channel = guild.create_text_channel(f"load{i}")
-            players = setup_members(env, 2 + i % 3, guild, prefix=f"g{i}p")
-            await start_game(env, channel, players, edition=1 + i % 2)
-            game = await game_in(env, channel)
-            tables.append(Table(game.id, channel.id, {p.id: p for p in players}))
-            probe.watch_game(channel.id, game.id)
+        tables = [await started_table(env, guild, probe, i) for i in range(args.games)]
         onlookers = setup_members(env, args.viewers, guild, prefix="viewer")
         await env.settle(timeout=120)
         print(f"setup: {args.finished} finished games, {args.games} games started, {args.viewers} viewers, "

@@ -78,24 +78,11 @@ async def copy_db(source: Store, target: Store, *, force: bool = False) -> dict[
 async def run(source_url: str, target_url: str, force: bool) -> int:
     """Open both, copy, print the counts; 0 when done, 1 when refused or failed."""
     try:
-        source = await Store.open(source_url, existing=True)
+        async with await Store.open(source_url, existing=True) as source, await Store.open(target_url) as target:
+            copied = await copy_db(source, target, force=force)
     except StoreError as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
-    try:
-        target = await Store.open(target_url)
-    except StoreError as e:
-        await source.close()
-        print(f"error: {e}", file=sys.stderr)
-        return 1
-    try:
-        copied = await copy_db(source, target, force=force)
-    except StoreError as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 1
-    finally:
-        await source.close()
-        await target.close()
     print(f"copied {redact(source_url)} to {redact(target_url)}:")
     for table, n in copied.items():
         print(f"  {table:<15} {n:>8} rows (verified)")

@@ -270,11 +270,7 @@ class LobbyService(ServiceBase):
             game = await self.game(game.id)
             if host_id != game.host_id:
                 raise UserError("not_host")
-            if game.status != ACTIVE:
-                raise UserError("not_active")
-            seat = game.seat_of(target_id)
-            if seat is None:
-                raise UserError("not_a_player")
+            seat = self.seat_in_play(game, target_id, missing="not_a_player")
             if game.seat_of(new_id) is not None:
                 raise UserError("already_seated")
             await self._give_seat(game, seat, new_id, new_name, notices=[

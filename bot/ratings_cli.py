@@ -27,17 +27,11 @@ async def rebuild(store: Store) -> Rebuilt:
 
 async def run(database: str) -> int:
     try:
-        store = await Store.open(database, existing=True)
+        async with await Store.open(database, existing=True) as store:
+            done = await rebuild(store)
     except StoreError as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
-    try:
-        done = await rebuild(store)
-    except StoreError as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 1
-    finally:
-        await store.close()
     print(f"ratings of {redact(database)} rebuilt: {done.games} games rated, {done.players} players; "
           f"{done.differed} stored ratings differed")
     return 0

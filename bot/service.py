@@ -205,11 +205,7 @@ class GameService(TakeBacks, LobbyService, SocialService):
         changes) or ``phase`` (rest of this phase). If it applies right now the pass happens at once."""
         async with self.lock(game_id):
             game = await self.game(game_id)
-            if game.status != ACTIVE:
-                raise UserError("not_active")
-            seat = game.seat_of(user_id)
-            if seat is None:
-                raise UserError("not_in_game")
+            seat = self.seat_in_play(game, user_id)
             if mode is None:
                 await self._save_mode(game.id, seat, None)
                 return None, None

@@ -12,7 +12,7 @@ from typing import Any
 from rules import GameState
 from rules.autopass import AutoPass
 
-from .store import Game, Store
+from .store import ACTIVE, Game, Store
 from .timers import Timer, Timing, plan, resolve
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 5  # the most any ruleset allows (``bot.lobby.max_players``: the game's)
@@ -48,17 +48,29 @@ class ServiceBase:
         return lk
 
     # --- loading ----------------------------------------------------------------------------------
-    async def game_in_channel(self, channel_id: int) -> Game:
-        game = await self.store.open_game_in_channel(channel_id)
+    @staticmethod
+    def found(game: Game | None) -> Game:
+        """``game``, which was looked for; UserError ``no_game`` when there is none."""
         if game is None:
             raise UserError("no_game")
         return game
 
+    async def game_in_channel(self, channel_id: int) -> Game:
+        return self.found(await self.store.open_game_in_channel(channel_id))
+
     async def game(self, game_id: int) -> Game:
-        game = await self.store.get_game(game_id)
-        if game is None:
-            raise UserError("no_game")
-        return game
+        return self.found(await self.store.get_game(game_id))
+
+    @staticmethod
+    def seat_in_play(game: Game, user_id: int, missing: str = "not_in_game") -> int:
+        """The seat of ``user_id`` in ``game``, which must be in play: UserError ``not_active`` when it is not,
+        ``missing`` when the user has no seat in it."""
+        if game.status != ACTIVE:
+            raise UserError("not_active")
+        seat = game.seat_of(user_id)
+        if seat is None:
+            raise UserError(missing)
+        return seat
 
     @staticmethod
     def state(game: Game) -> GameState:
@@ -68,10 +80,7 @@ class ServiceBase:
 
     async def latest_in_channel(self, channel_id: int) -> Game:
         """The channel's open game, else its newest finished one (for the log, stats and export)."""
-        game = await self.store.latest_game_in_channel(channel_id)
-        if game is None:
-            raise UserError("no_game")
-        return game
+        return self.found(await self.store.latest_game_in_channel(channel_id))
 
     # --- timers -----------------------------------------------------------------------------------
     async def timing(self, game: Game) -> Timing:

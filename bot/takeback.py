@@ -105,11 +105,7 @@ class TakeBacks(ServiceBase):
         before it; UserError with the reason otherwise (caller holds the lock or only looks)."""
         if game.status == FINISHED:
             raise UserError("takeback_game_over")
-        if game.status != ACTIVE:
-            raise UserError("not_active")
-        seat = game.seat_of(user_id)
-        if seat is None:
-            raise UserError("not_in_game")
+        seat = self.seat_in_play(game, user_id)
         if not await self.takeback_allowed(game):
             raise UserError("takeback_off")
         rows = await self.store.recent_actions(game.id, RECENT)  # most menus end here: another seat acted last

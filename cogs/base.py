@@ -81,6 +81,22 @@ class CogBase(commands.Cog):
         assert interaction.channel_id is not None
         return interaction.channel_id
 
+    async def component_game(self, interaction: Interaction, game_id: int, *,
+                             in_place: bool = False) -> tuple[Game | None, str]:
+        """Acknowledge a component of game ``game_id`` (``defer``; ``in_place``: a component on a private
+        message edits it), then load the game: it (None: there is none) and the language to answer in."""
+        await self.defer(interaction, update=in_place and bool(interaction.message
+                                                               and interaction.message.flags.ephemeral))
+        game = await self.store.get_game(game_id)
+        return game, lang_of(interaction, game)
+
+    async def on_game(self, interaction: Interaction, game_id: int, work: Callable[[Game, str], Awaitable[None]], *,
+                      in_place: bool = False) -> None:
+        """A component of game ``game_id``: acknowledge (``component_game``), then ``work(game, lang)`` under
+        ``guard`` (UserError ``no_game`` when the game is gone)."""
+        game, lang = await self.component_game(interaction, game_id, in_place=in_place)
+        await self.guard(interaction, lang, lambda: work(self.service.found(game), lang))
+
     async def defer(self, interaction: Interaction, *, update: bool = False) -> bool:
         """Acknowledge at once: ``update``, a component on a private menu, edits that menu in place; anything
         else is answered privately (a "thinking" answer that is edited afterwards). True once acknowledged.
@@ -187,6 +203,20 @@ class CogBase(commands.Cog):
         cid = self.cid(interaction)
         game = await (self.store.latest_game_in_channel(cid) if latest else self.store.open_game_in_channel(cid))
         return lang_of(interaction, game, self.bot.config.language)
+
+    async def on_channel_game(self, interaction: Interaction, work: Callable[[Game, str], Awaitable[None]], *,
+                              latest: bool = False) -> None:
+        """A command on the channel's game: acknowledge, then ``work(game, lang)`` under ``guard`` with the game
+        open in the channel (``latest``: else its newest one) and the language to answer in."""
+        await self.defer(interaction)
+        lang = await self.channel_lang(interaction, latest=latest)
+
+        async def run() -> None:
+            cid = self.cid(interaction)
+            await work(await (self.service.latest_in_channel(cid) if latest else self.service.game_in_channel(cid)),
+                       lang)
+
+        await self.guard(interaction, lang, run)
 
     async def channel_game(self, interaction: Interaction) -> tuple[Game | None, str]:
         """Acknowledge, then the game open in the interaction's channel and the language to answer in; when

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, ClassVar, Self, cast
 
 import discord
 
@@ -58,6 +58,15 @@ def _checked(item: type[discord.ui.DynamicItem[Any]], custom_id: str) -> str:
     if len(custom_id) > MAX_CUSTOM_ID or not item.__discord_ui_compiled_template__.fullmatch(custom_id):
         raise ValueError(f"{item.__name__} cannot route the custom id {custom_id!r}")
     return custom_id
+
+
+def one_choice(item: type[discord.ui.DynamicItem[Any]], custom_id: str, options: list[discord.SelectOption] | None,
+               placeholder: str | None, empty: str = "-") -> discord.ui.Select[Any]:
+    """The select of a ``DynamicItem`` of which one value is chosen. Without ``options`` (an item rebuilt from
+    its custom id, to route a click) it holds one option of value ``empty``."""
+    opts = options or [discord.SelectOption(label="-", value=empty)]
+    return discord.ui.Select(custom_id=_checked(item, custom_id), options=opts, placeholder=placeholder,
+                             min_values=1, max_values=1)
 
 
 _BASE_FIELDS = 5  # kind, card, row, target, amount: always written, so base-game values keep their form
@@ -110,10 +119,7 @@ class ActionSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=rf"p
     def __init__(self, game_id: int, version: int, slot: str, options: list[discord.SelectOption] | None = None,
                  placeholder: str | None = None) -> None:
         self.game_id, self.version, self.slot = game_id, version, slot
-        opts = options or [discord.SelectOption(label="-", value="-")]
-        cid = _checked(ActionSelect, f"pb:s:{game_id}:{version}:{slot}")
-        super().__init__(discord.ui.Select(custom_id=cid, options=opts, placeholder=placeholder, min_values=1,
-                                           max_values=1))
+        super().__init__(one_choice(ActionSelect, f"pb:s:{game_id}:{version}:{slot}", options, placeholder))
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
@@ -198,37 +204,38 @@ class TakeBackButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf
         await _cog(interaction).on_take_back(interaction, self.game_id, self.version)
 
 
-class StacksButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"pb:k:{GAME}"):
-    """"Stacks": what the clicker cannot see, per stack, as counts by card type (UI-05/06), privately."""
+class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?!)"):
+    """A button that carries its game and nothing else: its custom id is ``pb:<PREFIX>:<game>``, which the
+    subclass's template routes (this base routes nothing); a click calls the subclass's ``callback``."""
+
+    PREFIX: ClassVar[str]
+    EMOJI: ClassVar[str]
+    STYLE: ClassVar[discord.ButtonStyle] = discord.ButtonStyle.secondary
 
     def __init__(self, game_id: int, label: str = "-") -> None:
         self.game_id = game_id
-        cid = _checked(StacksButton, f"pb:k:{game_id}")
-        super().__init__(discord.ui.Button(custom_id=cid, label=label, emoji="📚",
-                                           style=discord.ButtonStyle.secondary))
+        super().__init__(discord.ui.Button(custom_id=_checked(type(self), f"pb:{self.PREFIX}:{game_id}"), label=label,
+                                           emoji=self.EMOJI, style=self.STYLE))
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
-                             match: re.Match[str], /) -> StacksButton:
+                             match: re.Match[str], /) -> Self:
         return cls(int(match["game"]))
+
+
+class StacksButton(GameButton, template=rf"pb:k:{GAME}"):
+    """"Stacks": what the clicker cannot see, per stack, as counts by card type (UI-05/06), privately."""
+
+    PREFIX, EMOJI = "k", "📚"
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await _cog(interaction).on_stacks_button(interaction, self.game_id)
 
 
-class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"pb:h:{GAME}"):
+class HandButton(GameButton, template=rf"pb:h:{GAME}"):
     """"My hand": shows the clicking player's hand privately, any time."""
 
-    def __init__(self, game_id: int, label: str = "-") -> None:
-        self.game_id = game_id
-        cid = _checked(HandButton, f"pb:h:{game_id}")
-        super().__init__(discord.ui.Button(custom_id=cid, label=label, emoji="🃏",
-                                           style=discord.ButtonStyle.primary))
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
-                             match: re.Match[str], /) -> HandButton:
-        return cls(int(match["game"]))
+    PREFIX, EMOJI, STYLE = "h", "🃏", discord.ButtonStyle.primary
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await _cog(interaction).on_hand_button(interaction, self.game_id)
@@ -261,9 +268,7 @@ class PassModeSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=rf
         self.game_id = game_id
         opts = [discord.SelectOption(label=t(f"bot.option_pass_{mode}", lang)[:100], value=mode, emoji=emoji)
                 for mode, emoji in PASS_MODE_OPTIONS]
-        cid = _checked(PassModeSelect, f"pb:m:{game_id}")
-        super().__init__(discord.ui.Select(custom_id=cid, options=opts, min_values=1, max_values=1,
-                                           placeholder=t("bot.select_pass_mode", lang)[:150]))
+        super().__init__(one_choice(PassModeSelect, f"pb:m:{game_id}", opts, t("bot.select_pass_mode", lang)[:150]))
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
@@ -283,9 +288,7 @@ class ComputerSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=rf
                                      value=lv, emoji="🤖") for lv in ("easy", "normal", "strong")]
         opts.append(discord.SelectOption(label=t("bot.option_remove_computer", lang)[:100], value="remove",
                                          emoji="✖️"))
-        cid = _checked(ComputerSelect, f"pb:c:{game_id}")
-        super().__init__(discord.ui.Select(custom_id=cid, options=opts, min_values=1, max_values=1,
-                                           placeholder=t("bot.select_computer", lang)[:150]))
+        super().__init__(one_choice(ComputerSelect, f"pb:c:{game_id}", opts, t("bot.select_computer", lang)[:150]))
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
@@ -343,18 +346,10 @@ class ReplayButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                                           seat=self.seat)
 
 
-class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"pb:rm:{GAME}"):
+class RematchButton(GameButton, template=rf"pb:rm:{GAME}"):
     """🔁 Rematch on the final scores: a player opens the rematch lobby, or is shown the one already open."""
 
-    def __init__(self, game_id: int, label: str = "-") -> None:
-        self.game_id = game_id
-        super().__init__(discord.ui.Button(custom_id=_checked(RematchButton, f"pb:rm:{game_id}"), label=label,
-                                           emoji="🔁", style=discord.ButtonStyle.secondary))
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
-                             match: re.Match[str], /) -> RematchButton:
-        return cls(int(match["game"]))
+    PREFIX, EMOJI = "rm", "🔁"
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await _cog(interaction).on_rematch(interaction, self.game_id)

@@ -127,16 +127,8 @@ class ComputerCommands(CogBase):
     @app_commands.command(name="hint", description=_("cmd.hint"))
     async def hint(self, interaction: Interaction) -> None:
         """The strong computer player's move for you, privately, with how sure it is."""
-        await self.defer(interaction)
-        lang = await self.channel_lang(interaction)
-
-        async def work() -> None:
-            game = await self.service.game_in_channel(self.cid(interaction))
-            if game.status != ACTIVE:
-                raise UserError("not_active")
-            seat = game.seat_of(interaction.user.id)
-            if seat is None:
-                raise UserError("not_in_game")
+        async def work(game: Game, lang: str) -> None:
+            seat = self.service.seat_in_play(game, interaction.user.id)
             if not game.settings.get("hints", 1):
                 raise UserError("hints_off")
             st = self.service.state(game)
@@ -148,4 +140,4 @@ class ComputerCommands(CogBase):
             await self.private(interaction, t("bot.hint", lang, move=move, share=round(100 * share),
                                               searched=searched))
 
-        await self.guard(interaction, lang, work)
+        await self.on_channel_game(interaction, work)

@@ -10,7 +10,7 @@ from discord import app_commands
 
 from bot.ratings_view import leaderboard_text as rating_board
 from bot.service import UserError
-from bot.store import ACTIVE, LOBBY
+from bot.store import ACTIVE, LOBBY, Game
 from bot.takeback import SETTING as TAKEBACK_SETTING
 from bot.texts import duration, history_text, leaderboard_text, log_text, stats_text, timing_text
 from bot.timers import parse_minutes
@@ -151,11 +151,7 @@ class InfoCommands(CogBase):
     @app_commands.describe(count=_("opt.count"))
     async def log_(self, interaction: Interaction, count: app_commands.Range[int, 1, 100] = 15) -> None:
         """The last actions of this channel's game in words (privately)."""
-        await self.defer(interaction)
-        lang = await self.channel_lang(interaction, latest=True)
-
-        async def work() -> None:
-            game = await self.service.latest_in_channel(self.cid(interaction))
+        async def work(game: Game, lang: str) -> None:
             st = self.service.state(game)
             seat = game.seat_of(interaction.user.id)
             hidden = [s for s in range(st.n) if s != seat] if not st.ruleset.open_money and not st.finished else []
@@ -168,37 +164,29 @@ class InfoCommands(CogBase):
                                   description=text or t("bot.log_empty", lang))
             await self.private(interaction, "", embed=embed)
 
-        await self.guard(interaction, lang, work)
+        await self.on_channel_game(interaction, work, latest=True)
 
     @app_commands.command(name="stats", description=_("cmd.stats"))
     async def stats(self, interaction: Interaction) -> None:
         """Income per phase kind, spending, cards and VP by source, as the asking player may see them."""
-        await self.defer(interaction)
-        lang = await self.channel_lang(interaction, latest=True)
-
-        async def work() -> None:
-            game = await self.service.latest_in_channel(self.cid(interaction))
+        async def work(game: Game, lang: str) -> None:
             st = self.service.state(game)
             v = view(st, game.seat_of(interaction.user.id))
             await self.private(interaction, "", embed=embed_of(stats_text(v, lang, names_of(game)), colour=0x38A169))
 
-        await self.guard(interaction, lang, work)
+        await self.on_channel_game(interaction, work, latest=True)
 
     @app_commands.command(name="export", description=_("cmd.export"))
     async def export(self, interaction: Interaction) -> None:
         """The finished game's record as a file (``python -m rules replay FILE`` replays it)."""
-        await self.defer(interaction)
-        lang = await self.channel_lang(interaction, latest=True)
-
-        async def work() -> None:
-            game = await self.service.latest_in_channel(self.cid(interaction))
+        async def work(game: Game, lang: str) -> None:
             if game.status in (LOBBY, ACTIVE):
                 raise UserError("export_after_end")  # the seed would reveal the stacks' order
             record = await self.service.record(game)
             file = discord.File(io.BytesIO(record.dumps().encode("utf-8")), filename=f"petersburg-{game.id}.json")
             await self.private(interaction, t("bot.exported", lang, game=game.id, n=len(record.actions)), file=file)
 
-        await self.guard(interaction, lang, work)
+        await self.on_channel_game(interaction, work, latest=True)
 
     @app_commands.command(name="history", description=_("cmd.history"))
     @app_commands.describe(count=_("opt.count"))

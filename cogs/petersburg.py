@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import discord
@@ -95,9 +96,7 @@ class Petersburg(PlayCommands, TakeBackCommands, HostCommands, InfoCommands, Com
 
     async def _lobby(self, interaction: Interaction, game_id: int) -> tuple[Game, str] | None:
         """Acknowledge a lobby control and load its game; None (answered privately) once it is no lobby."""
-        await self.defer(interaction)
-        game = await self.store.get_game(game_id)
-        lang = game.lang if game is not None else lang_of(interaction)
+        game, lang = await self.component_game(interaction, game_id)
         if game is None or game.status != LOBBY:
             await self.safe_private(interaction, error_text("already_started" if game else "no_game", lang))
             return None
@@ -108,14 +107,19 @@ class Petersburg(PlayCommands, TakeBackCommands, HostCommands, InfoCommands, Com
         if found is None:
             return
         game, lang = found
-        if what == "join":
-            await self.guard(interaction, lang, lambda: self._join(interaction, game.channel_id))
-        elif what == "leave":
-            await self.guard(interaction, lang, lambda: self._leave(interaction, game.channel_id))
-        else:
-            await self.guard(interaction, lang, lambda: self._start(interaction, game.channel_id))
+        await self.guard(interaction, lang, lambda: self._lobby_flow(what)(interaction, game.channel_id))
+
+    async def _lobby_command(self, interaction: Interaction, what: str) -> None:
+        """``/petersburg join``, ``leave`` or ``start``: what the lobby's button does, in this channel."""
+        await self.defer(interaction)
+        lang = await self.channel_lang(interaction)
+        await self.guard(interaction, lang, lambda: self._lobby_flow(what)(interaction, self.cid(interaction)))
 
     # --- lobby flows --------------------------------------------------------------------------
+    def _lobby_flow(self, what: str) -> Callable[[Interaction, int], Awaitable[None]]:
+        """Join, leave or start (``what``) in a channel's game."""
+        return {"join": self._join, "leave": self._leave}.get(what, self._start)
+
     async def _join(self, interaction: Interaction, channel_id: int) -> None:
         game, seat = await self.service.join(channel_id, interaction.user.id, interaction.user.display_name)
         lang = game.lang
@@ -246,33 +250,23 @@ class Petersburg(PlayCommands, TakeBackCommands, HostCommands, InfoCommands, Com
     @app_commands.command(name="join", description=_("cmd.join"))
     async def join(self, interaction: Interaction) -> None:
         """Join the game in this channel."""
-        await self.defer(interaction)
-        lang = await self.channel_lang(interaction)
-        await self.guard(interaction, lang, lambda: self._join(interaction, self.cid(interaction)))
+        await self._lobby_command(interaction, "join")
 
     @app_commands.command(name="leave", description=_("cmd.leave"))
     async def leave(self, interaction: Interaction) -> None:
         """Leave the lobby, or give up your seat in a game in play."""
-        await self.defer(interaction)
-        lang = await self.channel_lang(interaction)
-        await self.guard(interaction, lang, lambda: self._leave(interaction, self.cid(interaction)))
+        await self._lobby_command(interaction, "leave")
 
     @app_commands.command(name="start", description=_("cmd.start"))
     async def start(self, interaction: Interaction) -> None:
         """Host: start with 2-4 players."""
-        await self.defer(interaction)
-        lang = await self.channel_lang(interaction)
-        await self.guard(interaction, lang, lambda: self._start(interaction, self.cid(interaction)))
+        await self._lobby_command(interaction, "start")
 
     # --- commands: information ----------------------------------------------------------------------
     @app_commands.command(name="board", description=_("cmd.board"))
     async def board(self, interaction: Interaction) -> None:
         """Post the current board again at the bottom of the channel (and say if that failed)."""
-        await self.defer(interaction)
-        lang = await self.channel_lang(interaction)
-
-        async def work() -> None:
-            game = await self.service.game_in_channel(self.cid(interaction))
+        async def work(game: Game, lang: str) -> None:
             if game.status != ACTIVE:
                 raise UserError("not_started")
             try:
@@ -285,19 +279,15 @@ class Petersburg(PlayCommands, TakeBackCommands, HostCommands, InfoCommands, Com
             else:
                 await self.private(interaction, t("bot.board_failed", lang, problem=problem.text))
 
-        await self.guard(interaction, lang, work)
+        await self.on_channel_game(interaction, work)
 
     @app_commands.command(name="hand", description=_("cmd.hand"))
     async def hand(self, interaction: Interaction) -> None:
         """Your hand, privately."""
-        await self.defer(interaction)
-        lang = await self.channel_lang(interaction)
-
-        async def work() -> None:
-            game = await self.service.game_in_channel(self.cid(interaction))
+        async def work(game: Game, lang: str) -> None:
             await self.show_hand(interaction, game)
 
-        await self.guard(interaction, lang, work)
+        await self.on_channel_game(interaction, work)
 
     @app_commands.command(name="card", description=_("cmd.card"))
     @app_commands.describe(name=_("opt.card"))
@@ -361,9 +351,7 @@ class Petersburg(PlayCommands, TakeBackCommands, HostCommands, InfoCommands, Com
 
     async def on_pass_mode(self, interaction: Interaction, game_id: int, mode: str) -> None:
         """Set or cancel (``off``) the user's pass mode; if it applies right now, the pass happens at once."""
-        await self.defer(interaction)
-        game = await self.store.get_game(game_id)
-        lang = game.lang if game is not None else lang_of(interaction)
+        _, lang = await self.component_game(interaction, game_id)
 
         async def work() -> None:
             if mode not in ("turn", "display", "phase", "off"):

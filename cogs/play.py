@@ -15,6 +15,7 @@ import logging
 import re
 import time
 from collections.abc import Sequence
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -28,7 +29,7 @@ from rules import Action, GameState, RuleError, format_action, legal_moves, view
 from rules.i18n import card_name, error_text, t
 from rules.view import unseen
 
-from .base import CogBase, Interaction, lang_of
+from .base import CogBase, Interaction
 from .components import GROUP, decode
 from .menus import move_view, target_moves, target_view
 from .takeback import offers_takeback, with_takeback
@@ -47,6 +48,25 @@ def versioned(value: str) -> tuple[int | None, str]:
     """An autocomplete value ``v<version> <notation>`` split; a typed value has no version."""
     m = VERSIONED.match(value.strip())
     return (int(m.group(1)), m.group(2)) if m else (None, value.strip())
+
+
+def _card_command(kind: str) -> app_commands.Command[Any, ..., None]:
+    """``/petersburg <kind> card``, a playing command for one kind of move (buy, take, play), with its
+    autocomplete: a method of ``PlayCommands``."""
+
+    async def command(self: PlayCommands, interaction: Interaction, card: str) -> None:
+        await self.play_text(interaction, kind, card)
+
+    async def autocomplete(self: PlayCommands, interaction: Interaction,
+                           current: str) -> list[app_commands.Choice[str]]:
+        return await self.complete(interaction, current, (kind,))
+
+    # named as methods of the class, so that discord.py hands them the cog (``discord.utils.is_inside_class``)
+    command.__qualname__, autocomplete.__qualname__ = f"PlayCommands.{kind}", f"PlayCommands.{kind}_ac"
+    cmd = app_commands.command(name=kind, description=_(f"cmd.{kind}"))(
+        app_commands.describe(card=_("opt.move"))(command))
+    cmd.autocomplete("card")(autocomplete)
+    return cmd
 
 
 class PlayCommands(CogBase):
@@ -84,23 +104,19 @@ class PlayCommands(CogBase):
 
     async def on_your_move(self, interaction: Interaction, game_id: int) -> None:
         """The public board's "Your move": the mover's legal moves, prices and hand, privately."""
-        await self.defer(interaction)
-        game = await self.store.get_game(game_id)
-        lang = game.lang if game is not None else lang_of(interaction)
-        await self.guard(interaction, lang, lambda: self._menu(interaction, game))
+        await self.on_game(interaction, game_id, lambda game, lang: self._menu(interaction, game))
 
-    async def _menu(self, interaction: Interaction, game: Game | None, page: int = 0,
-                    version: int | None = None) -> None:
-        """The private menu (its ``page``); ``version``: the board the page button belongs to (stale if older)."""
-        if game is None:
-            raise UserError("no_game")
-        if game.status != ACTIVE:
-            raise UserError("not_active")
-        seat = game.seat_of(interaction.user.id)
-        if seat is None:
-            raise UserError("not_in_game")
+    def _seated(self, interaction: Interaction, game: Game, version: int | None) -> int:
+        """The user's seat in the game, for a private menu; UserError when the game is not in play, the user has
+        no seat in it, or ``version`` (None: any) is not the board's."""
+        seat = self.service.seat_in_play(game, interaction.user.id)
         if version is not None and game.version != version:
             raise UserError("stale_board")
+        return seat
+
+    async def _menu(self, interaction: Interaction, game: Game, page: int = 0, version: int | None = None) -> None:
+        """The private menu (its ``page``); ``version``: the board the page button belongs to (stale if older)."""
+        seat = self._seated(interaction, game, version)
         st = self.service.state(game)
         lang = game.lang
         back = await self.service.can_take_back(game, interaction.user.id)  # the window is open
@@ -116,16 +132,12 @@ class PlayCommands(CogBase):
 
     async def on_menu_page(self, interaction: Interaction, game_id: int, version: int, page: int) -> None:
         """A page button of the private menu: the same menu, another page of its selects (edited in place)."""
-        await self.defer(interaction, update=bool(interaction.message and interaction.message.flags.ephemeral))
-        game = await self.store.get_game(game_id)
-        lang = game.lang if game is not None else lang_of(interaction)
-        await self.guard(interaction, lang, lambda: self._menu(interaction, game, page, version))
+        await self.on_game(interaction, game_id, lambda game, lang: self._menu(interaction, game, page, version),
+                           in_place=True)
 
     async def on_choice(self, interaction: Interaction, game_id: int, version: int, value: str) -> None:
         """A select option or button of a private menu (or of the trading-card target choice)."""
-        await self.defer(interaction, update=bool(interaction.message and interaction.message.flags.ephemeral))
-        game = await self.store.get_game(game_id)
-        lang = game.lang if game is not None else lang_of(interaction)
+        game, lang = await self.component_game(interaction, game_id, in_place=True)
         if value.startswith(GROUP):
             await self.guard(interaction, lang, lambda: self._ask_target(interaction, game, version, value[1:]))
             return
@@ -138,15 +150,8 @@ class PlayCommands(CogBase):
 
     async def _ask_target(self, interaction: Interaction, game: Game | None, version: int, value: str) -> None:
         """A trading card with several possible targets: offer them (with prices) privately."""
-        if game is None:
-            raise UserError("no_game")
-        if game.status != ACTIVE:
-            raise UserError("not_active")
-        seat = game.seat_of(interaction.user.id)
-        if seat is None:
-            raise UserError("not_in_game")
-        if game.version != version:
-            raise UserError("stale_board")
+        game = self.service.found(game)
+        seat = self._seated(interaction, game, version)
         st = self.service.state(game)
         if st.decider != seat:
             raise RuleError("not_your_turn", to_move=st.seats[st.decider])
@@ -158,14 +163,9 @@ class PlayCommands(CogBase):
 
     async def on_stacks_button(self, interaction: Interaction, game_id: int) -> None:
         """What the clicker cannot see, per stack (UI-05/06): counts by card type, never the order."""
-        await self.defer(interaction)
-        game = await self.store.get_game(game_id)
-        lang = game.lang if game is not None else lang_of(interaction)
-        await self.guard(interaction, lang, lambda: self._stacks(interaction, game))
+        await self.on_game(interaction, game_id, lambda game, lang: self._stacks(interaction, game))
 
-    async def _stacks(self, interaction: Interaction, game: Game | None) -> None:
-        if game is None:
-            raise UserError("no_game")
+    async def _stacks(self, interaction: Interaction, game: Game) -> None:
         st = self.service.state(game)
         ed, lang = st.ruleset.edition, game.lang
         lines = [t("bot.stacks_title", lang)]
@@ -175,14 +175,9 @@ class PlayCommands(CogBase):
         await self.private(interaction, "\n".join(lines))
 
     async def on_hand_button(self, interaction: Interaction, game_id: int) -> None:
-        await self.defer(interaction)
-        game = await self.store.get_game(game_id)
-        lang = game.lang if game is not None else lang_of(interaction)
-        await self.guard(interaction, lang, lambda: self.show_hand(interaction, game))
+        await self.on_game(interaction, game_id, lambda game, lang: self.show_hand(interaction, game))
 
-    async def show_hand(self, interaction: Interaction, game: Game | None) -> None:
-        if game is None:
-            raise UserError("no_game")
+    async def show_hand(self, interaction: Interaction, game: Game) -> None:
         seat = game.seat_of(interaction.user.id)
         if seat is None:
             raise UserError("not_in_game")
@@ -242,32 +237,9 @@ class PlayCommands(CogBase):
             self.bot.record_bug(e)
             return []
 
-    @app_commands.command(name="buy", description=_("cmd.buy"))
-    @app_commands.describe(card=_("opt.move"))
-    async def buy(self, interaction: Interaction, card: str) -> None:
-        await self.play_text(interaction, "buy", card)
-
-    @buy.autocomplete("card")
-    async def buy_ac(self, interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
-        return await self.complete(interaction, current, ("buy",))
-
-    @app_commands.command(name="take", description=_("cmd.take"))
-    @app_commands.describe(card=_("opt.move"))
-    async def take(self, interaction: Interaction, card: str) -> None:
-        await self.play_text(interaction, "take", card)
-
-    @take.autocomplete("card")
-    async def take_ac(self, interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
-        return await self.complete(interaction, current, ("take",))
-
-    @app_commands.command(name="play", description=_("cmd.play"))
-    @app_commands.describe(card=_("opt.move"))
-    async def play(self, interaction: Interaction, card: str) -> None:
-        await self.play_text(interaction, "play", card)
-
-    @play.autocomplete("card")
-    async def play_ac(self, interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
-        return await self.complete(interaction, current, ("play",))
+    buy = _card_command("buy")
+    take = _card_command("take")
+    play = _card_command("play")
 
     @app_commands.command(name="observatory", description=_("cmd.observatory"))
     @app_commands.describe(stack=_("opt.stack"))

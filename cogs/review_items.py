@@ -13,24 +13,16 @@ from typing import Any
 
 import discord
 
-from .components import GAME, SLOT, _checked, _cog, first_selected
+from .components import GAME, SLOT, GameButton, _checked, _cog, first_selected, one_choice
 from .menus import MenuItems
 
 IDX = r"(?P<idx>\d+)"
 
 
-class ReviewButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"pb:v:{GAME}"):
+class ReviewButton(GameButton, template=rf"pb:v:{GAME}"):
     """📈 Review: the first press starts the game's review, later presses (anyone in the server) open it."""
 
-    def __init__(self, game_id: int, label: str = "-") -> None:
-        self.game_id = game_id
-        super().__init__(discord.ui.Button(custom_id=_checked(ReviewButton, f"pb:v:{game_id}"), label=label,
-                                           emoji="📈", style=discord.ButtonStyle.secondary))
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
-                             match: re.Match[str], /) -> ReviewButton:
-        return cls(int(match["game"]))
+    PREFIX, EMOJI = "v", "📈"
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await _cog(interaction).on_review(interaction, self.game_id)
@@ -43,9 +35,7 @@ class ReviewSeatSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
     def __init__(self, game_id: int, step: int, options: list[discord.SelectOption] | None = None,
                  placeholder: str | None = None) -> None:
         self.game_id, self.step = game_id, step
-        opts = options or [discord.SelectOption(label="-", value="0")]
-        super().__init__(discord.ui.Select(custom_id=_checked(ReviewSeatSelect, f"pb:w:{game_id}:{step}"),
-                                           options=opts, placeholder=placeholder, min_values=1, max_values=1))
+        super().__init__(one_choice(ReviewSeatSelect, f"pb:w:{game_id}:{step}", options, placeholder, empty="0"))
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
@@ -64,9 +54,7 @@ class PuzzleSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=rf"p
     def __init__(self, game_id: int, options: list[discord.SelectOption] | None = None,
                  placeholder: str | None = None) -> None:
         self.game_id = game_id
-        opts = options or [discord.SelectOption(label="-", value="0")]
-        super().__init__(discord.ui.Select(custom_id=_checked(PuzzleSelect, f"pb:z:{game_id}"), options=opts,
-                                           placeholder=placeholder, min_values=1, max_values=1))
+        super().__init__(one_choice(PuzzleSelect, f"pb:z:{game_id}", options, placeholder, empty="0"))
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
@@ -85,9 +73,7 @@ class PuzzleMoveSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=
     def __init__(self, game_id: int, idx: int, slot: str, options: list[discord.SelectOption] | None = None,
                  placeholder: str | None = None) -> None:
         self.game_id, self.idx = game_id, idx
-        opts = options or [discord.SelectOption(label="-", value="-")]
-        super().__init__(discord.ui.Select(custom_id=_checked(PuzzleMoveSelect, f"pb:q:{game_id}:{idx}:{slot}"),
-                                           options=opts, placeholder=placeholder, min_values=1, max_values=1))
+        super().__init__(one_choice(PuzzleMoveSelect, f"pb:q:{game_id}:{idx}:{slot}", options, placeholder))
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],

@@ -12,7 +12,7 @@ from bot.texts import event_lines, hand_text
 from rules import view
 from rules.i18n import t
 
-from .base import CogBase, Interaction, lang_of
+from .base import CogBase, Interaction
 from .components import TakeBackButton
 from .menus import BUTTON_ROW, move_view
 from .public import names_of
@@ -45,9 +45,7 @@ class TakeBackCommands(CogBase):
 
     async def on_take_back(self, interaction: Interaction, game_id: int, version: int) -> None:
         """↩️ Take back on a private confirmation or menu (edited in place with the answer)."""
-        await self.defer(interaction, update=bool(interaction.message and interaction.message.flags.ephemeral))
-        game = await self.store.get_game(game_id)
-        lang = game.lang if game is not None else lang_of(interaction)
+        _, lang = await self.component_game(interaction, game_id, in_place=True)
 
         async def work() -> None:
             out = await self.service.take_back(game_id, interaction.user.id, version)

@@ -26,7 +26,7 @@ from __future__ import annotations
 import random
 from collections.abc import Hashable
 from dataclasses import replace
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypedDict, Unpack
 
 from rules import legal_moves
 from rules.actions import Action
@@ -92,17 +92,18 @@ class Decision(NamedTuple):
     win_chance: float | None = None
 
 
-def choose(
-    state: GameState | dict[str, Any],
-    seat: int | None = None,
-    level: str = "normal",
-    rng: random.Random | int | None = None,
-    budget_s: float | None = None,
-    iterations: int | None = None,
-    tree_key: Hashable | None = None,
-) -> Action:
+class Limits(TypedDict, total=False):
+    """How long the search levels search and on which tree (``decide``'s keywords after ``rng``)."""
+
+    budget_s: float | None
+    iterations: int | None
+    tree_key: Hashable | None
+
+
+def choose(state: GameState | dict[str, Any], seat: int | None = None, level: str = "normal",
+           rng: random.Random | int | None = None, **limits: Unpack[Limits]) -> Action:
     """The computer player's action for ``seat`` (default: the deciding seat); see ``decide``."""
-    return decide(state, seat, level, rng, budget_s, iterations, tree_key).action
+    return decide(state, seat, level, rng, **limits).action
 
 
 def decide(

@@ -25,6 +25,7 @@ from rules.expansions.market import (
     free_goods,
     goods,
     mstate,
+    positions,
     tiles,
     token_goods,
 )
@@ -84,25 +85,8 @@ class MarketOutlook:
         """Every seat's positions, as ``rules.expansions.market.positions`` counts them (MK-21, MK-23)."""
         if self._pos is None:
             st = self.st
-            cat = st.ruleset.catalogue
-            markets = cat.markets
-            cards = cat.cards
             held = token_goods(st)
-            out = []
-            for s in range(st.n):
-                p = dict.fromkeys(self.goods, 0)
-                for c in st.tableaux[s]:
-                    roundel = markets[c]
-                    if roundel is None:
-                        continue
-                    if roundel == ANY:
-                        good = held.get(c)
-                        if good is not None:
-                            p[good] += 1
-                    else:
-                        p[roundel] += cards[c].market_count
-                out.append(p)
-            self._pos = out
+            self._pos = [positions(st, s, held) for s in range(st.n)]
         return self._pos
 
     def rivals(self, seat: int, good: str) -> tuple[int, int]:

@@ -10,7 +10,7 @@ from .flow import after_turn, discard, place, placed_event, resume_after
 from .hooks import Checked, Decision, Event, Hooks
 from .moves import PUB_PRICE, offers, pub_max
 from .prices import hand_room, seat_context
-from .scoring import gain_vp, income
+from .scoring import buy_vp, income
 from .state import DRAWN, GameState, Pending
 
 
@@ -102,13 +102,9 @@ class PubDecision(Decision):
     def apply(self, st: GameState, p: Pending, action: Action, checked: Checked) -> list[Event]:
         decider = p.seat
         pr = checked[2]
-        if action.amount:
-            st.rubles[decider] -= pr
         events: list[Event] = [{"type": "pub", "seat": decider, "vp": action.amount, "rubles": pr}]
         if action.amount:
-            gain_vp(st, decider, action.amount, "pub", events)
-            stats = st.stats[decider]
-            stats["spent"] = stats.get("spent", 0) + pr
+            buy_vp(st, decider, action.amount, pr, "pub", events)
         settle_next(st, p, events)
         return events
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypedDict, TypeVar
 
 from .cards import Catalogue
 
@@ -155,6 +155,31 @@ Dealt = Callable[["GameState", list[int]], None]  # cards just laid in the upper
 Formatter = Callable[["Action", Catalogue, str], str]
 # state before an action, after it, its events -> True: something hidden came to light (``rules.takeback``)
 Reveals = Callable[["GameState", "GameState", "list[Event]"], bool]
+
+NO_CARDS: frozenset[int] = frozenset()
+
+
+def cards_of(hooks: list[Locked], st: GameState) -> frozenset[int]:
+    """The cards that ``hooks`` (``Hooks.locked``, ``Hooks.no_vp``: each names a set of cards) name in ``st``."""
+    if not hooks:
+        return NO_CARDS
+    if len(hooks) == 1:
+        return hooks[0](st)
+    return frozenset().union(*(h(st) for h in hooks))
+
+
+class Notation(TypedDict):
+    """A part's notation of its decisions and actions (X-09), as ``Hooks`` takes it: ``Hooks(..., **notation)``."""
+
+    parsers: dict[str, Parser]
+    formatters: dict[str, Formatter]
+
+
+class PlayNotation(TypedDict):
+    """The notation after ``play`` of a part's hand plays (``HandPlay``), as ``Hooks`` takes it."""
+
+    play_parsers: list[PlayParser]
+    play_formatters: dict[str, PlayFormatter]
 
 
 @dataclass

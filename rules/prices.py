@@ -5,7 +5,7 @@ player's tableau (``SeatContext``), cached per seat while the tableau is unchang
 from __future__ import annotations
 
 from .cards import EDITIONS, GREEN, CardType, Catalogue, all_types
-from .hooks import TRADING
+from .hooks import TRADING, cards_of
 from .state import GameState
 
 
@@ -167,17 +167,9 @@ def seat_context(st: GameState, seat: int) -> SeatContext:
     return ctx
 
 
-_NONE: frozenset[int] = frozenset()
-
-
 def locked_cards(st: GameState) -> frozenset[int]:
     """Cards in tableaux that no trading card may displace (``Hooks.locked``; BQ-11's covered card)."""
-    hooks = st.ruleset.hooks.locked
-    if not hooks:
-        return _NONE
-    if len(hooks) == 1:
-        return hooks[0](st)
-    return frozenset().union(*(h(st) for h in hooks))
+    return cards_of(st.ruleset.hooks.locked, st)
 
 
 def price(st: GameState, seat: int, ctype: CardType, lower: bool, displaced: CardType | None = None) -> int:

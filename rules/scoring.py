@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .hooks import cards_of
 from .state import GameState
 
 Event = dict[str, Any]
@@ -12,18 +13,10 @@ HAND_PENALTY = 5  # BG-14
 CONVERSION = "rubles"  # the source of the final scoring's VP for rubles: rubles not converted stay (X-06)
 
 
-_NONE: frozenset[int] = frozenset()
-
-
 def no_vp_cards(st: GameState) -> frozenset[int]:
     """Cards in tableaux that are the source of no VP at all (``Hooks.no_vp``; AMB-17(e): the card under the
     Money Collector's chip)."""
-    hooks = st.ruleset.hooks.no_vp
-    if not hooks:
-        return _NONE
-    if len(hooks) == 1:
-        return hooks[0](st)
-    return frozenset().union(*(h(st) for h in hooks))
+    return cards_of(st.ruleset.hooks.no_vp, st)
 
 
 def vp_cards(st: GameState, seat: int, ability: str) -> int:
@@ -48,6 +41,15 @@ def gain_vp(st: GameState, seat: int, vp: int, source: str, events: list[Event])
     for react in hooks.vp_gained:
         react(st, seat, vp, source, events)
     return vp
+
+
+def buy_vp(st: GameState, seat: int, vp: int, price: int, source: str, events: list[Event]) -> None:
+    """``seat`` pays ``price`` rubles for ``vp`` VP from ``source`` (the Pub, BG-09; the Trading House, IBG):
+    the VP through ``gain_vp``, the rubles counted as spent."""
+    st.rubles[seat] -= price
+    gain_vp(st, seat, vp, source, events)
+    stats = st.stats[seat]
+    stats["spent"] = stats.get("spent", 0) + price
 
 
 def income(st: GameState, events: list[Event]) -> bool:

@@ -102,6 +102,13 @@ class StoreBase:
     async def close(self) -> None:
         await self._backend.close()
 
+    async def __aenter__(self) -> Self:
+        """``async with await Store.open(...) as store``: closed when the block ends, however it ends."""
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
     async def migrate(self, migrations: Sequence[Migration] | None = None) -> int:
         """Apply missing migrations in order, each in its own transaction; returns the schema version. Two
         processes starting at once take turns (an advisory lock on PostgreSQL, the write lock on SQLite)."""

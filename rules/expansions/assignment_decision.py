@@ -17,7 +17,7 @@ from typing import Any
 from ..actions import Action, Move
 from ..cards import Catalogue
 from ..errors import NotationError, RuleError
-from ..hooks import Checked, Decision, Event, Formatter, Parser
+from ..hooks import Checked, Decision, Event, Notation
 from ..scoring import gain_vp, resume_final
 from ..state import GameState, Pending
 from .assignments import MOST_RUBLES, best, dealt, mstate, value
@@ -100,5 +100,5 @@ def _format(a: Action, cat: Catalogue, lang: str) -> str:
     return f"{KIND} {a.amount}"
 
 
-def notation() -> tuple[dict[str, Parser], dict[str, Formatter]]:
-    return {KIND: _parse}, {KIND: _format}
+def notation() -> Notation:
+    return Notation(parsers={KIND: _parse}, formatters={KIND: _format})

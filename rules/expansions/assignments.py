@@ -18,8 +18,9 @@ from functools import cache
 from typing import Any
 
 from ..cards import BLUE, EXTRA_DIR, GREEN, RED
-from ..hooks import Expansion, Hooks, Shape
+from ..hooks import Hooks, Shape
 from ..state import GameState
+from .common import MarketModule
 from .market import YELLOW, positions
 
 KEY = "module5"
@@ -242,12 +243,10 @@ def redeal(d: GameState, seat: int, rng: random.Random) -> None:
             m["chosen"][s] = best(d, s)
 
 
-class Assignments(Expansion):
+class Assignments(MarketModule):
     """M5-01: Module 5, 2nd edition, with the Market only (X-02)."""
 
     key = KEY
-    editions = (2,)
-    requires = ("market",)
 
     def configure(self, shape: Shape) -> None:
         """Nothing to change: the assignments are no playing cards."""
@@ -255,7 +254,6 @@ class Assignments(Expansion):
     def hooks(self) -> Hooks:
         from .assignment_decision import AssignmentDecision, choices_step, notation, score_step
 
-        parsers, formatters = notation()
         return Hooks(
             decisions={"assignment": AssignmentDecision()},
             before_final={"assignment": choices_step},
@@ -264,8 +262,7 @@ class Assignments(Expansion):
             view=[view_fields],
             unseen=[redeal],
             reveals=[turned_up],
-            parsers=parsers,
-            formatters=formatters,
+            **notation(),
             record_fields={FIELD: read_field},
         )
 

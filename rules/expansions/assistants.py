@@ -16,8 +16,9 @@ from functools import cache
 from typing import Any
 
 from ..cards import EXTRA_DIR
-from ..hooks import Event, Expansion, Hooks, Shape
+from ..hooks import Event, Hooks, Shape
 from ..state import GameState
+from .common import MarketModule
 
 KEY = "module3"
 FIELD = "assistants"  # the record field (X-09, M3-09) and the view field (X-08, M3-08)
@@ -155,12 +156,10 @@ def view_fields(st: GameState, seat: int | None, out: dict[str, Any]) -> None:
         p["assistant"] = held_by(st, p["seat"])
 
 
-class Assistants(Expansion):
+class Assistants(MarketModule):
     """M3-01: Module 3, 2nd edition, with the Market only (X-02)."""
 
     key = KEY
-    editions = (2,)
-    requires = ("market",)
 
     def configure(self, shape: Shape) -> None:
         """Nothing to change: no cards, stacks, phases or tokens (M3-07)."""

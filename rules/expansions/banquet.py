@@ -237,19 +237,15 @@ class Banquet(Expansion):
         from .banquet_cards import hand_plays, play_notation
         from .banquet_decisions import decisions, notation
 
-        parsers, formatters = notation()
-        play_parsers, play_formatters = play_notation()
         return Hooks(
             decisions=decisions(),
             setups=[setup],
             on_place=[on_place],
             round_end=[round_end],
             view=[view_fields],
-            parsers=parsers,
-            formatters=formatters,
+            **notation(),
             hand_plays=hand_plays(),
-            play_parsers=play_parsers,
-            play_formatters=play_formatters,
+            **play_notation(),
             hand_exempt=[hand_exempt],
             card_income=[card_income],
             locked=[locked],

@@ -20,7 +20,7 @@ from ..cards import CardType, Catalogue
 from ..checks import card_params, find
 from ..errors import RuleError
 from ..flow import discard
-from ..hooks import Checked, Event, HandPlay, PlayFormatter, PlayParser
+from ..hooks import Checked, Event, HandPlay, PlayNotation
 from ..scoring import card_value, gain_vp
 from ..state import HAND, GameState
 from .banquet import BANQUET, JESTER, PICKPOCKET, PURPLE, attachments_on, bstate, covered, is_purple, to_box
@@ -325,7 +325,7 @@ def format_play(a: Action, cat: Catalogue, lang: str, seats: tuple[str, ...]) ->
     return text
 
 
-def play_notation() -> tuple[list[PlayParser], dict[str, PlayFormatter]]:
+def play_notation() -> PlayNotation:
     abilities = ("golden_donkey", "away_with_it", JESTER, BANQUET, "moocher", "double_turn", "black_market",
                  "money_collector", PICKPOCKET)
-    return [parse_play], {ab: format_play for ab in abilities}
+    return PlayNotation(play_parsers=[parse_play], play_formatters={ab: format_play for ab in abilities})

@@ -16,7 +16,7 @@ from ..cards import Catalogue
 from ..checks import find, resolve_placement
 from ..errors import NotationError, RuleError
 from ..flow import after_turn, discard, place, placed_event
-from ..hooks import Checked, Decision, Event, Formatter, Parser
+from ..hooks import Checked, Decision, Event, Notation
 from ..moves import offers
 from ..prices import seat_context
 from ..state import DRAWN, HAND, LOWER, ROW_NAMES, UPPER, GameState, Pending
@@ -284,6 +284,6 @@ def decisions() -> dict[str, Decision]:
     }
 
 
-def notation() -> tuple[dict[str, Parser], dict[str, Formatter]]:
-    return {PICKPOCKET: _parse_pickpocket}, {PICKPOCKET: _format_pickpocket}
+def notation() -> Notation:
+    return Notation(parsers={PICKPOCKET: _parse_pickpocket}, formatters={PICKPOCKET: _format_pickpocket})
 

@@ -32,6 +32,7 @@ def market_data() -> dict[str, Any]:
     return data
 
 
+@cache
 def goods() -> tuple[str, ...]:
     """MK-19: chicken, grain, apple, fish, cabbage (also X-07's order for an absent player's choice)."""
     return tuple(market_data()["goods"])
@@ -67,14 +68,16 @@ def card_good(st: GameState, card: int) -> str | None:
     return roundel
 
 
-def positions(st: GameState, seat: int) -> dict[str, int]:
+def positions(st: GameState, seat: int, held: dict[int, str] | None = None) -> dict[str, int]:
     """MK-21, MK-23 (AMB-05): per good, the symbols on the seat's tableau, counted in full (hand cards
-    count for nothing; a "?" card counts 1 for its token's good)."""
+    count for nothing; a "?" card counts 1 for its token's good: ``held``, ``token_goods`` if not given)."""
     cat = st.ruleset.catalogue
-    held = token_goods(st)
+    markets, cards = cat.markets, cat.cards
+    if held is None:
+        held = token_goods(st)
     out = dict.fromkeys(goods(), 0)
     for c in st.tableaux[seat]:
-        roundel = cat.markets[c]
+        roundel = markets[c]
         if roundel is None:
             continue
         if roundel == ANY:
@@ -82,7 +85,7 @@ def positions(st: GameState, seat: int) -> dict[str, int]:
             if good is not None:
                 out[good] += 1
         else:
-            out[roundel] += cat.cards[c].market_count
+            out[roundel] += cards[c].market_count
     return out
 
 
@@ -261,7 +264,6 @@ class Market(Expansion):
     def hooks(self) -> Hooks:
         from .market_decisions import CrateDecision, GoodDecision, notation
 
-        parsers, formatters = notation()
         return Hooks(
             decisions={"good": GoodDecision(), "crate": CrateDecision()},
             steps={"crates": crates_step, "marketplace": marketplace_step},
@@ -271,8 +273,7 @@ class Market(Expansion):
             round_end=[round_end],
             view=[view_fields],
             reveals=[tile_turned],
-            parsers=parsers,
-            formatters=formatters,
+            **notation(),
         )
 
 

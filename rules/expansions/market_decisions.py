@@ -13,7 +13,7 @@ from ..actions import Action, Move
 from ..cards import Catalogue
 from ..errors import NotationError, RuleError
 from ..flow import next_turn
-from ..hooks import Checked, Decision, Event, Formatter, Parser
+from ..hooks import Checked, Decision, Event, Formatter, Notation, Parser
 from ..state import GameState, Pending
 from .market import continue_crates, free_goods, goods, mstate, release, tile
 
@@ -111,7 +111,7 @@ def _format_crate(a: Action, cat: Catalogue, lang: str) -> str:
     return f"{a.kind} {cat.by_id[a.card].name(lang)}"
 
 
-def notation() -> tuple[dict[str, Parser], dict[str, Formatter]]:
+def notation() -> Notation:
     parsers: dict[str, Parser] = {AS: _parse_as, CONFIRM: _crate_parser(CONFIRM), RELEASE: _crate_parser(RELEASE)}
     formatters: dict[str, Formatter] = {AS: _format_as, CONFIRM: _format_crate, RELEASE: _format_crate}
-    return parsers, formatters
+    return Notation(parsers=parsers, formatters=formatters)

@@ -20,10 +20,11 @@ from ..actions import BUY, Action, Move
 from ..checks import check_placement, find
 from ..errors import RuleError
 from ..flow import _deal, discard, place
-from ..hooks import Checked, Event, Expansion, Hooks, TurnAction
+from ..hooks import Checked, Event, Hooks, TurnAction
 from ..moves import offers
 from ..prices import seat_context
 from ..state import LOWER, ROW_NAMES, UPPER, GameState, Pending
+from .common import MarketModule
 
 KEY = "module4"
 EVENT, GRABBER = "event", "grabber"  # action kinds (the Grabber names the card it buys)
@@ -277,17 +278,14 @@ def view_fields(st: GameState, seat: int | None, out: dict[str, Any]) -> None:
         out["pending"]["cards"] = [cards[c].id for c in (p.card, p.source) if c >= 0]
 
 
-class Events(Expansion):
+class Events(MarketModule):
     """M4-01 (2nd edition, with the Market: X-02)."""
 
     key = KEY
-    editions = (2,)
-    requires = ("market",)
 
     def hooks(self) -> Hooks:
         from .module4_decisions import OrderDecision, TwinDecision, notation
 
-        parsers, formatters = notation()
         return Hooks(
             decisions={TWIN: TwinDecision(), ORDER: OrderDecision()},
             before_action={EVENT: EventStep(), GRABBER: GrabberStep()},
@@ -297,8 +295,7 @@ class Events(Expansion):
             hand_limit=[extra_hand_room],
             interrupts=[resume_twin],
             view=[view_fields],
-            parsers=parsers,
-            formatters=formatters,
+            **notation(),
         )
 
 

@@ -14,7 +14,7 @@ from ..cards import Catalogue
 from ..checks import check_placement
 from ..errors import NotationError, RuleError
 from ..flow import discard, place, placed_event
-from ..hooks import Checked, Decision, Event, Formatter, Parser
+from ..hooks import Checked, Decision, Event, Formatter, Notation, Parser
 from ..moves import offers
 from ..prices import hand_limit, seat_context
 from ..state import UPPER, GameState, Pending
@@ -219,7 +219,7 @@ def _format_order(a: Action, cat: Catalogue, lang: str) -> str:
     return f"order {cat.by_id[a.card].name(lang)}, {cat.by_id[a.target].name(lang)}"
 
 
-def notation() -> tuple[dict[str, Parser], dict[str, Formatter]]:
+def notation() -> Notation:
     parsers: dict[str, Parser] = {EVENT: _parse_event, GRABBER: _parse_grabber, ORDER: _parse_order}
     formatters: dict[str, Formatter] = {EVENT: _format_event, GRABBER: _format_grabber, ORDER: _format_order}
-    return parsers, formatters
+    return Notation(parsers=parsers, formatters=formatters)

@@ -18,9 +18,10 @@ from functools import cache
 from typing import Any
 
 from ..cards import DATA_DIR, GREEN, RED
-from ..hooks import Event, Expansion, Hooks
+from ..hooks import Event, Hooks
 from ..scoring import CONVERSION, gain_vp
 from ..state import GameState, Pending
+from .common import MarketModule
 from .market import positions
 
 KEY = "module6"
@@ -351,18 +352,15 @@ def final_entry(st: GameState, seat: int, entry: dict[str, Any], events: list[Ev
 
 
 # --- the module ------------------------------------------------------------------------------------
-class Obstacles(Expansion):
+class Obstacles(MarketModule):
     """M6-01 (2nd edition, with the Market: X-02)."""
 
     key = KEY
-    editions = (2,)
-    requires = ("market",)
 
     def hooks(self) -> Hooks:
         from .module6_decisions import BonusDecision, notation
         from .module6_view import view_fields
 
-        parsers, formatters = notation()
         return Hooks(
             decisions={BONUS: BonusDecision()},
             setups=[setup],
@@ -373,8 +371,7 @@ class Obstacles(Expansion):
             round_end=[final_mode],
             final=[final_entry],
             view=[view_fields],
-            parsers=parsers,
-            formatters=formatters,
+            **notation(),
         )
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from ..actions import Action, Move
 from ..cards import Catalogue
 from ..errors import NotationError, RuleError
-from ..hooks import Checked, Decision, Event, Formatter, Parser
+from ..hooks import Checked, Decision, Event, Notation
 from ..state import GameState, Pending
 from .module6 import BONUS, after_choice, best_option, bonus_parts, m6, take_option
 
@@ -74,5 +74,5 @@ def _format(a: Action, cat: Catalogue, lang: str) -> str:
     return text
 
 
-def notation() -> tuple[dict[str, Parser], dict[str, Formatter]]:
-    return {BONUS: _parse}, {BONUS: _format}
+def notation() -> Notation:
+    return Notation(parsers={BONUS: _parse}, formatters={BONUS: _format})

@@ -77,7 +77,6 @@ def _society_hooks(final: bool) -> Hooks:
         sycophant_step,
     )
 
-    parsers, formatters = notation()
     return Hooks(
         decisions={
             "guild_hall": GuildHallDecision(),
@@ -92,8 +91,7 @@ def _society_hooks(final: bool) -> Hooks:
         phase_start=[sack_phase_start] if final else [],
         final=[beyond_ten] if final else [],
         view=[prison_view],
-        parsers=parsers,
-        formatters=formatters,
+        **notation(),
     )
 
 

@@ -18,8 +18,8 @@ from ..base import settle_next
 from ..cards import Catalogue
 from ..errors import NotationError, RuleError
 from ..flow import discard, resume_after
-from ..hooks import Checked, Decision, Event, Formatter, Parser
-from ..scoring import gain_vp, vp_cards
+from ..hooks import Checked, Decision, Event, Formatter, Notation, Parser
+from ..scoring import buy_vp, gain_vp, vp_cards
 from ..state import GameState, Pending
 
 GUILD_HALL, TRADING_HOUSE, SYCOPHANT = "guild_hall", "trading_house", "sycophant"
@@ -117,10 +117,7 @@ class TradingHouseDecision(Decision):
         vp = TRADING_HOUSE_VP if action.amount else 0
         events: list[Event] = [{"type": TRADING_HOUSE, "seat": p.seat, "vp": vp, "rubles": price, "none": not vp}]
         if vp:
-            st.rubles[p.seat] -= price
-            gain_vp(st, p.seat, vp, TRADING_HOUSE, events)  # M6-19: through the obstacles, which tell
-            stats = st.stats[p.seat]
-            stats["spent"] = stats.get("spent", 0) + price
+            buy_vp(st, p.seat, vp, price, TRADING_HOUSE, events)  # M6-19: through the obstacles, which tell
         settle_next(st, p, events)
         return events
 
@@ -234,7 +231,7 @@ def _format(kind: str) -> Callable[[Action, Catalogue, str], str]:
     return fmt
 
 
-def notation() -> tuple[dict[str, Parser], dict[str, Formatter]]:
+def notation() -> Notation:
     from .debtors_prison import PRISON, format_prison, parse_prison
 
     parsers: dict[str, Parser] = {
@@ -245,4 +242,4 @@ def notation() -> tuple[dict[str, Parser], dict[str, Formatter]]:
     }
     formatters: dict[str, Formatter] = {k: _format(k) for k in (GUILD_HALL, TRADING_HOUSE, SYCOPHANT)}
     formatters[PRISON] = format_prison
-    return parsers, formatters
+    return Notation(parsers=parsers, formatters=formatters)

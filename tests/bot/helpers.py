@@ -3,17 +3,21 @@
 from __future__ import annotations
 
 import json
+import random
 import re
+import sqlite3
 from collections.abc import Callable
-from typing import Any, cast
+from pathlib import Path
+from typing import Any, NamedTuple, cast
 
 import discord
 import simcord
 from simcord.actors import MemberActor
 
 from bot.client import PetersburgBot
+from bot.service import GameService
 from bot.store import ActionRow, Game
-from rules import GameState, legal_moves
+from rules import Action, GameState, legal_moves
 
 TURN_RE = re.compile(r"<@(\d+)>")
 # finishes games quickly; "as", "release" and "confirm" are the Market's decisions
@@ -66,6 +70,17 @@ async def start_game(env: simcord.Env, channel: simcord.ChannelHandle, players: 
         assert r.response is not None and r.ephemeral
     r = await players[0].slash(channel, "petersburg start")
     assert r.acknowledged
+
+
+async def pick_parts(channel: simcord.ChannelHandle, host: MemberActor, parts: list[str],
+                     **create: Any) -> simcord.InteractionResult:
+    """``host`` creates a game in ``channel`` (``create``: its options) and picks ``parts`` in the lobby's
+    expansions select; the answer to the pick."""
+    await host.slash(channel, "petersburg create", **create)
+    lobby = next(m for m in reversed(channel.history())
+                 if any((c.custom_id or "").startswith("pb:x:") for c in controls(m)))
+    picker = next(c for c in controls(lobby) if (c.custom_id or "").startswith("pb:x:"))
+    return await host.select(lobby, parts, custom_id=picker.custom_id)
 
 
 def select_kind(custom_id: str) -> str:
@@ -276,6 +291,34 @@ async def play_whole_game(env: simcord.Env, channel: simcord.ChannelHandle, play
     assert game.status == "finished" and game.final_posted, "the game did not end"
     assert restarted and timed_out is not None, (restarted, timed_out)
     return timed_out
+
+
+class RandomMove(NamedTuple):
+    """A move for ``GameService.act``: who, what, and the board version it was chosen against."""
+
+    user_id: int
+    action: Action
+    version: int
+
+
+async def random_move(svc: GameService, game_id: int, rng: random.Random) -> RandomMove | None:
+    """A random legal move of whoever decides in game ``game_id``; None when the game is not in play."""
+    game = await svc.game(game_id)
+    if game.status != "active":
+        return None
+    st = GameState.from_json(game.state or {})
+    uid = game.user_at(st.decider)
+    assert uid is not None
+    return RandomMove(uid, rng.choice(legal_moves(st)).action, game.version)
+
+
+def versions_in(path: Path) -> dict[int, int]:
+    """Game id -> version in the SQLite file at ``path``, read by a connection of its own (read-only)."""
+    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=10)
+    try:
+        return dict(db.execute("SELECT id, version FROM games").fetchall())
+    finally:
+        db.close()
 
 
 def take_card(st: GameState, type_id: str) -> int:

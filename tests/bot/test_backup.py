@@ -19,7 +19,16 @@ from bot import backup
 from bot.config import Config
 
 from .conftest import make_bot
-from .helpers import act_by_buttons, act_by_commands, bot_of, game_in, play_to_end, setup_members, start_game
+from .helpers import (
+    act_by_buttons,
+    act_by_commands,
+    bot_of,
+    game_in,
+    play_to_end,
+    setup_members,
+    start_game,
+    versions_in,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -29,14 +38,6 @@ def _backup_command(target: Path, **env: str) -> subprocess.CompletedProcess[str
     return subprocess.run([sys.executable, "-m", "bot", "backup", str(target), "--env-file", os.devnull],
                           cwd=ROOT, env={**full, "PYTHONPATH": str(ROOT), **env}, capture_output=True, text=True,
                           timeout=60)
-
-
-def _versions(path: Path) -> dict[int, int]:
-    db = sqlite3.connect(path)
-    try:
-        return dict(db.execute("SELECT id, version FROM games").fetchall())
-    finally:
-        db.close()
 
 
 async def test_a_restored_backup_continues_every_game(env: simcord.Env, db_path: Path, tmp_path: Path) -> None:
@@ -56,7 +57,7 @@ async def test_a_restored_backup_continues_every_game(env: simcord.Env, db_path:
     assert done.returncode == 0, done.stderr
     written = list((tmp_path / "backups").glob("games-*.sqlite3"))
     assert len(written) == 1 and str(written[0]) in done.stdout
-    assert _versions(written[0]) == at_backup
+    assert versions_in(written[0]) == at_backup
     assert not Path(f"{written[0]}-wal").exists()  # one self-contained file
     for channel, players in tables:  # played on after the backup: these moves are gone once it is restored
         await act_by_buttons(env, channel, players)
@@ -128,7 +129,7 @@ async def test_the_bot_backs_up_every_interval(tmp_path: Path) -> None:
             await env.advance_time(3600)
         made = sorted(folder.glob("games-*.sqlite3"))
         assert len(made) == 2, made
-        assert set(_versions(made[-1]).values()) == {(await game_in(env, channel)).version}
+        assert set(versions_in(made[-1]).values()) == {(await game_in(env, channel)).version}
     finally:
         await env.shutdown()
         if bot.store is not None:

@@ -19,8 +19,6 @@ from .helpers import (
     game_in,
     new_table,
     play_to_end,
-    setup_members,
-    start_game,
     state_in,
 )
 
@@ -33,9 +31,7 @@ def simcord_bot(pg_url: str) -> PetersburgBot:
 async def test_whole_game_on_postgresql(env: simcord.Env) -> None:
     store = bot_of(env).store
     assert store is not None and store.dialect == "postgresql"
-    channel = env.create_guild().create_text_channel("petersburg")
-    players = setup_members(env, 2)
-    await start_game(env, channel, players)
+    channel, players = await new_table(env, 2)
     actions = await play_to_end(env, channel, players, by="buttons")
     game = await game_in(env, channel)
     st = await state_in(env, channel)
@@ -56,9 +52,7 @@ async def test_the_board_command_is_answered_while_another_process_holds_the_cha
     wait for it beyond a few seconds, says the board follows, and reposts it once the channel is free."""
     store = bot_of(env).store
     assert store is not None
-    channel = env.create_guild().create_text_channel("petersburg")
-    players = setup_members(env, 2)
-    await start_game(env, channel, players)
+    channel, players = await new_table(env, 2)
     game = await game_in(env, channel)
     old = board_message(channel)
     assert await store.claim_board(game.id, "another process", 120)

@@ -13,7 +13,19 @@ import signal
 import sys
 from pathlib import Path
 
-from .wire import ROOT, Proc, descendants, describe, ended, read_rest, read_until, start_bot, survivors, wire_discord
+from .wire import (
+    ROOT,
+    Proc,
+    descendants,
+    describe,
+    end_all,
+    ended,
+    read_rest,
+    read_until,
+    start_bot,
+    survivors,
+    wire_discord,
+)
 
 WORKERS_READY = "worker processes started"
 
@@ -39,13 +51,7 @@ async def _running_bot(db: Path, signum: int) -> tuple[list[Proc], list[str], in
             code = await ended(bot, 30)
             left = await survivors(procs, within=10)
         finally:
-            if bot.returncode is None:
-                bot.kill()
-            if drain is not None:
-                drain.cancel()
-            for p in procs:  # what outlived the bot (reported by the test) ends with the test
-                if p.alive():
-                    os.kill(p.pid, signal.SIGKILL)
+            end_all(bot, drain, procs)
     return procs, log, code, left
 
 

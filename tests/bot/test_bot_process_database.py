@@ -21,7 +21,8 @@ from bot.store.sqlite_file import backup_file
 from rules import GameRecord, GameState
 from rules.record import replay
 
-from .wire import Proc, descendants, ended, read_rest, read_until, start_bot, survivors, wire_discord
+from .helpers import versions_in
+from .wire import Proc, descendants, end_all, ended, read_rest, read_until, start_bot, survivors, wire_discord
 
 WRITTEN_BACK = "the database was written back to"
 
@@ -42,21 +43,12 @@ async def _computers_only(db: Path, games: int) -> list[int]:
     return ids
 
 
-def _versions(db: Path) -> dict[int, int]:
-    """Game id -> version, read by a connection of this process (read-only)."""
-    conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=10)
-    try:
-        return dict(conn.execute("SELECT id, version FROM games").fetchall())
-    finally:
-        conn.close()
-
-
 async def _moved_on(db: Path, than: dict[int, int], within: float = 60) -> dict[int, int]:
     """The versions once every game is past ``than`` (or finished)."""
     loop = asyncio.get_running_loop()
     end = loop.time() + within
     while True:
-        now = _versions(db)
+        now = versions_in(db)
         if all(now[g] > v for g, v in than.items()):
             return now
         if loop.time() > end:
@@ -95,18 +87,12 @@ async def test_a_running_bot_loses_nothing_when_its_file_is_deleted_then_replace
             assert await ended(bot, 30) == 0, "".join(log[-40:])
             await survivors(procs, within=10)
         finally:
-            if bot.returncode is None:
-                bot.kill()
-            if drain is not None:
-                drain.cancel()
-            for p in procs:
-                if p.alive():
-                    os.kill(p.pid, signal.SIGKILL)
+            end_all(bot, drain, procs)
     text = "".join(log)
     assert "was deleted while the bot ran" in text and "was replaced by another file while the bot ran" in text
     assert "Traceback" not in text, text[-3000:]
     assert len(list(tmp_path.glob("games.sqlite3.replaced-*"))) == 1  # the older copy, kept beside
-    final = _versions(db)
+    final = versions_in(db)
     conn = sqlite3.connect(db)
     try:
         for g in ids:

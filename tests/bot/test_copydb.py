@@ -15,7 +15,8 @@ from bot.copydb import TABLES, counts
 from bot.service import GameService
 from bot.store import Store
 from bot.timers import Timing
-from rules import GameState, legal_moves
+
+from .helpers import random_move
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -24,13 +25,10 @@ async def _play(svc: GameService, game_id: int, rng: random.Random, steps: int |
     """Random legal moves of whoever decides, ``steps`` of them or until the game ends."""
     done = 0
     while steps is None or done < steps:
-        game = await svc.game(game_id)
-        if game.status != "active":
+        move = await random_move(svc, game_id, rng)
+        if move is None:
             return
-        st = GameState.from_json(game.state or {})
-        uid = game.user_at(st.decider)
-        assert uid is not None
-        await svc.act(game_id, uid, rng.choice(legal_moves(st)).action, version=game.version)
+        await svc.act(game_id, move.user_id, move.action, version=move.version)
         done += 1
 
 

@@ -8,7 +8,6 @@ exactly."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
 import simcord
@@ -17,7 +16,16 @@ from rules import GameRecord, GameState, catalogue, legal_moves, replay
 from rules.cards import all_types
 
 from .conftest import make_bot
-from .helpers import bot_of, choose_seed, controls, game_in, play_whole_game, reply_of, setup_members, state_in
+from .helpers import (
+    bot_of,
+    choose_seed,
+    game_in,
+    pick_parts,
+    play_whole_game,
+    reply_of,
+    setup_members,
+    state_in,
+)
 
 BASE_PENDING = {"pub", "observatory", "good", "crate"}  # the decisions of the base game and the Market
 MARKET_DECISIONS = {"as", "confirm", "release"}
@@ -31,11 +39,6 @@ TABLES = [
 ]
 
 
-def _lobby(channel: simcord.ChannelHandle) -> Any:
-    return next(m for m in reversed(channel.history())
-                if any((c.custom_id or "").startswith("pb:x:") for c in controls(m)))
-
-
 @pytest.mark.parametrize(("edition", "seats", "parts", "seed"), TABLES)
 async def test_expansion_game_whole(env: simcord.Env, db_path: Path, edition: int, seats: int, parts: list[str],
                                     seed: int) -> None:
@@ -45,10 +48,7 @@ async def test_expansion_game_whole(env: simcord.Env, db_path: Path, edition: in
     if market_only:  # the create command's option
         await players[0].slash(channel, "petersburg create", market=True)
     else:
-        await players[0].slash(channel, "petersburg create", edition=edition)
-        lobby = _lobby(channel)
-        picker = next(c for c in controls(lobby) if (c.custom_id or "").startswith("pb:x:"))
-        assert reply_of(await players[0].select(lobby, parts, custom_id=picker.custom_id)).ephemeral
+        assert reply_of(await pick_parts(channel, players[0], parts, edition=edition)).ephemeral
     for p in players[1:]:
         await p.slash(channel, "petersburg join")
     if market_only:

@@ -8,14 +8,12 @@ import time
 import pytest
 import simcord
 
-from .helpers import game_in, play_to_end, setup_members, start_game, state_in
+from .helpers import game_in, new_table, play_to_end, state_in
 
 
 @pytest.mark.parametrize(("n", "by"), [(2, "buttons"), (3, "commands")])
 async def test_full_game(env: simcord.Env, n: int, by: str) -> None:
-    channel = env.create_guild().create_text_channel("petersburg")
-    players = setup_members(env, n)
-    await start_game(env, channel, players)
+    channel, players = await new_table(env, n)
     t0 = time.perf_counter()
     actions = await play_to_end(env, channel, players, by=by)
     print(f"{n} players by {by}: {actions} actions in {time.perf_counter() - t0:.1f}s")

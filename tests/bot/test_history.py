@@ -21,6 +21,7 @@ from .helpers import (
     act_by_buttons,
     bot_of,
     game_in,
+    new_table,
     play_to_end,
     reply_of,
     setup_members,
@@ -43,9 +44,7 @@ def _table(description: str) -> dict[str, list[str]]:
 
 
 async def test_log_shows_the_recent_actions_in_words(env: simcord.Env) -> None:
-    channel = env.create_guild().create_text_channel("petersburg")
-    players = setup_members(env, 2)
-    await start_game(env, channel, players)
+    channel, players = await new_table(env, 2)
     for _ in range(6):
         await act_by_buttons(env, channel, players)
     store = bot_of(env).store
@@ -66,9 +65,7 @@ async def test_log_shows_the_recent_actions_in_words(env: simcord.Env) -> None:
 
 
 async def test_hidden_money_in_log_and_stats(env: simcord.Env) -> None:
-    channel = env.create_guild().create_text_channel("petersburg")
-    players = setup_members(env, 2)
-    await start_game(env, channel, players, money="hidden")
+    channel, players = await new_table(env, 2, money="hidden")
     store = bot_of(env).store
     assert store is not None
     scored = None
@@ -99,9 +96,7 @@ async def test_hidden_money_in_log_and_stats(env: simcord.Env) -> None:
 
 
 async def test_stats_after_the_game_and_export_replays_it(env: simcord.Env, tmp_path: Path) -> None:
-    channel = env.create_guild().create_text_channel("petersburg")
-    players = setup_members(env, 3)
-    await start_game(env, channel, players)
+    channel, players = await new_table(env, 3)
     for _ in range(3):
         await act_by_buttons(env, channel, players)
     r = await players[0].slash(channel, "petersburg export")

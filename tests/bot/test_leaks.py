@@ -21,7 +21,7 @@ from cogs.public import public_board, turn_text
 from rules import GameState, Ruleset, apply, legal_moves, new_game
 from rules.autopass import arm
 
-from .helpers import act_by_buttons, controls, setup_members, start_game
+from .helpers import act_by_buttons, controls, new_table
 
 
 def _game(st: GameState, version: int) -> Game:
@@ -78,9 +78,7 @@ def test_public_messages_do_not_depend_on_secrets(edition: int, players: int) ->
 async def test_hidden_money_game_has_no_private_choices_on_public_messages(env: simcord.Env) -> None:
     """With money hidden, the public board offers the same controls to everyone; the mover's affordable
     cards, Pub amounts and hand only appear in their private menu."""
-    channel = env.create_guild().create_text_channel("petersburg")
-    players = setup_members(env, 3)
-    await start_game(env, channel, players, money="hidden")
+    channel, players = await new_table(env, 3, money="hidden")
     for _ in range(25):
         await act_by_buttons(env, channel, players)
         for m in channel.history():

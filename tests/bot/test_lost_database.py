@@ -12,7 +12,6 @@ from __future__ import annotations
 import logging
 import os
 import shutil
-import sqlite3
 from pathlib import Path
 
 import pytest
@@ -21,18 +20,9 @@ import simcord
 from rules.i18n import error_text
 
 from .conftest import make_bot
-from .helpers import act_by_buttons, act_by_commands, bot_of, game_in, new_table, reply_of
+from .helpers import act_by_buttons, act_by_commands, bot_of, game_in, new_table, reply_of, versions_in
 
 LOST = error_text("database_lost", "en")
-
-
-def _versions_in(path: Path) -> dict[int, int]:
-    """Game id -> version, read from the file at ``path`` by another connection."""
-    db = sqlite3.connect(path)
-    try:
-        return dict(db.execute("SELECT id, version FROM games").fetchall())
-    finally:
-        db.close()
 
 
 async def _moves(env: simcord.Env, channel: simcord.ChannelHandle, players: list, n: int) -> int:
@@ -63,7 +53,7 @@ async def test_a_deleted_database_is_written_back_and_nothing_is_lost(
             os.unlink(f"{db_path}{suffix}")
     version = await _moves(env, channel, players, 4)  # each confirmed: each already back in the file
     game = await game_in(env, channel)
-    assert _versions_in(db_path)[game.id] == version
+    assert versions_in(db_path)[game.id] == version
     said = [r.getMessage() for r in caplog.records if "was deleted" in r.getMessage()]
     assert len(said) == 1 and str(db_path) in said[0], [r.getMessage() for r in caplog.records]
     await _restart(env, db_path)
@@ -82,7 +72,7 @@ async def test_a_replaced_database_is_written_back_and_the_other_file_kept(
     os.replace(copy, db_path)
     version = await _moves(env, channel, players, 3)
     game = await game_in(env, channel)
-    assert _versions_in(db_path)[game.id] == version
+    assert versions_in(db_path)[game.id] == version
     kept = list(tmp_path.glob("games.sqlite3.replaced-*"))
     assert len(kept) == 1 and kept[0].read_bytes() == older  # the older copy, kept as it was
     assert any("replaced" in r.getMessage() and str(db_path) in r.getMessage() for r in caplog.records)

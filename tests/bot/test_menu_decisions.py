@@ -33,6 +33,7 @@ from .helpers import (
     decider_of,
     game_in,
     open_menu,
+    pick_parts,
     reply_of,
     rig,
     select_kind,
@@ -49,11 +50,7 @@ async def _table(env: simcord.Env, n: int, parts: list[str], name: str) -> tuple
     """A 2nd-edition game of ``n`` members with ``parts`` chosen in the lobby, started."""
     channel = env.create_guild().create_text_channel(name)
     players = setup_members(env, n)
-    await players[0].slash(channel, "petersburg create", edition=2)
-    lobby = next(m for m in reversed(channel.history()) if any((c.custom_id or "").startswith("pb:x:")
-                                                               for c in controls(m)))
-    picker = next(c for c in controls(lobby) if (c.custom_id or "").startswith("pb:x:"))
-    assert reply_of(await players[0].select(lobby, parts, custom_id=picker.custom_id)).ephemeral
+    assert reply_of(await pick_parts(channel, players[0], parts, edition=2)).ephemeral
     for p in players[1:]:
         await p.slash(channel, "petersburg join")
     assert (await players[0].slash(channel, "petersburg start")).acknowledged
@@ -177,11 +174,7 @@ async def test_five_kinds_of_move_the_fifth_on_the_second_page(env: simcord.Env)
 async def test_five_players_join_and_see_five_seats(env: simcord.Env) -> None:
     channel = env.create_guild().create_text_channel("five")
     host, *others = setup_members(env, 5)
-    await host.slash(channel, "petersburg create", edition=2)
-    lobby = next(m for m in reversed(channel.history()) if any((c.custom_id or "").startswith("pb:x:")
-                                                               for c in controls(m)))
-    picker = next(c for c in controls(lobby) if (c.custom_id or "").startswith("pb:x:"))
-    await host.select(lobby, ["market"], custom_id=picker.custom_id)
+    await pick_parts(channel, host, ["market"], edition=2)
     said = []
     for n, p in enumerate(others):
         if n % 2:

@@ -23,6 +23,7 @@ from .helpers import (
     decider,
     game_in,
     open_menu,
+    pick_parts,
     reply_of,
     rig,
     setup_members,
@@ -39,11 +40,7 @@ async def parts_table(env: simcord.Env, n: int, parts: list[str], edition: int =
     guild = env.create_guild()
     channel = guild.create_text_channel("parts")
     players = setup_members(env, n, guild, prefix=f"g{guild.id % 1000}p")
-    await players[0].slash(channel, "petersburg create", edition=edition, **create)
-    lobby = next(m for m in reversed(channel.history())
-                 if any((c.custom_id or "").startswith("pb:x:") for c in controls(m)))
-    picker = next(c for c in controls(lobby) if (c.custom_id or "").startswith("pb:x:"))
-    await players[0].select(lobby, parts, custom_id=picker.custom_id)
+    await pick_parts(channel, players[0], parts, edition=edition, **create)
     for p in players[1:]:
         await p.slash(channel, "petersburg join")
     assert (await players[0].slash(channel, "petersburg start")).acknowledged

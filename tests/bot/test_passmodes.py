@@ -22,11 +22,10 @@ from .helpers import (
     decider,
     decider_of,
     game_in,
+    new_table,
     open_menu,
     reply_of,
     rig,
-    setup_members,
-    start_game,
     state_in,
     take_card,
 )
@@ -35,9 +34,7 @@ from .helpers import (
 async def _rigged(env: simcord.Env, n: int, change: Callable[[GameState], None] | None = None
                   ) -> tuple[simcord.ChannelHandle, list[MemberActor]]:
     """A game in round 2's workers phase, seat 0 to move, four Lumberjacks on display; players in seat order."""
-    channel = env.create_guild().create_text_channel("petersburg")
-    members = setup_members(env, n)
-    await start_game(env, channel, members)
+    channel, members = await new_table(env, n)
 
     def later(st: GameState) -> None:
         st.round, st.phase, st.to_move, st.passes = 2, 0, 0, 0
@@ -164,9 +161,7 @@ async def test_forced_pass_when_passing_is_the_only_move(env: simcord.Env) -> No
 
 
 async def test_pass_mode_refusals(env: simcord.Env) -> None:
-    channel = env.create_guild().create_text_channel("petersburg")
-    players = setup_members(env, 2)
-    await start_game(env, channel, players)
+    channel, players = await new_table(env, 2)
     first = decider(channel, players)
     r = await first.slash(channel, "petersburg pass", mode="turn")  # round 1: a worker must be bought
     assert reply_of(r).ephemeral and "cannot pass" in reply_of(r).content

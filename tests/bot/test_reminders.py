@@ -20,6 +20,7 @@ from .helpers import (
     decider,
     decider_of,
     game_in,
+    new_table,
     play_to_end,
     reply_of,
     setup_members,
@@ -32,9 +33,7 @@ MIN = 60.0
 
 
 async def _setup(env: simcord.Env, n: int = 2, **settings: str) -> tuple[simcord.ChannelHandle, list[MemberActor]]:
-    channel = env.create_guild().create_text_channel("petersburg")
-    players = setup_members(env, n)
-    await start_game(env, channel, players)
+    channel, players = await new_table(env, n)
     if settings:
         r = await players[0].slash(channel, "petersburg host settings", **settings)
         assert r.response is not None and r.ephemeral and "set game" in r.response.content, r

@@ -18,7 +18,7 @@ import pytest
 
 from bot.__main__ import main
 
-from .wire import Proc, descendants, describe, ended, read_rest, read_until, start_bot, survivors, wire_discord
+from .wire import Proc, descendants, describe, end_all, ended, read_rest, read_until, start_bot, survivors, wire_discord
 
 
 async def _bot_output(db: Path, *, refuse_token: bool = False, **env: str) -> tuple[int, str, list[str]]:
@@ -76,13 +76,7 @@ async def test_stopped_while_its_workers_start_leaves_no_traceback(tmp_path: Pat
             left = await survivors([*procs, *descendants(bot.pid)], within=10)
             await asyncio.sleep(0.5)  # what a dying worker prints reaches the pipe
         finally:
-            if bot.returncode is None:
-                bot.kill()
-            if drain is not None:
-                drain.cancel()
-            for p in procs:
-                if p.alive():
-                    os.kill(p.pid, signal.SIGKILL)
+            end_all(bot, drain, procs)
     text = "".join(log)
     assert code == 0, text[-3000:]
     assert not left, describe(left)

@@ -19,12 +19,15 @@ from rules import GameState, legal_moves
 from .databases import table_names
 
 
-async def _game(store: Store, players: int = 2, channel: int = 100) -> tuple[GameService, int]:
+async def _game(store: Store, players: int = 2, channel: int = 100, steps: int = 0) -> tuple[GameService, int]:
+    """A game started in ``channel`` and its first ``steps`` moves played (``_step``)."""
     svc = GameService(store)
     game = await svc.create(guild_id=1, channel_id=channel, user_id=10, name="Ann", seed=7)
     for uid in range(11, 10 + players):
         await svc.join(channel, uid, f"P{uid}")
     await svc.start(channel, 10)
+    for _ in range(steps):
+        await _step(svc, game.id)
     return svc, game.id
 
 
@@ -112,9 +115,7 @@ async def test_one_open_game_per_channel_and_lobby(db_url: str) -> None:
 
 async def test_action_commits_state_action_and_hands(db_url: str) -> None:
     store = await Store.open(db_url)
-    svc, gid = await _game(store, 3)
-    for _ in range(30):
-        await _step(svc, gid)
+    svc, gid = await _game(store, 3, steps=30)
     game = await svc.game(gid)
     st = GameState.from_json(game.state or {})
     actions = await store.actions(gid)
@@ -151,9 +152,7 @@ async def test_optimistic_version_check(db_url: str) -> None:
 @pytest.mark.parametrize("point", ["action_written", "hands_written", "before_commit"])
 async def test_exception_before_commit_keeps_previous_state(db_url: str, point: str) -> None:
     store = await Store.open(db_url)
-    svc, gid = await _game(store)
-    for _ in range(5):
-        await _step(svc, gid)
+    svc, gid = await _game(store, steps=5)
     before = await svc.game(gid)
 
     def crash(where: str) -> None:
@@ -179,9 +178,7 @@ async def test_disk_snapshot_mid_transaction_holds_previous_state(tmp_path: Path
     snap = tmp_path / "snap"
     snap.mkdir()
     store = await Store.open(path)
-    svc, gid = await _game(store)
-    for _ in range(4):
-        await _step(svc, gid)
+    svc, gid = await _game(store, steps=4)
     before = await svc.game(gid)
 
     def snapshot(where: str) -> None:
@@ -213,9 +210,7 @@ async def test_process_killed_between_action_row_and_commit(db_url: str) -> None
 
         async def main():
             store = await Store.open({str(path)!r})
-            svc, gid = await _game(store)
-            for _ in range(3):
-                await _step(svc, gid)
+            svc, gid = await _game(store, steps=3)
             print("version", (await svc.game(gid)).version, flush=True)
             store.fault_hook = lambda where: os._exit(9) if where == "action_written" else None
             await _step(svc, gid)

@@ -15,6 +15,7 @@ import asyncio
 import itertools
 import json
 import os
+import signal
 import sys
 import time
 from collections.abc import AsyncIterator
@@ -301,6 +302,18 @@ async def survivors(procs: list[Proc], within: float) -> list[Proc]:
         if not left or loop.time() >= end:
             return left
         await asyncio.sleep(0.1)
+
+
+def end_all(bot: asyncio.subprocess.Process, drain: asyncio.Task[None] | None, procs: list[Proc]) -> None:
+    """After a test with a bot process, however it went: the bot killed if it still runs, the reading of its
+    log stopped, and what of ``procs`` outlived the bot (reported by the test) killed with the test."""
+    if bot.returncode is None:
+        bot.kill()
+    if drain is not None:
+        drain.cancel()
+    for p in procs:
+        if p.alive():
+            os.kill(p.pid, signal.SIGKILL)
 
 
 def describe(procs: list[Any]) -> str:
