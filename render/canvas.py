@@ -172,13 +172,17 @@ class Canvas:
         changes (the page shows through where it paints nothing). ``page``: a part that leaves the page around
         it (a label and its icon), painted on a page of that colour: pasted where the box is all of it, else
         painted in place."""
-        if not TILES or (page is not None and self.image.crop(box).getextrema() != (index_of(page),) * 2):
+        if not TILES or (page is not None and self.image.im.crop(box).getextrema() != (index_of(page),) * 2):
             paint(self, box, *args, tag=tag)
             return
         x0, y0, x1, y1 = box
         done = painted(paint, args, x1 - x0, y1 - y0, page)
-        for part, mask, (dx, dy) in done.parts:
-            paste(self.image, part, (x0 + dx, y0 + dy), mask)
+        core = self.image.im  # pasted through Pillow's core (``render.indexed.paste``), its images kept in the tile
+        for part, mask, (dx, dy, dx1, dy1) in done.cores:
+            if mask is None:
+                core.paste(part, (x0 + dx, y0 + dy, x0 + dx1, y0 + dy1))
+            else:
+                core.paste(part, (x0 + dx, y0 + dy, x0 + dx1, y0 + dy1), mask)
         self.texts.extend(TextBox(tag + r.tag, r.text, _moved(r.box, x0, y0), r.fit, _moved(r.ink, x0, y0), r.may_cut)
                           for r in done.texts)
 
@@ -227,6 +231,12 @@ class Tile(NamedTuple):
     texts: tuple[TextBox, ...]
     parts: tuple[Part, ...]
     bytes: int  # the memory its pixels and masks take
+    cores: tuple[tuple[Any, Any, Box], ...]  # ``parts`` as Pillow's core images, and their boxes in the tile
+
+
+def _tile(texts: tuple[TextBox, ...], parts: tuple[Part, ...], size: int) -> Tile:
+    return Tile(texts, parts, size, tuple((im.im, None if m is None else m.im, (dx, dy, dx + im.width, dy + im.height))
+                                          for im, m, (dx, dy) in parts))
 
 
 TILE_BYTES = 32 << 20  # the tiles a process keeps, at most (the least recently used go first)
@@ -264,14 +274,14 @@ def _paint_tile(paint: Painter, args: tuple[Any, ...], w: int, h: int) -> Tile:
     mask = ImageChops.difference(a.image, b.image).convert("L").point(lambda v: 255 if v == 0 else 0)
     parts = _parts(a.image, mask)
     size = sum(im.width * im.height * (1 if m is None else 2) for im, m, _ in parts)
-    return Tile(tuple(a.texts), parts, size)
+    return _tile(tuple(a.texts), parts, size)
 
 
 def _paint_on(paint: Painter, args: tuple[Any, ...], w: int, h: int, page: RGB) -> Tile:
     """``paint`` in the box (0, 0, w, h) on a page of colour ``page``, all of it pasted."""
     c = Canvas(w, h, page)
     paint(c, (0, 0, w, h), *args, tag="")
-    return Tile(tuple(c.texts), ((c.image, None, (0, 0)),), w * h)
+    return _tile(tuple(c.texts), ((c.image, None, (0, 0)),), w * h)
 
 
 def _parts(image: Image.Image, mask: Image.Image) -> tuple[Part, ...]:
