@@ -24,8 +24,9 @@ Printed a step, one row each:
 - CPU, in % of one core from the step's start until its last move ended: the bot's process (the bot, and
   SimCord and the driver, which share it) and its child processes (the render workers); and the CPU time a
   move (both together, and the workers' part), from ``/proc``, over the moves achieved.
-``--profile RATE``: at that step, also profile the bot's process (``cProfile``) and print where its CPU time
-went a move (the profiler slows the process, so that step's other figures are not comparable).
+``--profile RATE``: at that step, also profile the bot's process (``cProfile`` timed by the event loop thread's CPU
+time, so the loop's idle waits count for nothing) and print where its CPU time went a move (the profiler slows the
+process, functions of many small calls the most, so that step's other figures are not comparable).
 """
 
 from __future__ import annotations
@@ -116,7 +117,7 @@ class OpenLoop:
         sampler.sample()
         kids0 = set(sampler.children)
         bot0, workers0 = ProcessSampler.cpu_seconds({pid}), ProcessSampler.cpu_seconds(kids0)
-        profile = cProfile.Profile() if self.args.profile == rate else None
+        profile = cProfile.Profile(time.thread_time) if self.args.profile == rate else None
         if profile is not None:
             profile.enable()
         start = time.perf_counter()
@@ -155,7 +156,7 @@ def print_profile(profile: cProfile.Profile, moves: int) -> None:
     out = io.StringIO()
     stats = pstats.Stats(profile, stream=out)
     total = stats.total_tt  # type: ignore[attr-defined]
-    print(f"  profile: {1000 * total / moves:.1f} ms of the bot's process a move (profiled, {moves} moves); "
+    print(f"  profile: {1000 * total / moves:.1f} ms of the event loop's CPU a move (profiled, {moves} moves); "
           f"the top functions, cumulative ms a move:")
     stats.sort_stats("cumulative").print_stats(45)
     for line in out.getvalue().splitlines():

@@ -64,6 +64,9 @@ class PetersburgBot(commands.Bot):
         # the bot uses no voice: discord.py's warnings that PyNaCl and davey are missing ask nothing of an owner
         discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         intents = discord.Intents.default()  # no privileged intents needed: slash commands and buttons
+        # no message cache: the bot reads no cached message (messages are stored by id, edited as partial
+        # messages), and with one discord.py looks each edit of a board up in it, one by one, and parses it twice
+        options.setdefault("max_messages", None)
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None,
                          allowed_mentions=discord.AllowedMentions(users=True, roles=False, everyone=False),
                          **options)

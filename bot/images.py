@@ -14,7 +14,7 @@ import importlib
 import logging
 from typing import Any
 
-from .workers import WorkerPool, cores
+from .workers import WorkerPool, cores, keep_freed_memory
 
 log = logging.getLogger(__name__)
 
@@ -40,9 +40,11 @@ def available() -> bool:
 
 
 def _warm() -> None:
-    """Import the renderer and load its fonts in a fresh worker, so the first real image is quick."""
+    """Import the renderer and load its fonts in a fresh worker, so the first real image is quick; keep the
+    memory of one picture for the next (``keep_freed_memory``)."""
     from rules import catalogue
 
+    keep_freed_memory()
     importlib.import_module("render").render_card(catalogue(2).types[0].id, 2, "en")
 
 

@@ -58,9 +58,9 @@ class BoardPoster(TurnMessages):
         self._after: dict[int, set[int]] = {}  # channel -> ids of messages seen after its board
         self._boards: dict[int, int] = {}  # channel -> board message id (as this process knows it)
         self.presence = Presence(lambda: self.store.clock())
-        self._wakes: dict[int, asyncio.Task[None]] = {}  # game -> a look again once a live player's window ends
-        self._wake_when: dict[int, float] = {}  # game -> when that look is due
-        self._sleeping_until: dict[int, float] = {}  # game -> when its task's current sleep ends
+        self._wake_when: dict[int, float] = {}  # game -> a look again once a live player's window ends, when due
+        self._waker: asyncio.Task[None] | None = None  # sleeps until the earliest of them (``_wake_at``)
+        self._waker_until = 0.0  # when its current sleep ends
         self._own: set[int] = set()  # turn messages (not counted as pushing the board up)
         self.after_shown: Callable[[Game], None] | None = None  # e.g. a computer player's turn comes next
         self.claims = Claims(lambda: self.store)  # this process's board claims (several processes: board_claim)

@@ -39,9 +39,9 @@ class TurnMessages(BoardProblems, PerGame):
     _own: set[int]
     claims: Claims
     presence: Presence
-    _wakes: dict[int, asyncio.Task[None]]
+    _waker: asyncio.Task[None] | None
+    _waker_until: float
     _wake_when: dict[int, float]
-    _sleeping_until: dict[int, float]
 
     async def remind(self, game_id: int, version: int, text: str, user_id: int) -> bool:
         """A reminder replaces the turn message (pinging again), so reminders do not pile up either. Only while
@@ -174,41 +174,40 @@ class TurnMessages(BoardProblems, PerGame):
 
     def stop(self) -> None:
         """The bot closes: no more looks again."""
-        for task in self._wakes.values():
-            task.cancel()
-        self._wakes.clear()
+        if self._waker is not None:
+            self._waker.cancel()
+        self._waker = None
         self._wake_when.clear()
-        self._sleeping_until.clear()
 
     def _wake_at(self, game_id: int, when: float) -> None:
         """Look at the game again at ``when`` (a live player's window ends: ping them if they have not moved).
 
-        One sleeping task per game at most: a later ``when`` (the usual case, a move of a live player) only
-        moves the target, and the task sleeps on when it wakes early; only an earlier one replaces the task.
-        Cancelling and creating a task at every move left a cancelled timer behind at every move."""
+        One sleeping task for every game (``_wakes_due``), asleep until the earliest look is due: a move of a
+        live player only moves its game's look later, and only a look earlier than that sleep's end wakes the
+        task anew. A task (and a timer) a game would keep one timer per live game pending, which every timer
+        callback of the loop's harness in the load benchmarks searches (SimCord keeps the bot's timers in a
+        list)."""
         self._wake_when[game_id] = when
-        task = self._wakes.get(game_id)
-        if task is not None and not task.done() and self._sleeping_until.get(game_id, when) <= when:
-            return
-        if task is not None:
+        task = self._waker
+        if task is not None and not task.done():
+            if self._waker_until <= when:
+                return
             task.cancel()
+        self._waker_until = when  # the new task sleeps until the earliest look, this one at the latest
+        self._waker = asyncio.create_task(self._wakes_due())
 
-        async def wake() -> None:
-            while True:
-                target = self._wake_when.get(game_id)
-                if target is None:
-                    return
-                delay = target - self.store.clock()
-                if delay < 0:
-                    break
-                self._sleeping_until[game_id] = target
-                await asyncio.sleep(delay + 1.0)
-            self._wakes.pop(game_id, None)
-            self._wake_when.pop(game_id, None)
-            self._sleeping_until.pop(game_id, None)
-            self.kick(game_id)
-
-        self._wakes[game_id] = asyncio.create_task(wake())
+    async def _wakes_due(self) -> None:
+        """Kick each game whose look again is due, then sleep until the next one (none left: the task ends)."""
+        while self._wake_when:
+            now = self.store.clock()
+            for game_id in [g for g, when in self._wake_when.items() if when < now]:
+                del self._wake_when[game_id]
+                self.kick(game_id)
+            if not self._wake_when:
+                break
+            self._waker_until = min(self._wake_when.values())
+            await asyncio.sleep(self._waker_until - now + 1.0)
+        self._waker = None
 
     async def _remove_quietly(self, channel: discord.PartialMessageable, message_id: int) -> None:
         self._own.discard(message_id)

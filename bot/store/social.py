@@ -59,7 +59,11 @@ class StoreSocial(StoreBase):
         return {int(r[0]): float(r[1]) for r in rows}
 
     async def back_if_away(self, guild_id: int | None, user_id: int) -> bool:
-        """The member acted in a game of the server: their time away ends (whether they were away)."""
+        """The member acted in a game of the server: their time away ends (whether they were away). Read first:
+        at almost every move nobody is away, and a write would cost a group commit of its own (SQLite: a trip
+        to the write connection's thread for BEGIN and one for COMMIT, and a wait for the disk)."""
         if guild_id is None:
+            return False
+        if not await self.fetch_all("SELECT 1 FROM away WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)):
             return False
         return await self.write("DELETE FROM away WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)) > 0

@@ -10,6 +10,7 @@ who is away.
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import Any
 
@@ -228,25 +229,36 @@ async def test_a_live_game_pings_nobody_per_turn(env: simcord.Env) -> None:
     assert bot_of(env).bugs == []
 
 
-async def test_a_live_game_keeps_one_look_again(env: simcord.Env) -> None:
-    """The look again at the end of a live player's window is one sleeping task per game, moved later by each
-    move: cancelling it and making a new one at every move left a cancelled timer behind each time (SimCord
-    keeps every timer of the bot in a list it searches at each callback: the live window halved bench_load's
-    throughput)."""
-    channel, players = await new_table(env)
-    poster = bot_of(env).get_cog("Petersburg").poster  # type: ignore[union-attr]
-    game = await game_in(env, channel)
-    tasks = set()
-    for _ in range(12):
-        await env.advance_time(8)
-        await act_by_buttons(env, channel, players)
-        task = poster._wakes.get(game.id)
-        if task is not None:
-            tasks.add(task)
-    assert len(tasks) == 1, len(tasks)
-    await env.advance_time(AWAY)  # the window passes: the player to decide is pinged, once
-    waiting = decider(channel, players)
-    assert _turn_messages(channel) == [f"<@{waiting.id}>, it is your turn."]
+async def test_live_games_keep_one_look_again(env: simcord.Env) -> None:
+    """The looks again at the end of live players' windows are one sleeping task for all games, moved later by
+    each move: a task per game (or per move) kept a timer per game pending, and SimCord keeps every timer of
+    the bot in a list it searches at each callback (the load benchmark's CPU a move grew with its games)."""
+    guild = env.create_guild()
+    tables = []
+    for i in range(3):
+        channel = guild.create_text_channel(f"live{i}")
+        players = setup_members(env, 2, guild, prefix=f"l{i}p")
+        await start_game(env, channel, players)
+        tables.append((channel, players))
+
+    def looks_again() -> set[asyncio.Task[Any]]:  # the poster's sleeping tasks (cogs.board_turns)
+        codes = {t: getattr(t.get_coro(), "cr_code", None) for t in asyncio.all_tasks() if not t.done()}
+        return {t for t, code in codes.items() if code is not None and code.co_filename.endswith("board_turns.py")}
+
+    seen: set[asyncio.Task[Any]] = set()
+    for _ in range(4):
+        for channel, players in tables:
+            await env.advance_time(8)
+            await act_by_buttons(env, channel, players)
+            now = looks_again()
+            assert len(now) == 1, now
+            seen |= now
+    assert len(seen) == 1, len(seen)
+    await env.advance_time(AWAY)  # the windows pass: the player to decide in each game is pinged, once
+    for channel, players in tables:
+        waiting = decider(channel, players)
+        assert _turn_messages(channel) == [f"<@{waiting.id}>, it is your turn."]
+    assert looks_again() == set()
 
 
 async def test_a_player_who_is_away_is_pinged(env: simcord.Env) -> None:

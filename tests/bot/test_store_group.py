@@ -161,6 +161,33 @@ async def test_statements_do_not_go_to_a_thread(tmp_path: Path) -> None:
     await store.close()
 
 
+async def test_a_move_of_a_member_not_away_writes_nothing_for_time_away(tmp_path: Path) -> None:
+    """Acting ends a member's time away (``back_if_away``); at almost every move nobody is away, and the delete
+    cost a group commit of its own (a trip to the write connection's thread for BEGIN, one for COMMIT, a wait
+    for the disk). Now only a member who is away costs a write."""
+    store = await Store.open(tmp_path / "a.sqlite3")
+    conn = store._backend.conn  # type: ignore[attr-defined]
+    trips: list[str] = []
+    original = conn._execute
+
+    async def counted(fn: object, *args: object, **kw: object) -> object:
+        trips.append(getattr(fn, "__name__", "?"))
+        return await original(fn, *args, **kw)
+
+    conn._execute = counted
+    try:
+        assert await store.back_if_away(1, 7) is False
+        assert trips == []
+        assert await store.set_away(1, 7, store.clock() + 3600)
+        trips.clear()
+        assert await store.back_if_away(1, 7) is True
+        assert len(trips) == 2, trips  # BEGIN and COMMIT
+        assert await store.away_until(1, [7]) == {}
+    finally:
+        conn._execute = original
+    await store.close()
+
+
 async def test_a_database_left_without_its_wal_is_written_back(tmp_path: Path) -> None:
     store = await _store(tmp_path)
     await _insert(store, 1)
