@@ -20,12 +20,18 @@ from rules import apply, legal_moves
 from rules.actions import Action
 from rules.state import GameState
 
-from .eval import Outlook, estimated_rewards
+from .eval import Outlook
 from .hidden import determinize
+from .judge_eval import judge_chances
+from .labels import equivalent_drop, label_of
 from .search import STRONG, heuristic_move, search
 
 DEFAULT_ITERATIONS = 64  # the strong search's iterations per decision (a fixed budget: no wall clock)
 MIN_SIMULATIONS = 32  # every valued move gets at least this many simulations of its own
+# Sequential sampling: while the drop's interval (CONFIDENCE standard errors either side) straddles a label
+# threshold, the simulations are doubled, up to MAX_FACTOR times the first count (the same seeded stream
+# of determinizations, so the first k are always the same: deterministic, and capped)
+MAX_FACTOR = 8
 # the search's most visited moves valued beside the played one, and as many of the heuristic's best
 CANDIDATES = 3
 VALUE_DEPTH = 24  # the valuation's playout moves before the position estimate (the strong player's cut)
@@ -40,14 +46,15 @@ REVIEW_SEARCH = replace(STRONG, full_max=0, playout_depth=VALUE_DEPTH, stop_earl
 
 
 def simulations(iterations: int) -> int:
-    """The simulations each valued move gets at a search budget of ``iterations``."""
+    """The simulations each valued move gets at least at a search budget of ``iterations``."""
     return max(MIN_SIMULATIONS, iterations)
 
 
 def chances(st: GameState) -> list[float]:
     """Each seat's chance to win at the end of a playout: 1 shared among the winners of a finished game,
-    else the softmax over the estimated final VP (``eval.estimated_rewards``, spread ``SPREAD``)."""
-    return estimated_rewards(st, SPREAD)
+    else the softmax over the review's estimate of the final VP (``judge_eval.judge_chances``, spread
+    ``SPREAD``: the strong player's estimate with hand cards at their expected play)."""
+    return judge_chances(st, SPREAD)
 
 
 @dataclass(frozen=True)
@@ -57,19 +64,29 @@ class Judgement:
     error: float  # the standard error of the mover's chance with the best candidate less with the played
     lead: float  # the best candidate's lead over the played move, less CONFIDENCE errors (>= 0)
     visits: dict[Action, int]  # the search's visits of the root moves
+    simulations: int = 0  # the simulations of the played and the preferred move (sequential sampling)
 
 
 def _rng(seed: int, index: int, purpose: str) -> random.Random:
     return random.Random(f"review:{seed}:{index}:{purpose}")
 
 
-def _deals(st: GameState, iterations: int, seed: int, index: int) -> tuple[list[GameState], list[int]]:
-    """The valuation's determinizations of the mover's view and their playout seeds."""
-    rng = _rng(seed, index, "value")
-    seat = st.decider
-    count = simulations(iterations)
-    deals = [determinize(st, seat, rng) for _ in range(count)]
-    return deals, [rng.randrange(2**31) for _ in range(count)]
+class Deals:
+    """The valuation's determinizations of the mover's view and their playout seeds, drawn one after the
+    other from one generator seeded by (seed, index): the first k are the same however many are drawn."""
+
+    def __init__(self, st: GameState, seed: int, index: int) -> None:
+        self.st = st
+        self.rng = _rng(seed, index, "value")
+        self.deals: list[GameState] = []
+        self.seeds: list[int] = []
+
+    def simulate(self, action: Action, start: int, stop: int) -> list[list[float]]:
+        """The chances to win of simulations ``start`` to ``stop`` after ``action``."""
+        while len(self.deals) < stop:
+            self.deals.append(determinize(self.st, self.st.decider, self.rng))
+            self.seeds.append(self.rng.randrange(2**31))
+        return _simulate(self.deals[start:stop], self.seeds[start:stop], action)
 
 
 def _simulate(deals: list[GameState], seeds: list[int], action: Action) -> list[list[float]]:
@@ -91,10 +108,12 @@ def _mean(sims: list[list[float]]) -> list[float]:
     return [sum(col) / len(sims) for col in zip(*sims, strict=True)]
 
 
-def value_action(st: GameState, action: Action, *, iterations: int, seed: int, index: int) -> list[float]:
-    """Each seat's chance to win after ``action`` at ``st``, by the valuation of ``judge`` (the same deals)."""
-    deals, seeds = _deals(st, iterations, seed, index)
-    return _mean(_simulate(deals, seeds, action))
+def value_action(
+    st: GameState, action: Action, *, iterations: int, seed: int, index: int, count: int = 0
+) -> list[float]:
+    """Each seat's chance to win after ``action`` at ``st``, by the valuation of ``judge``: the same deals,
+    the first ``count`` of them (0: ``simulations(iterations)``, the least a judged move gets)."""
+    return _mean(Deals(st, seed, index).simulate(action, 0, count or simulations(iterations)))
 
 
 def paired_error(a: list[float], b: list[float]) -> float:
@@ -113,12 +132,23 @@ def heuristic_best(st: GameState, count: int) -> list[Action]:
     return [moves[i].action for _, i in scored[:count]]
 
 
+def settled(before: float, after: float, error: float) -> bool:
+    """Whether the label of a drop from ``before`` to ``after`` (0..1) is the same at both ends of its
+    interval, ``CONFIDENCE`` standard errors ``error`` either side."""
+    lead = before - after
+    low = equivalent_drop(before, before - max(0.0, lead - CONFIDENCE * error))
+    high = equivalent_drop(before, before - max(0.0, lead + CONFIDENCE * error))
+    return label_of(low) == label_of(high)
+
+
 def judge(st: GameState, played: Action, *, iterations: int, seed: int, index: int) -> Judgement:
     """The candidates of the strong search at ``st`` (``iterations`` iterations from the mover's view: its
     most visited moves, and the heuristic's best, so that a move the search happened to leave unvisited is
-    still valued), and the values of them and of ``played``. The best candidate is the one of highest value
-    for the mover; it is preferred to the played move when its lead is more than ``CONFIDENCE`` standard
-    errors."""
+    still valued), and the values of them and of ``played``, each on ``simulations(iterations)`` simulations.
+    The best candidate is the one of highest value for the mover; it is preferred to the played move when
+    its lead is more than ``CONFIDENCE`` standard errors. While the label of the drop from the best to the
+    played move is not settled (``settled``), the simulations of the played move and of every candidate
+    not clearly below the best are doubled, up to ``MAX_FACTOR`` times."""
     seat = st.decider
     found = search(st, seat, _rng(seed, index, "search"), REVIEW_SEARCH, iterations=iterations)
     ranked = sorted(found.visits, key=lambda a: -found.visits[a])
@@ -126,13 +156,30 @@ def judge(st: GameState, played: Action, *, iterations: int, seed: int, index: i
     for a in [*ranked[:CANDIDATES], *heuristic_best(st, CANDIDATES)]:
         if a not in candidates:
             candidates.append(a)
-    deals, seeds = _deals(st, iterations, seed, index)
-    sims = {a: _simulate(deals, seeds, a) for a in candidates}
+    deals = Deals(st, seed, index)
+    sims: dict[Action, list[list[float]]] = {a: [] for a in candidates}
+    live = candidates
+    count = simulations(iterations)
+    cap = count * MAX_FACTOR
+    while True:
+        for a in live:
+            sims[a] += deals.simulate(a, len(sims[a]), count)
+        mover = {a: [x[seat] for x in sims[a]] for a in live}
+        best = played
+        for a in live[1:]:
+            if sum(mover[a]) > sum(mover[best]):
+                best = a
+        error = paired_error(mover[best], mover[played])
+        gap = (sum(mover[best]) - sum(mover[played])) / count
+        if count >= cap or settled(sum(mover[best]) / count, sum(mover[played]) / count, error):
+            break
+        top = sum(mover[best]) / count
+        live = [
+            a
+            for a in live
+            if a in (played, best) or sum(mover[a]) / count + CONFIDENCE * paired_error(mover[best], mover[a]) >= top
+        ]
+        count *= 2
     values = {a: _mean(s) for a, s in sims.items()}
-    best = candidates[0]
-    for a in candidates[1:]:
-        if values[a][seat] > values[best][seat]:
-            best = a
-    error = paired_error([x[seat] for x in sims[best]], [x[seat] for x in sims[played]])
-    lead = max(0.0, values[best][seat] - values[played][seat] - CONFIDENCE * error)
-    return Judgement(best if lead > 0.0 else played, values, error, lead, found.visits)
+    lead = max(0.0, gap - CONFIDENCE * error)
+    return Judgement(best if lead > 0.0 else played, values, error, lead, found.visits, count)

@@ -143,8 +143,9 @@ def test_a_review_is_reproducible_and_consistent() -> None:
     for d in review.decisions[::25]:
         assert review_decision(record, d.index, iterations=ITERATIONS, seed=2) == d
         assert DecisionReview.from_json(d.to_json()) == d
-        assert value_of(record, d.index, d.played, iterations=ITERATIONS, seed=2) == d.after
-        assert value_of(record, d.index, d.preferred, iterations=ITERATIONS, seed=2) == d.before
+        n = d.simulations
+        assert value_of(record, d.index, d.played, iterations=ITERATIONS, seed=2, simulations=n) == d.after
+        assert value_of(record, d.index, d.preferred, iterations=ITERATIONS, seed=2, simulations=n) == d.before
     assert GameReview.from_json(review.to_json()) == review
     assert summarize(record, review.decisions, iterations=ITERATIONS, seed=2) == review
     # the curve: the start, one entry after each action, the result at the end
