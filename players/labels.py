@@ -27,18 +27,26 @@ def thresholds(players: int) -> tuple[float, float, float]:
     return out[0], out[1], out[2]
 
 
-FLOOR = 0.001  # in the odds, chances count as at least 0.1 % and at most 99.9 % (a decided game is not judged on)
+# Chances count as at least FLOOR: a seat far behind is still judged by the factor its move multiplies its
+# chance with (the softmax of the estimated VP makes that factor the VP it gives up); a seat whose chance is
+# below it in both positions (the playouts ended the game without it) is not judged any more
+FLOOR = 1e-6
 
 
 def equivalent_drop(before: float, after: float) -> float:
     """The drop of the mover's chance to win from ``before`` to ``after`` (0..1) as its two-player
     equivalent in points of 100: the drop from 50 % that multiplies the odds of winning by the same factor.
     A seat far behind still loses by a poor move (at 2 %, one that halves its chance is a 17-point drop);
-    at the fair share 1/n, ``thresholds(n)`` are the drops equivalent to lichess's 5, 10 and 15 points."""
-    b = min(1.0 - FLOOR, max(FLOOR, before))
-    a = min(1.0 - FLOOR, max(FLOOR, after))
+    at the fair share 1/n, ``thresholds(n)`` are the drops equivalent to lichess's 5, 10 and 15 points.
+    Above an even chance the move's factor on the chance itself counts, as if from 50 % (``after / before``
+    times 50 %): a leader that gives up some of its margin but keeps winning has lost little (from 99 % to
+    98 % is a 0.5-point drop; the odds of losing, doubled, would call it a blunder)."""
+    b = max(FLOOR, before)
+    a = max(FLOOR, after)
     if a >= b:
         return 0.0
+    if b > 0.5:
+        a, b = 0.5 * a / b, 0.5
     ratio = (a / (1.0 - a)) / (b / (1.0 - b))
     return 100.0 * (0.5 - ratio / (1.0 + ratio))
 
