@@ -179,14 +179,14 @@ def quality(
                 if a.label or b.label:
                     labelled += 1
                     same += a.label == b.label
+            if save:  # as far as reviewed
+                Path(save).write_text(json.dumps(played[: g + 1]))
             print(
                 f"  game {g + 1}/{games}: "
                 + ", ".join(f"{lv} {first.seats[s].accuracy:.1f}" for s, lv in enumerate(res["levels"])),
                 flush=True,
             )
     print(f"  reviews: CPU {cpu() - c0:.0f} s (this process and its workers), wall {time.perf_counter() - w0:.0f} s")
-    if save:  # the games with their reviews
-        Path(save).write_text(json.dumps(played))
     print("validity (seed 0):")
     for lv in LEVELS:
         mean, low, high = interval(acc[lv])

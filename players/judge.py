@@ -31,10 +31,12 @@ MIN_SIMULATIONS = 32  # every valued move gets at least this many simulations of
 # Sequential sampling: while the drop's interval (CONFIDENCE standard errors either side) straddles a label
 # threshold, the simulations are doubled, up to MAX_FACTOR times the first count (the same seeded stream
 # of determinizations, so the first k are always the same: deterministic, and capped)
-MAX_FACTOR = 8
+MAX_FACTOR = 16
 # the search's most visited moves valued beside the played one, and as many of the heuristic's best
 CANDIDATES = 3
-VALUE_DEPTH = 24  # the valuation's playout moves before the position estimate (the strong player's cut)
+# the valuation's playout moves before the position estimate (``judge_eval``): short, for more simulations
+# of less variance (the estimate values hand cards, so a short playout need not play them)
+VALUE_DEPTH = 12
 VALUE_EPSILON = 0.0  # the valuation's playouts: chance of a random move (0: the greedy heuristic)
 SPREAD = 6.0  # VP: the softmax over the seats' (estimated) final VP that makes a playout's chances to win
 # A preferred move counts only by the part of its lead over the played move that is more than noise: the
@@ -46,8 +48,9 @@ REVIEW_SEARCH = replace(STRONG, full_max=0, playout_depth=VALUE_DEPTH, stop_earl
 
 
 def simulations(iterations: int) -> int:
-    """The simulations each valued move gets at least at a search budget of ``iterations``."""
-    return max(MIN_SIMULATIONS, iterations)
+    """The simulations each valued move gets at least at a search budget of ``iterations`` (half of it, at
+    least ``MIN_SIMULATIONS``; sequential sampling adds more where a label needs them)."""
+    return max(MIN_SIMULATIONS, iterations // 2)
 
 
 def chances(st: GameState) -> list[float]:
