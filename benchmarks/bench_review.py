@@ -1,7 +1,9 @@
 """The review of finished games (``players/review.py``): its speed, its noise and its validity.
 Not a test; run it from the repository root::
 
-    .venv/bin/python benchmarks/bench_review.py --compiled [--section speed|quality|all] [--games 45] [--jobs 2]
+    .venv/bin/python benchmarks/bench_review.py --compiled [--section speed|quality|play|all] [--games 45] [--jobs 2]
+    .venv/bin/python benchmarks/bench_review.py --compiled --section play --save games.json
+    .venv/bin/python benchmarks/bench_review.py --compiled --section quality --load games.json --save reviews.json
 
 - speed: a 4-player base game and a 5-player game with the Market and every module (2nd edition,
   Modules 1-6), played by the normal and easy levels, each reviewed at the default budget: the
@@ -14,6 +16,9 @@ Not a test; run it from the repository root::
   1.96 standard errors) and its inaccuracies, mistakes and blunders per game (seed 0).
   Noise: of the decisions labelled in either review, the share with the same label in both; and per
   seat and game the difference of the accuracies (mean, largest, share within 3 points).
+- play: only play the quality section's games and write them to ``--save`` (game by game); ``--load``
+  reviews such a file again instead of playing (the strong level's moves cost the most CPU), and
+  ``--save`` then writes the games with their reviews, game by game.
 
 ``--compiled`` runs the mypyc build of the rules and players (``players/compile.py``; built first if
 needed). ``--jobs`` games at once in worker processes.

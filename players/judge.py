@@ -1,13 +1,15 @@
 """The review's judgement of one decision (``review``): the strong search names the candidates, then the
 played move and each candidate are valued on equal footing.
 
-Valuation: ``simulations(iterations)`` determinizations of the mover's view (``hidden.determinize``, from a
-generator seeded by the review's seed and the decision's index, never the state's own seed), and for each a
-playout seed. Every move is applied in each determinization and followed by the same playout: the greedy
-heuristic for every seat for ``VALUE_DEPTH`` moves (to the end when the game ends sooner), then each seat's
-chance to win (``chances``). Common random numbers: two moves' simulations differ only by the move, so
-their difference is measured with far less noise than their values, and its standard error is known from
-the paired differences.
+Valuation: determinizations of the mover's view (``hidden.determinize``) drawn one after the other from a
+generator seeded by the review's seed and the decision's index, never the state's own seed, each with a
+playout seed (``Deals``). Every move is applied in each determinization and followed by the same playout:
+the greedy heuristic for every seat for ``VALUE_DEPTH`` moves (to the end when the game ends sooner), then
+each seat's chance to win (``chances``, the review's own estimate: ``judge_eval``). Common random numbers:
+two moves' simulations differ only by the move, so their difference is measured with far less noise than
+their values, and its standard error is known from the paired differences. Every valued move gets
+``simulations(iterations)``; while the label of the drop from the best to the played move is unsettled,
+the live moves' simulations are doubled, up to ``MAX_FACTOR`` times (sequential sampling).
 """
 
 from __future__ import annotations
