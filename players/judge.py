@@ -31,8 +31,9 @@ from .search import STRONG, heuristic_move, search
 DEFAULT_ITERATIONS = 64  # the strong search's iterations per decision (a fixed budget: no wall clock)
 MIN_SIMULATIONS = 32  # every valued move gets at least this many simulations of its own
 # Sequential sampling: while the drop's interval (CONFIDENCE standard errors either side) straddles a label
-# threshold, the simulations are doubled, up to MAX_FACTOR times the first count (the same seeded stream
-# of determinizations, so the first k are always the same: deterministic, and capped)
+# threshold, the simulations are doubled, up to MAX_FACTOR times half the budget (the first count when the
+# budget is tiny; the same seeded stream of determinizations, so the first k are always the same:
+# deterministic, and capped)
 MAX_FACTOR = 16
 # the search's most visited moves valued beside the played one, and as many of the heuristic's best
 CANDIDATES = 3
@@ -153,7 +154,7 @@ def judge(st: GameState, played: Action, *, iterations: int, seed: int, index: i
     The best candidate is the one of highest value for the mover; it is preferred to the played move when
     its lead is more than ``CONFIDENCE`` standard errors. While the label of the drop from the best to the
     played move is not settled (``settled``), the simulations of the played move and of every candidate
-    not clearly below the best are doubled, up to ``MAX_FACTOR`` times."""
+    not clearly below the best are doubled, up to ``MAX_FACTOR`` times ``iterations / 2``."""
     seat = st.decider
     found = search(st, seat, _rng(seed, index, "search"), REVIEW_SEARCH, iterations=iterations)
     ranked = sorted(found.visits, key=lambda a: -found.visits[a])
@@ -165,7 +166,7 @@ def judge(st: GameState, played: Action, *, iterations: int, seed: int, index: i
     sims: dict[Action, list[list[float]]] = {a: [] for a in candidates}
     live = candidates
     count = simulations(iterations)
-    cap = count * MAX_FACTOR
+    cap = max(count, MAX_FACTOR * (iterations // 2))  # a tiny budget (the tests') samples no more
     while True:
         for a in live:
             sims[a] += deals.simulate(a, len(sims[a]), count)
@@ -184,7 +185,7 @@ def judge(st: GameState, played: Action, *, iterations: int, seed: int, index: i
             for a in live
             if a in (played, best) or sum(mover[a]) / count + CONFIDENCE * paired_error(mover[best], mover[a]) >= top
         ]
-        count *= 2
+        count = min(2 * count, cap)
     values = {a: _mean(s) for a, s in sims.items()}
     lead = max(0.0, gap - CONFIDENCE * error)
     return Judgement(best if lead > 0.0 else played, values, error, lead, found.visits, count)
