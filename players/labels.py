@@ -28,9 +28,9 @@ def thresholds(players: int) -> tuple[float, float, float]:
 
 
 # Chances count as at least FLOOR: a seat far behind is still judged by the factor its move multiplies its
-# chance with (the softmax of the estimated VP makes that factor the VP it gives up); a seat whose chance is
-# below it in both positions (the playouts ended the game without it) is not judged any more
-FLOOR = 1e-6
+# chance with (the softmax of the estimated VP makes that factor the VP it gives up, however far behind);
+# a seat whose chance is below it in both positions (the playouts ended the game without it) is not judged
+FLOOR = 1e-12
 
 
 def equivalent_drop(before: float, after: float) -> float:
