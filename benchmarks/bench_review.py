@@ -1,7 +1,9 @@
 """The review of finished games (``players/review.py``): its speed, its noise and its validity.
 Not a test; run it from the repository root::
 
-    .venv/bin/python benchmarks/bench_review.py --compiled [--section speed|quality|all] [--games 45] [--jobs 2]
+    .venv/bin/python benchmarks/bench_review.py --compiled [--section speed|quality|play|all] [--games 45] [--jobs 2]
+    .venv/bin/python benchmarks/bench_review.py --compiled --section play --save games.json
+    .venv/bin/python benchmarks/bench_review.py --compiled --section quality --load games.json --save reviews.json
 
 - speed: a 4-player base game and a 5-player game with the Market and every module (2nd edition,
   Modules 1-6), played by the normal and easy levels, each reviewed at the default budget: the
@@ -14,6 +16,9 @@ Not a test; run it from the repository root::
   1.96 standard errors) and its inaccuracies, mistakes and blunders per game (seed 0).
   Noise: of the decisions labelled in either review, the share with the same label in both; and per
   seat and game the difference of the accuracies (mean, largest, share within 3 points).
+- play: only play the quality section's games and write them to ``--save`` (game by game); ``--load``
+  reviews such a file again instead of playing (the strong level's moves cost the most CPU), and
+  ``--save`` then writes the games with their reviews, game by game.
 
 ``--compiled`` runs the mypyc build of the rules and players (``players/compile.py``; built first if
 needed). ``--jobs`` games at once in worker processes.
@@ -45,7 +50,7 @@ if "--compiled" in sys.argv[1:]:  # before rules is imported: take it from the m
 from players.ai import choose  # noqa: E402
 from players.fastcore import core_name  # noqa: E402
 from players.review import DEFAULT_ITERATIONS, GameReview, review_game, thresholds  # noqa: E402
-from rules import GameRecord, Ruleset, apply, new_game  # noqa: E402
+from rules import GameRecord, Ruleset, apply, new_game, parse_for  # noqa: E402
 from rules.record import notation  # noqa: E402
 
 LEVELS = ("easy", "normal", "strong")
@@ -94,14 +99,23 @@ def speed(iterations: int) -> None:
         )
 
 
-def quality_game(job: tuple[int, int, int]) -> dict[str, Any]:
-    """Play game ``g`` of the quality section and review it with seeds 0 and 1."""
-    g, strong_iterations, iterations = job
+def quality_game(job: tuple[int, int]) -> dict[str, Any]:
+    """Play game ``g`` of the quality section: its levels (seat by seat), result and record."""
+    g, strong_iterations = job
     levels = [LEVELS[(s + g) % 3] for s in range(3)]
     record = play(Ruleset(edition=2, players=3), levels, 100 + g, strong_iterations)
-    reviews = [review_game(record, iterations=iterations, seed=seed) for seed in (0, 1)]
-    wins = reviews[0].chances[-1]  # the result: 1 shared among the winners
-    return {"levels": levels, "wins": wins, "record": record.to_json(), "reviews": [r.to_json() for r in reviews]}
+    st = record.start()
+    for text in record.actions:
+        apply(st, parse_for(st, text))
+    share = 1.0 / len(st.winners)
+    wins = [share if s in st.winners else 0.0 for s in range(3)]
+    return {"levels": levels, "wins": wins, "record": record.to_json()}
+
+
+def review_job(job: tuple[dict[str, Any], int, int]) -> dict[str, Any]:
+    """Review a game of the quality section with ``seed`` at ``iterations`` a decision."""
+    game, iterations, seed = job
+    return review_game(GameRecord.from_json(game["record"]), iterations=iterations, seed=seed).to_json()
 
 
 def interval(xs: list[float]) -> tuple[float, float, float]:
@@ -113,25 +127,51 @@ def interval(xs: list[float]) -> tuple[float, float, float]:
     return mean, mean - half, mean + half
 
 
-def quality(games: int, jobs: int, strong_iterations: int, iterations: int, save: str | None = None) -> None:
+def play_games(games: int, jobs: int, strong_iterations: int, save: str | None = None) -> list[dict[str, Any]]:
+    """The quality section's games (``quality_game``), ``jobs`` at once; written to ``save`` game by game."""
+    c0, w0 = cpu(), time.perf_counter()
+    todo = [(g, strong_iterations) for g in range(games)]
+    out: list[dict[str, Any]] = []
+    with ProcessPoolExecutor(jobs) if jobs > 1 else nullcontext() as pool:
+        for game in pool.map(quality_game, todo) if pool is not None else map(quality_game, todo):
+            out.append(game)
+            if save:
+                Path(save).write_text(json.dumps(out))
+    print(f"  played {games} games: CPU {cpu() - c0:.0f} s, wall {time.perf_counter() - w0:.0f} s", flush=True)
+    return out
+
+
+def quality(
+    games: int,
+    jobs: int,
+    strong_iterations: int,
+    iterations: int,
+    save: str | None = None,
+    load: str | None = None,
+) -> None:
     print(
         f"quality: {games} games of easy, normal and strong (3 players, 2nd edition, seats rotated; strong at "
         f"{strong_iterations} iterations a move), reviewed at {iterations} iterations a decision with seeds 0 and 1; "
         f"thresholds at 3 players {thresholds(3)}",
         flush=True,
     )
+    if load:
+        played = json.loads(Path(load).read_text())[:games]
+        games = len(played)
+        print(f"  {games} games from {load}", flush=True)
+    else:
+        played = play_games(games, jobs, strong_iterations, save)  # saved: --load reviews them again
     acc: dict[str, list[float]] = {lv: [] for lv in LEVELS}
     wins = dict.fromkeys(LEVELS, 0.0)
-    saved = []
     counts: dict[str, list[int]] = {lv: [0, 0, 0] for lv in LEVELS}
     same = labelled = 0
     diffs: list[float] = []
     c0, w0 = cpu(), time.perf_counter()
-    jobs_list = [(g, strong_iterations, iterations) for g in range(games)]
+    todo = [(game, iterations, seed) for game in played for seed in (0, 1)]
     with ProcessPoolExecutor(jobs) if jobs > 1 else nullcontext() as pool:
-        results = pool.map(quality_game, jobs_list) if pool is not None else map(quality_game, jobs_list)
-        for g, res in enumerate(results):
-            saved.append(res)
+        reviews = pool.map(review_job, todo) if pool is not None else map(review_job, todo)
+        for g, res in enumerate(played):
+            res["reviews"] = [next(reviews), next(reviews)]
             first, second = (GameReview.from_json(r) for r in res["reviews"])
             for s, lv in enumerate(res["levels"]):
                 wins[lv] += res["wins"][s]
@@ -144,14 +184,14 @@ def quality(games: int, jobs: int, strong_iterations: int, iterations: int, save
                 if a.label or b.label:
                     labelled += 1
                     same += a.label == b.label
+            if save:  # as far as reviewed
+                Path(save).write_text(json.dumps(played[: g + 1]))
             print(
                 f"  game {g + 1}/{games}: "
                 + ", ".join(f"{lv} {first.seats[s].accuracy:.1f}" for s, lv in enumerate(res["levels"])),
                 flush=True,
             )
-    print(f"  CPU {cpu() - c0:.0f} s (this process and its workers), wall {time.perf_counter() - w0:.0f} s")
-    if save:
-        Path(save).write_text(json.dumps(saved))
+    print(f"  reviews: CPU {cpu() - c0:.0f} s (this process and its workers), wall {time.perf_counter() - w0:.0f} s")
     print("validity (seed 0):")
     for lv in LEVELS:
         mean, low, high = interval(acc[lv])
@@ -175,19 +215,22 @@ def quality(games: int, jobs: int, strong_iterations: int, iterations: int, save
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--section", choices=("speed", "quality", "all"), default="all")
+    ap.add_argument("--section", choices=("speed", "quality", "play", "all"), default="all")
     ap.add_argument("--games", type=int, default=45, help="games of the quality section (default 45)")
     ap.add_argument("--jobs", type=int, default=1, help="games at once in worker processes")
     ap.add_argument("--iterations", type=int, default=DEFAULT_ITERATIONS, help="the review's budget a decision")
     ap.add_argument("--strong-iterations", type=int, default=300, help="the strong level's iterations a move")
     ap.add_argument("--save", help="write each game's record, levels and reviews to this JSON file")
+    ap.add_argument("--load", help="review the games saved by --save in this file instead of playing them")
     ap.add_argument("--compiled", action="store_true", help="use the mypyc build of the rules and players")
     args = ap.parse_args(argv)
     print(f"Python {sys.version.split()[0]}, core {core_name()}, {os.cpu_count()} cores")
     if args.section in ("speed", "all"):
         speed(args.iterations)
     if args.section in ("quality", "all"):
-        quality(args.games, args.jobs, args.strong_iterations, args.iterations, args.save)
+        quality(args.games, args.jobs, args.strong_iterations, args.iterations, args.save, args.load)
+    if args.section == "play":  # only play the quality section's games and save them (--save)
+        play_games(args.games, args.jobs, args.strong_iterations, args.save)
     return 0
 
 

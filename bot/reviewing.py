@@ -58,9 +58,11 @@ def summarize(record: dict[str, Any], decisions: list[dict[str, Any]], iteration
     return summarize(GameRecord.from_json(record), found, iterations=iterations, seed=seed).to_json()
 
 
-def value(record: dict[str, Any], index: int, action: str, iterations: int, seed: int) -> float:
-    """The mover's chance to win after ``action`` at the record's action ``index`` (a puzzle's answer)."""
+def value(record: dict[str, Any], index: int, action: str, iterations: int, seed: int, simulations: int = 0) -> float:
+    """The mover's chance to win after ``action`` at the record's action ``index`` (a puzzle's answer), on
+    as many simulations as the decision's review had (``DecisionReview.simulations``)."""
     from players.review import value_of
     from rules import GameRecord
 
-    return value_of(GameRecord.from_json(record), index, action, iterations=iterations, seed=seed)
+    game = GameRecord.from_json(record)
+    return value_of(game, index, action, iterations=iterations, seed=seed, simulations=simulations)

@@ -203,7 +203,9 @@ class ReviewCommands(ReplayViewer):
                 raise UserError("stale_board")
             chosen = notation(st, action)
             record = (await self._record(game.id)).to_json()
-            value_now = await reviewing.REVIEW.run(reviewing.value, record, idx, chosen, row.iterations, row.seed)
+            value_now = await reviewing.REVIEW.run(
+                reviewing.value, record, idx, chosen, row.iterations, row.seed, int(d.get("simulations", 0))
+            )
             await self.private(interaction, self._answer(d, st, action, value_now, lang))
 
         await self.guard(interaction, lang_of(interaction, None, self.bot.config.language), work)

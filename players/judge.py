@@ -1,13 +1,15 @@
 """The review's judgement of one decision (``review``): the strong search names the candidates, then the
 played move and each candidate are valued on equal footing.
 
-Valuation: ``simulations(iterations)`` determinizations of the mover's view (``hidden.determinize``, from a
-generator seeded by the review's seed and the decision's index, never the state's own seed), and for each a
-playout seed. Every move is applied in each determinization and followed by the same playout: the greedy
-heuristic for every seat for ``VALUE_DEPTH`` moves (to the end when the game ends sooner), then each seat's
-chance to win (``chances``). Common random numbers: two moves' simulations differ only by the move, so
-their difference is measured with far less noise than their values, and its standard error is known from
-the paired differences.
+Valuation: determinizations of the mover's view (``hidden.determinize``) drawn one after the other from a
+generator seeded by the review's seed and the decision's index, never the state's own seed, each with a
+playout seed (``Deals``). Every move is applied in each determinization and followed by the same playout:
+the greedy heuristic for every seat for ``VALUE_DEPTH`` moves (to the end when the game ends sooner), then
+each seat's chance to win (``chances``, the review's own estimate: ``judge_eval``). Common random numbers:
+two moves' simulations differ only by the move, so their difference is measured with far less noise than
+their values, and its standard error is known from the paired differences. Every valued move gets
+``simulations(iterations)``; while the label of the drop from the best to the played move is unsettled,
+the live moves' simulations are doubled, up to ``MAX_FACTOR`` times (sequential sampling).
 """
 
 from __future__ import annotations
@@ -20,15 +22,24 @@ from rules import apply, legal_moves
 from rules.actions import Action
 from rules.state import GameState
 
-from .eval import Outlook, estimated_rewards
+from .eval import Outlook
 from .hidden import determinize
+from .judge_eval import judge_chances
+from .labels import equivalent_drop, label_of
 from .search import STRONG, heuristic_move, search
 
 DEFAULT_ITERATIONS = 64  # the strong search's iterations per decision (a fixed budget: no wall clock)
 MIN_SIMULATIONS = 32  # every valued move gets at least this many simulations of its own
+# Sequential sampling: while the drop's interval (CONFIDENCE standard errors either side) straddles a label
+# threshold, the simulations are doubled, up to MAX_FACTOR times half the budget (the first count when the
+# budget is tiny; the same seeded stream of determinizations, so the first k are always the same:
+# deterministic, and capped)
+MAX_FACTOR = 16
 # the search's most visited moves valued beside the played one, and as many of the heuristic's best
 CANDIDATES = 3
-VALUE_DEPTH = 24  # the valuation's playout moves before the position estimate (the strong player's cut)
+# the valuation's playout moves before the position estimate (``judge_eval``): short, for more simulations
+# of less variance (the estimate values hand cards, so a short playout need not play them)
+VALUE_DEPTH = 12
 VALUE_EPSILON = 0.0  # the valuation's playouts: chance of a random move (0: the greedy heuristic)
 SPREAD = 6.0  # VP: the softmax over the seats' (estimated) final VP that makes a playout's chances to win
 # A preferred move counts only by the part of its lead over the played move that is more than noise: the
@@ -40,14 +51,16 @@ REVIEW_SEARCH = replace(STRONG, full_max=0, playout_depth=VALUE_DEPTH, stop_earl
 
 
 def simulations(iterations: int) -> int:
-    """The simulations each valued move gets at a search budget of ``iterations``."""
-    return max(MIN_SIMULATIONS, iterations)
+    """The simulations each valued move gets at least at a search budget of ``iterations`` (half of it, at
+    least ``MIN_SIMULATIONS``; sequential sampling adds more where a label needs them)."""
+    return max(MIN_SIMULATIONS, iterations // 2)
 
 
 def chances(st: GameState) -> list[float]:
     """Each seat's chance to win at the end of a playout: 1 shared among the winners of a finished game,
-    else the softmax over the estimated final VP (``eval.estimated_rewards``, spread ``SPREAD``)."""
-    return estimated_rewards(st, SPREAD)
+    else the softmax over the review's estimate of the final VP (``judge_eval.judge_chances``, spread
+    ``SPREAD``: the strong player's estimate with hand cards at their expected play)."""
+    return judge_chances(st, SPREAD)
 
 
 @dataclass(frozen=True)
@@ -57,19 +70,29 @@ class Judgement:
     error: float  # the standard error of the mover's chance with the best candidate less with the played
     lead: float  # the best candidate's lead over the played move, less CONFIDENCE errors (>= 0)
     visits: dict[Action, int]  # the search's visits of the root moves
+    simulations: int = 0  # the simulations of the played and the preferred move (sequential sampling)
 
 
 def _rng(seed: int, index: int, purpose: str) -> random.Random:
     return random.Random(f"review:{seed}:{index}:{purpose}")
 
 
-def _deals(st: GameState, iterations: int, seed: int, index: int) -> tuple[list[GameState], list[int]]:
-    """The valuation's determinizations of the mover's view and their playout seeds."""
-    rng = _rng(seed, index, "value")
-    seat = st.decider
-    count = simulations(iterations)
-    deals = [determinize(st, seat, rng) for _ in range(count)]
-    return deals, [rng.randrange(2**31) for _ in range(count)]
+class Deals:
+    """The valuation's determinizations of the mover's view and their playout seeds, drawn one after the
+    other from one generator seeded by (seed, index): the first k are the same however many are drawn."""
+
+    def __init__(self, st: GameState, seed: int, index: int) -> None:
+        self.st = st
+        self.rng = _rng(seed, index, "value")
+        self.deals: list[GameState] = []
+        self.seeds: list[int] = []
+
+    def simulate(self, action: Action, start: int, stop: int) -> list[list[float]]:
+        """The chances to win of simulations ``start`` to ``stop`` after ``action``."""
+        while len(self.deals) < stop:
+            self.deals.append(determinize(self.st, self.st.decider, self.rng))
+            self.seeds.append(self.rng.randrange(2**31))
+        return _simulate(self.deals[start:stop], self.seeds[start:stop], action)
 
 
 def _simulate(deals: list[GameState], seeds: list[int], action: Action) -> list[list[float]]:
@@ -91,10 +114,12 @@ def _mean(sims: list[list[float]]) -> list[float]:
     return [sum(col) / len(sims) for col in zip(*sims, strict=True)]
 
 
-def value_action(st: GameState, action: Action, *, iterations: int, seed: int, index: int) -> list[float]:
-    """Each seat's chance to win after ``action`` at ``st``, by the valuation of ``judge`` (the same deals)."""
-    deals, seeds = _deals(st, iterations, seed, index)
-    return _mean(_simulate(deals, seeds, action))
+def value_action(
+    st: GameState, action: Action, *, iterations: int, seed: int, index: int, count: int = 0
+) -> list[float]:
+    """Each seat's chance to win after ``action`` at ``st``, by the valuation of ``judge``: the same deals,
+    the first ``count`` of them (0: ``simulations(iterations)``, the least a judged move gets)."""
+    return _mean(Deals(st, seed, index).simulate(action, 0, count or simulations(iterations)))
 
 
 def paired_error(a: list[float], b: list[float]) -> float:
@@ -113,12 +138,23 @@ def heuristic_best(st: GameState, count: int) -> list[Action]:
     return [moves[i].action for _, i in scored[:count]]
 
 
+def settled(before: float, after: float, error: float) -> bool:
+    """Whether the label of a drop from ``before`` to ``after`` (0..1) is the same at both ends of its
+    interval, ``CONFIDENCE`` standard errors ``error`` either side."""
+    lead = before - after
+    low = equivalent_drop(before, before - max(0.0, lead - CONFIDENCE * error))
+    high = equivalent_drop(before, before - max(0.0, lead + CONFIDENCE * error))
+    return label_of(low) == label_of(high)
+
+
 def judge(st: GameState, played: Action, *, iterations: int, seed: int, index: int) -> Judgement:
     """The candidates of the strong search at ``st`` (``iterations`` iterations from the mover's view: its
     most visited moves, and the heuristic's best, so that a move the search happened to leave unvisited is
-    still valued), and the values of them and of ``played``. The best candidate is the one of highest value
-    for the mover; it is preferred to the played move when its lead is more than ``CONFIDENCE`` standard
-    errors."""
+    still valued), and the values of them and of ``played``, each on ``simulations(iterations)`` simulations.
+    The best candidate is the one of highest value for the mover; it is preferred to the played move when
+    its lead is more than ``CONFIDENCE`` standard errors. While the label of the drop from the best to the
+    played move is not settled (``settled``), the simulations of the played move and of every candidate
+    not clearly below the best are doubled, up to ``MAX_FACTOR`` times ``iterations / 2``."""
     seat = st.decider
     found = search(st, seat, _rng(seed, index, "search"), REVIEW_SEARCH, iterations=iterations)
     ranked = sorted(found.visits, key=lambda a: -found.visits[a])
@@ -126,13 +162,30 @@ def judge(st: GameState, played: Action, *, iterations: int, seed: int, index: i
     for a in [*ranked[:CANDIDATES], *heuristic_best(st, CANDIDATES)]:
         if a not in candidates:
             candidates.append(a)
-    deals, seeds = _deals(st, iterations, seed, index)
-    sims = {a: _simulate(deals, seeds, a) for a in candidates}
+    deals = Deals(st, seed, index)
+    sims: dict[Action, list[list[float]]] = {a: [] for a in candidates}
+    live = candidates
+    count = simulations(iterations)
+    cap = max(count, MAX_FACTOR * (iterations // 2))  # a tiny budget (the tests') samples no more
+    while True:
+        for a in live:
+            sims[a] += deals.simulate(a, len(sims[a]), count)
+        mover = {a: [x[seat] for x in sims[a]] for a in live}
+        best = played
+        for a in live[1:]:
+            if sum(mover[a]) > sum(mover[best]):
+                best = a
+        error = paired_error(mover[best], mover[played])
+        gap = (sum(mover[best]) - sum(mover[played])) / count
+        if count >= cap or settled(sum(mover[best]) / count, sum(mover[played]) / count, error):
+            break
+        top = sum(mover[best]) / count
+        live = [
+            a
+            for a in live
+            if a in (played, best) or sum(mover[a]) / count + CONFIDENCE * paired_error(mover[best], mover[a]) >= top
+        ]
+        count = min(2 * count, cap)
     values = {a: _mean(s) for a, s in sims.items()}
-    best = candidates[0]
-    for a in candidates[1:]:
-        if values[a][seat] > values[best][seat]:
-            best = a
-    error = paired_error([x[seat] for x in sims[best]], [x[seat] for x in sims[played]])
-    lead = max(0.0, values[best][seat] - values[played][seat] - CONFIDENCE * error)
-    return Judgement(best if lead > 0.0 else played, values, error, lead, found.visits)
+    lead = max(0.0, gap - CONFIDENCE * error)
+    return Judgement(best if lead > 0.0 else played, values, error, lead, found.visits, count)

@@ -21,7 +21,6 @@ imports ``rules`` and ``players`` only.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -31,12 +30,7 @@ from rules.actions import KINDS, PASS, Action
 from rules.record import GameRecord, notation
 
 from .judge import CONFIDENCE, DEFAULT_ITERATIONS, Judgement, judge, simulations, value_action
-
-LABELS = ("inaccuracy", "mistake", "blunder")
-# Lichess's drops of the mover's chance to win (points of 100) at two players for an inaccuracy, a mistake
-# and a blunder; at n players each is the drop that changes the odds of winning as much from the fair share
-# 1/n (``thresholds``)
-TWO_PLAYER_THRESHOLDS = (5.0, 10.0, 15.0)
+from .labels import LABELS, accuracy_of, equivalent_drop, label_of, thresholds
 
 __all__ = [
     "DEFAULT_ITERATIONS",
@@ -59,52 +53,6 @@ __all__ = [
 ]
 
 
-def thresholds(players: int) -> tuple[float, float, float]:
-    """The drops (points of 100) of the mover's chance to win from which a decision is an inaccuracy, a
-    mistake and a blunder at ``players`` seats: at the fair share 1/n, the drop that multiplies the odds of
-    winning by as much as lichess's 5, 10 and 15 points do at an even two-player game (50 % to 45, 40, 35)."""
-    fair = 1.0 / players
-    odds = fair / (1.0 - fair)
-    out = []
-    for t in TWO_PLAYER_THRESHOLDS:
-        factor = (50.0 - t) / (50.0 + t)
-        after = factor * odds / (1.0 + factor * odds)
-        out.append(round(100.0 * (fair - after), 2))
-    return out[0], out[1], out[2]
-
-
-FLOOR = 0.001  # in the odds, chances count as at least 0.1 % and at most 99.9 % (a decided game is not judged on)
-
-
-def equivalent_drop(before: float, after: float) -> float:
-    """The drop of the mover's chance to win from ``before`` to ``after`` (0..1) as its two-player
-    equivalent in points of 100: the drop from 50 % that multiplies the odds of winning by the same factor.
-    A seat far behind still loses by a poor move (at 2 %, one that halves its chance is a 17-point drop);
-    at the fair share 1/n, ``thresholds(n)`` are the drops equivalent to lichess's 5, 10 and 15 points."""
-    b = min(1.0 - FLOOR, max(FLOOR, before))
-    a = min(1.0 - FLOOR, max(FLOOR, after))
-    if a >= b:
-        return 0.0
-    ratio = (a / (1.0 - a)) / (b / (1.0 - b))
-    return 100.0 * (0.5 - ratio / (1.0 + ratio))
-
-
-def label_of(equivalent: float) -> str | None:
-    """The label of a decision whose drop is ``equivalent`` points at two players (``equivalent_drop``)."""
-    label = None
-    for name, t in zip(LABELS, TWO_PLAYER_THRESHOLDS, strict=True):
-        if equivalent >= t:
-            label = name
-    return label
-
-
-def accuracy_of(equivalent: float) -> float:
-    """A decision's accuracy (0-100): lichess's per-move formula ``103.1668 * exp(-0.04354 * d) - 3.1669``
-    on its two-player equivalent drop d (points of 100, ``equivalent_drop``)."""
-    d = max(0.0, equivalent)
-    return max(0.0, min(100.0, 103.1668 * math.exp(-0.04354 * d) - 3.1669))
-
-
 @dataclass(frozen=True)
 class DecisionReview:
     index: int  # index of the judged action in the record's actions (0-based)
@@ -121,6 +69,9 @@ class DecisionReview:
     chances: tuple[float, ...] = field(default=())
     # the standard error of before - after (0..1), from the paired simulations of the two moves
     error: float = 0.0
+    # the simulations of the played and the preferred move (at least ``simulations(iterations)``, more where
+    # the label needed them; 0: that least count)
+    simulations: int = 0
 
     @property
     def drop(self) -> float:
@@ -147,6 +98,7 @@ class DecisionReview:
             "preferred_public": self.preferred_public,
             "chances": list(self.chances),
             "error": self.error,
+            "simulations": self.simulations,
         }
 
     @classmethod
@@ -164,6 +116,7 @@ class DecisionReview:
             bool(d["preferred_public"]),
             tuple(float(c) for c in d.get("chances", ())),
             float(d.get("error", 0.0)),
+            int(d.get("simulations", 0)),
         )
 
 
@@ -293,6 +246,7 @@ def review_position(
         preferred_public=preferred_is_public(st.ruleset, preferred, action),
         chances=tuple(found.values[action]),
         error=error,
+        simulations=found.simulations,
     )
 
 
@@ -308,13 +262,22 @@ def review_decision(
 
 
 def value_of(
-    record: GameRecord, index: int, action: str, *, iterations: int = DEFAULT_ITERATIONS, seed: int = 0
+    record: GameRecord,
+    index: int,
+    action: str,
+    *,
+    iterations: int = DEFAULT_ITERATIONS,
+    seed: int = 0,
+    simulations: int = 0,
 ) -> float:
     """The mover's chance to win after playing ``action`` (notation) at the record's action ``index``, on
-    the same footing as ``review_decision``'s figures (the same determinizations and playouts): for a
-    puzzle, compare it with the decision's ``before`` and ``after``."""
+    the same footing as ``review_decision``'s figures (the same determinizations and playouts, as many as
+    the decision's ``simulations``): for a puzzle, compare it with the decision's ``before`` and ``after``."""
     st = state_before(record, index)
-    return value_action(st, parse_for(st, action), iterations=iterations, seed=seed, index=index)[st.decider]
+    found = value_action(
+        st, parse_for(st, action), iterations=iterations, seed=seed, index=index, count=simulations
+    )
+    return found[st.decider]
 
 
 def chances_after(

@@ -143,8 +143,9 @@ def test_a_review_is_reproducible_and_consistent() -> None:
     for d in review.decisions[::25]:
         assert review_decision(record, d.index, iterations=ITERATIONS, seed=2) == d
         assert DecisionReview.from_json(d.to_json()) == d
-        assert value_of(record, d.index, d.played, iterations=ITERATIONS, seed=2) == d.after
-        assert value_of(record, d.index, d.preferred, iterations=ITERATIONS, seed=2) == d.before
+        n = d.simulations
+        assert value_of(record, d.index, d.played, iterations=ITERATIONS, seed=2, simulations=n) == d.after
+        assert value_of(record, d.index, d.preferred, iterations=ITERATIONS, seed=2, simulations=n) == d.before
     assert GameReview.from_json(review.to_json()) == review
     assert summarize(record, review.decisions, iterations=ITERATIONS, seed=2) == review
     # the curve: the start, one entry after each action, the result at the end
@@ -172,6 +173,12 @@ def test_thresholds_and_accuracy() -> None:
     # a seat far behind: halving its chance is a blunder, though it is 1 point
     assert label_of(equivalent_drop(0.02, 0.01)) == "blunder"
     assert equivalent_drop(0.3, 0.3) == 0.0 and equivalent_drop(0.3, 0.4) == 0.0
+    # far behind, a seat is judged by the factor still: the softmax makes it the VP given up
+    assert label_of(equivalent_drop(2e-5, 1e-5)) == "blunder"
+    # a leader is judged by its chance, not by the odds of losing: 99 % to 98 % doubles those, yet it is no
+    # mistake; above 50 % the same factor on the chance as at 50 %
+    assert label_of(equivalent_drop(0.99, 0.98)) is None
+    assert equivalent_drop(0.8, 0.72) == pytest.approx(equivalent_drop(0.5, 0.45)) == pytest.approx(5.0)
     assert accuracy_of(0.0) == pytest.approx(100.0, abs=1e-3)
     assert accuracy_of(10.0) == pytest.approx(103.1668 * 2.718281828 ** (-0.4354) - 3.1669)
     assert accuracy_of(100.0) == 0.0  # clipped
