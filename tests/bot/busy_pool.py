@@ -17,7 +17,9 @@ WORKERS = 2
 def hold_the_gil(seconds_hint: int) -> int:
     """In a worker: tell the parent this worker's pid, then hold the GIL for minutes (``seconds_hint`` sets
     the length: the match takes about 2 ** (seconds_hint - 23) s)."""
-    print(f"busy {os.getpid()}", flush=True)
+    # one write of the whole line: both workers print to the same pipe at once (print wrote "busy 5515" and
+    # its newline apart, and the other worker's line came between them)
+    os.write(1, f"busy {os.getpid()}\n".encode())
     re.fullmatch(r"(a+)+$", "a" * seconds_hint + "b")
     return os.getpid()
 
