@@ -9,11 +9,31 @@ from __future__ import annotations
 import asyncio
 import os
 import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 
 from bot.store import DatabaseLost, Store
+
+
+@contextmanager
+def _trips(store: Store) -> Iterator[list[str]]:
+    """The trips to the write connection's thread while the block runs, by the name of what each ran."""
+    conn = store._backend.conn  # type: ignore[attr-defined]
+    trips: list[str] = []
+    original = conn._execute
+
+    async def counted(fn: object, *args: object, **kw: object) -> object:
+        trips.append(getattr(fn, "__name__", "?"))
+        return await original(fn, *args, **kw)
+
+    conn._execute = counted
+    try:
+        yield trips
+    finally:
+        conn._execute = original
 
 
 async def _store(tmp_path: Path) -> Store:
@@ -138,24 +158,13 @@ async def test_statements_do_not_go_to_a_thread(tmp_path: Path) -> None:
     write connection's thread (each trip there waited for the interpreter and a turn of the busy loop: a move
     took seven or eight)."""
     store = await _store(tmp_path)
-    conn = store._backend.conn  # type: ignore[attr-defined]
-    trips: list[str] = []
-    original = conn._execute
-
-    async def counted(fn: object, *args: object, **kw: object) -> object:
-        trips.append(getattr(fn, "__name__", "?"))
-        return await original(fn, *args, **kw)
-
-    conn._execute = counted
-    try:
+    with _trips(store) as trips:
         async with store.transaction() as tx:
             for k in range(5):
                 await tx.execute("INSERT INTO t VALUES (?, ?)", (k, f"v{k}"))
             assert await tx.fetch("SELECT COUNT(*) FROM t") == [(5,)]
         assert len(trips) == 2, trips  # BEGIN and COMMIT
         await store.note("UPDATE t SET v = 'x' WHERE k = 1")
-    finally:
-        conn._execute = original
     assert len(trips) == 4, trips  # BEGIN and COMMIT of the transaction's group, then of the note's
     assert await _rows(store) == [0, 1, 2, 3, 4]
     await store.close()
@@ -166,16 +175,7 @@ async def test_a_move_of_a_member_not_away_writes_nothing_for_time_away(tmp_path
     cost a group commit of its own (a trip to the write connection's thread for BEGIN, one for COMMIT, a wait
     for the disk). Now only a member who is away costs a write."""
     store = await Store.open(tmp_path / "a.sqlite3")
-    conn = store._backend.conn  # type: ignore[attr-defined]
-    trips: list[str] = []
-    original = conn._execute
-
-    async def counted(fn: object, *args: object, **kw: object) -> object:
-        trips.append(getattr(fn, "__name__", "?"))
-        return await original(fn, *args, **kw)
-
-    conn._execute = counted
-    try:
+    with _trips(store) as trips:
         assert await store.back_if_away(1, 7) is False
         assert trips == []
         assert await store.set_away(1, 7, store.clock() + 3600)
@@ -183,8 +183,6 @@ async def test_a_move_of_a_member_not_away_writes_nothing_for_time_away(tmp_path
         assert await store.back_if_away(1, 7) is True
         assert len(trips) == 2, trips  # BEGIN and COMMIT
         assert await store.away_until(1, [7]) == {}
-    finally:
-        conn._execute = original
     await store.close()
 
 
