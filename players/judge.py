@@ -35,8 +35,10 @@ MIN_SIMULATIONS = 32  # every valued move gets at least this many simulations of
 # budget is tiny; the same seeded stream of determinizations, so the first k are always the same:
 # deterministic, and capped)
 MAX_FACTOR = 16
-# the search's most visited moves valued beside the played one, and as many of the heuristic's best
-CANDIDATES = 3
+# the search's most visited moves valued beside the played one, and as many of the heuristic's best: six
+# each, so that another seed's search seldom brings a better move the first did not value (with three,
+# different preferred moves made two fifths of the labels two seeds disagree on)
+CANDIDATES = 6
 # the valuation's playout moves before the position estimate (``judge_eval``): short, for more simulations
 # of less variance (the estimate values hand cards, so a short playout need not play them)
 VALUE_DEPTH = 12
