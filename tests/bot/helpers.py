@@ -106,6 +106,18 @@ async def new_table(env: simcord.Env, n: int = 2, **create: Any) -> tuple[simcor
     return channel, players
 
 
+async def tables_in(env: simcord.Env, count: int, name: str) -> list[tuple[simcord.ChannelHandle, list[MemberActor]]]:
+    """``count`` channels ``{name}0``, ``{name}1`` … of one new server, in each two members who started a game."""
+    guild = env.create_guild()
+    tables = []
+    for i in range(count):
+        channel = guild.create_text_channel(f"{name}{i}")
+        players = setup_members(env, 2, guild, prefix=f"{name[0]}{i}p")
+        await start_game(env, channel, players)
+        tables.append((channel, players))
+    return tables
+
+
 def board_message(channel: simcord.ChannelHandle) -> discord.Message:
     """The live board: the newest message with a "Your move" button."""
     for m in reversed(channel.history()):

@@ -27,6 +27,7 @@ from .helpers import (
     play_to_end,
     setup_members,
     start_game,
+    tables_in,
     versions_in,
 )
 
@@ -41,13 +42,7 @@ def _backup_command(target: Path, **env: str) -> subprocess.CompletedProcess[str
 
 
 async def test_a_restored_backup_continues_every_game(env: simcord.Env, db_path: Path, tmp_path: Path) -> None:
-    guild = env.create_guild()
-    tables = []
-    for i in range(2):
-        channel = guild.create_text_channel(f"table{i}")
-        players = setup_members(env, 2, guild, prefix=f"t{i}p")
-        await start_game(env, channel, players)
-        tables.append((channel, players))
+    tables = await tables_in(env, 2, "table")
     for i, (channel, players) in enumerate(tables):
         for _ in range(3 + i):
             await (act_by_buttons if i == 0 else act_by_commands)(env, channel, players)

@@ -35,6 +35,7 @@ from .helpers import (
     setup_members,
     start_game,
     state_in,
+    tables_in,
 )
 from .test_decisions import observatory_turn
 from .test_faults import _same_player_again
@@ -233,13 +234,7 @@ async def test_live_games_keep_one_look_again(env: simcord.Env) -> None:
     """The looks again at the end of live players' windows are one sleeping task for all games, moved later by
     each move: a task per game (or per move) kept a timer per game pending, and SimCord keeps every timer of
     the bot in a list it searches at each callback (the load benchmark's CPU a move grew with its games)."""
-    guild = env.create_guild()
-    tables = []
-    for i in range(3):
-        channel = guild.create_text_channel(f"live{i}")
-        players = setup_members(env, 2, guild, prefix=f"l{i}p")
-        await start_game(env, channel, players)
-        tables.append((channel, players))
+    tables = await tables_in(env, 3, "live")
 
     def looks_again() -> set[asyncio.Task[Any]]:  # the poster's sleeping tasks (cogs.board_turns)
         codes = {t: getattr(t.get_coro(), "cr_code", None) for t in asyncio.all_tasks() if not t.done()}
