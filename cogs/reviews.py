@@ -156,15 +156,19 @@ class ReviewCommands(ReplayViewer):
             raise UserError("puzzle_not_yours")
         return row, found
 
+    async def _puzzle_position(self, interaction: Interaction, game_id: int,
+                               idx: int) -> tuple[Game, ReviewRow, dict[str, Any], GameState]:
+        """A puzzle's game, its review, the member's own decision at action ``idx`` and the position before it."""
+        game = await self._finished_game(interaction, game_id)
+        row, d = await self._own_decision(interaction, game, idx)
+        return game, row, d, (await self._replay(game)).state(idx)
+
     async def on_puzzle(self, interaction: Interaction, game_id: int, idx: int, *, page: int = 0) -> None:
         """The position before the game's action ``idx`` as its mover saw it, and their legal moves."""
         await self.defer(interaction, update=page > 0)
 
         async def work() -> None:
-            game = await self._finished_game(interaction, game_id)
-            _, d = await self._own_decision(interaction, game, idx)
-            r = await self._replay(game)
-            st = r.state(idx)
+            game, _, d, st = await self._puzzle_position(interaction, game_id, idx)
             lang = game.lang
             own = view(st, int(d["seat"]))
             text = t("bot.puzzle_intro", lang, game=game.id, round=d["round"], phase=t(f"phase.{d['phase']}", lang))
@@ -185,10 +189,7 @@ class ReviewCommands(ReplayViewer):
         await self.defer(interaction)
 
         async def work() -> None:
-            game = await self._finished_game(interaction, game_id)
-            row, d = await self._own_decision(interaction, game, idx)
-            r = await self._replay(game)
-            st = r.state(idx)
+            game, row, d, st = await self._puzzle_position(interaction, game_id, idx)
             lang = game.lang
             if value.startswith(GROUP):
                 moves = target_moves(st, value[1:])
