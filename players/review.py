@@ -22,7 +22,7 @@ imports ``rules`` and ``players`` only.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from rules import DRAWN, HAND, GameState, Ruleset, apply, legal_moves, parse_for
@@ -85,21 +85,7 @@ class DecisionReview:
         return equivalent_drop(self.before, self.before - self.drop / 100.0)
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "index": self.index,
-            "seat": self.seat,
-            "round": self.round,
-            "phase": self.phase,
-            "played": self.played,
-            "preferred": self.preferred,
-            "before": self.before,
-            "after": self.after,
-            "label": self.label,
-            "preferred_public": self.preferred_public,
-            "chances": list(self.chances),
-            "error": self.error,
-            "simulations": self.simulations,
-        }
+        return {**asdict(self), "chances": list(self.chances)}
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> DecisionReview:
@@ -130,14 +116,7 @@ class SeatSummary:
     decisions: int  # its judged decisions
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "seat": self.seat,
-            "accuracy": self.accuracy,
-            "inaccuracies": self.inaccuracies,
-            "mistakes": self.mistakes,
-            "blunders": self.blunders,
-            "decisions": self.decisions,
-        }
+        return asdict(self)
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> SeatSummary:
