@@ -2,13 +2,16 @@
 Not a test; run it from the repository root::
 
     .venv/bin/python benchmarks/bench_review.py --compiled [--section speed|quality|play|all] [--games 45] [--jobs 2]
+    .venv/bin/python benchmarks/bench_review.py --compiled --section speed --live
     .venv/bin/python benchmarks/bench_review.py --compiled --section play --save games.json
     .venv/bin/python benchmarks/bench_review.py --compiled --section quality --load games.json --save reviews.json
 
 - speed: a 4-player base game and a 5-player game with the Market and every module (2nd edition,
-  Modules 1-6), played by the normal and easy levels, each reviewed at the default budget: the
-  decisions judged, the CPU time of the review and its wall time (both printed: on a shared machine
-  the wall time says little).
+  Modules 1-6), played by the normal and easy levels, each reviewed at the default budget in a worker
+  process at the bot's review priority (``os.nice``, ``bot.reviewing.NICE``): the decisions judged, the
+  CPU time of the review and its wall time. ``--live``: meanwhile a live game of three strong players at
+  their 2 s a move is played in another process at normal priority, game after game, as the bot's
+  computer seats think; its moves' wall times are printed too (p50, p99, the longest).
 - quality: ``--games`` games of easy, normal and strong at one table (3 players, 2nd edition, the seats
   rotated game by game; strong at ``--strong-iterations`` search iterations a move, reproducible),
   each reviewed with seed 0 and again with seed 1.
@@ -27,9 +30,12 @@ needed). ``--jobs`` games at once in worker processes.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import math
+import multiprocessing
 import os
+import queue
 import resource
 import sys
 import time
@@ -47,7 +53,8 @@ if "--compiled" in sys.argv[1:]:  # before rules is imported: take it from the m
 
     import_from(build(), PACKAGES)
 
-from players.ai import choose  # noqa: E402
+from bot.reviewing import NICE  # noqa: E402
+from players.ai import DEFAULT_BUDGET_S, choose  # noqa: E402
 from players.fastcore import core_name  # noqa: E402
 from players.review import DEFAULT_ITERATIONS, GameReview, review_game, thresholds  # noqa: E402
 from rules import GameRecord, Ruleset, apply, new_game, parse_for  # noqa: E402
@@ -76,8 +83,32 @@ def cpu() -> float:
     return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
 
 
-def speed(iterations: int) -> None:
-    print(f"speed, {iterations} iterations a decision:")
+def review_timed(job: tuple[dict[str, Any], int]) -> tuple[int, float]:
+    """Review a record (its JSON) at ``iterations`` a decision: the decisions judged and the CPU seconds."""
+    record, iterations = job
+    c0 = time.process_time()
+    review = review_game(GameRecord.from_json(record), iterations=iterations)
+    return len(review.decisions), time.process_time() - c0
+
+
+def live_game(stop: Any, times: Any) -> None:
+    """A live game beside the review: three strong players at their 2 s a move (as the bot's computer seats
+    think), game after game until ``stop``; each move's wall time into ``times``."""
+    g = 0
+    while not stop.is_set():
+        st = new_game(Ruleset(edition=2, players=3), ["a", "b", "c"], seed=900 + g)
+        while not st.finished and not stop.is_set():
+            t0 = time.perf_counter()
+            action = choose(st, st.decider, "strong", rng=st.action_count, budget_s=DEFAULT_BUDGET_S)
+            times.put(time.perf_counter() - t0)
+            apply(st, action)
+        g += 1
+
+
+def speed(iterations: int, live: bool) -> None:
+    """Each game reviewed in a worker process at the bot's review priority (``os.nice(NICE)``); with ``live``,
+    while a live game of strong players is played in another process at normal priority."""
+    print(f"speed, {iterations} iterations a decision{', a live game played meanwhile' if live else ''}:")
     games = [
         ("4-player base game", Ruleset(edition=2, players=4), ["normal", "easy", "normal", "easy"]),
         (
@@ -86,17 +117,34 @@ def speed(iterations: int) -> None:
             ["normal", "easy", "normal", "easy", "normal"],
         ),
     ]
+    ctx = multiprocessing.get_context("fork")
     for name, ruleset, levels in games:
         record = play(ruleset, levels, 1, 0)
-        c0, w0 = time.process_time(), time.perf_counter()
-        review = review_game(record, iterations=iterations)
-        c1, w1 = time.process_time(), time.perf_counter()
-        print(
-            f"  {name}: {len(record.actions)} actions, {len(review.decisions)} decisions judged, "
-            f"CPU {c1 - c0:.1f} s ({1e3 * (c1 - c0) / max(1, len(review.decisions)):.0f} ms a decision), "
-            f"wall {w1 - w0:.1f} s",
-            flush=True,
+        stop, times = ctx.Event(), ctx.Queue()
+        player = ctx.Process(target=live_game, args=(stop, times), daemon=True) if live else None
+        if player is not None:
+            player.start()
+        with ProcessPoolExecutor(1, mp_context=ctx, initializer=os.nice, initargs=(NICE,)) as pool:
+            w0 = time.perf_counter()
+            judged, used = pool.submit(review_timed, (record.to_json(), iterations)).result()
+            wall = time.perf_counter() - w0
+        line = (
+            f"  {name}: {len(record.actions)} actions, {judged} decisions judged, CPU {used:.1f} s "
+            f"({1e3 * used / max(1, judged):.0f} ms a decision), wall {wall:.1f} s"
         )
+        if player is not None:
+            stop.set()
+            moves: list[float] = []
+            while player.is_alive() or not times.empty():
+                with contextlib.suppress(queue.Empty):
+                    moves.append(times.get(timeout=0.5))
+            player.join()
+            moves.sort()
+            line += (
+                f"; the live game's {len(moves)} computer moves meanwhile: p50 {moves[len(moves) // 2]:.2f} s, "
+                f"p99 {moves[min(len(moves) - 1, int(0.99 * len(moves)))]:.2f} s, longest {moves[-1]:.2f} s"
+            )
+        print(line, flush=True)
 
 
 def quality_game(job: tuple[int, int]) -> dict[str, Any]:
@@ -223,10 +271,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--save", help="write each game's record, levels and reviews to this JSON file")
     ap.add_argument("--load", help="review the games saved by --save in this file instead of playing them")
     ap.add_argument("--compiled", action="store_true", help="use the mypyc build of the rules and players")
+    ap.add_argument("--live", action="store_true", help="speed: play a live game of strong players meanwhile")
     args = ap.parse_args(argv)
     print(f"Python {sys.version.split()[0]}, core {core_name()}, {os.cpu_count()} cores")
     if args.section in ("speed", "all"):
-        speed(args.iterations)
+        speed(args.iterations, args.live)
     if args.section in ("quality", "all"):
         quality(args.games, args.jobs, args.strong_iterations, args.iterations, args.save, args.load)
     if args.section == "play":  # only play the quality section's games and save them (--save)

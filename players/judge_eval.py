@@ -7,8 +7,10 @@ into the hand as a loss of 5 VP until the playout happens to play it: with playo
 player's takes and its passes (it holds cards to play later) were labelled as mistakes. A hand card's
 expected play is what the card would bring in the tableau (``Outlook.card_value``: its income over the
 scorings still to come, its aristocrat gain; a trading card over the best card it may displace) less its
-price at the money's worth, never less than the -5 of keeping it; in the last round a card the seat cannot
-pay is the -5.
+price at the money's worth; while it waits in the hand a gain counts ``HAND_PLAY`` of it, less
+``HAND_HOLD`` for holding it, never less than the -5 of keeping it; in the last round a card the seat
+cannot pay is the -5. Both figures are measured in play (``benchmarks/bench_hand_value.py``): a player
+that takes a card into its hand whenever this value is the best of its moves plays best with them.
 """
 
 from __future__ import annotations
@@ -22,15 +24,23 @@ from rules.state import GameState
 from .eval import HAND_PENALTY, Outlook, final_rewards
 from .parts_eval import PURPLE
 
-# the share of a hand card's expected gain from its play that counts while it waits in the hand: playing it
-# still takes an action and money the seat may want elsewhere (at 1, a take looked better than every pass
-# that the normal level made instead: 38 of its 67 blunders in 6 games were such passes)
-HAND_PLAY = 0.5
+# A card waiting in the hand: the share of its expected gain from play that counts (playing it still takes
+# an action and money the seat may want elsewhere), and what holding it costs besides (VP). Measured in play
+# (benchmarks/bench_hand_value.py: the greedy heuristic taking a card whenever this value is its best move,
+# against two normal players, 1,200 games): with 0.45 and 3 it wins 36.5 % (a fair share is 33.3 %), the
+# best of the values tried; with 0.5 and 0, the review's earlier value, 10.7 % (19 VP a game behind).
+HAND_PLAY = 0.45
+HAND_HOLD = 3.0
+
+
+def held(gain: float) -> float:
+    """A hand card's value while it waits in the hand, from ``gain``, what playing it should bring (VP)."""
+    return max(-float(HAND_PENALTY), (HAND_PLAY * gain if gain > 0.0 else gain) - HAND_HOLD)
 
 
 def hand_card_value(out: Outlook, seat: int, t: CardType) -> float:
     """What card ``t`` in ``seat``'s hand is expected to bring by being played (VP; a gain counts
-    ``HAND_PLAY`` of it), at least -HAND_PENALTY."""
+    ``HAND_PLAY`` of it, less ``HAND_HOLD``), at least -HAND_PENALTY."""
     st = out.st
     w = out.money
     last = out.rounds <= 1.0
@@ -43,12 +53,11 @@ def hand_card_value(out: Outlook, seat: int, t: CardType) -> float:
                 cost = price(st, seat, t, False, d)
                 if not (last and cost > st.rubles[seat]):
                     value = max(value, out.card_value(seat, t, d) - cost * w)
-        return HAND_PLAY * value if value > 0.0 else value
+        return held(value)
     cost = price(st, seat, t, False)
     if last and cost > st.rubles[seat]:
         return -float(HAND_PENALTY)
-    value = max(-float(HAND_PENALTY), out.card_value(seat, t, None) - cost * w)
-    return HAND_PLAY * value if value > 0.0 else value
+    return held(out.card_value(seat, t, None) - cost * w)
 
 
 def judge_worth(out: Outlook, seat: int) -> float:
