@@ -31,7 +31,7 @@ if "--compiled" in sys.argv[1:]:  # before rules is imported: take it from the m
     import_from(build(), PACKAGES)
 
 from players import judge_eval  # noqa: E402
-from players.eval import Outlook  # noqa: E402
+from players.eval import Outlook, final_rewards  # noqa: E402
 from players.fastcore import core_name  # noqa: E402
 from players.search import heuristic_move  # noqa: E402
 from rules import Ruleset, apply, legal_moves, new_game  # noqa: E402
@@ -67,8 +67,7 @@ def game(seed: int, taker: int) -> tuple[list[float], list[int]]:
             apply(st, taker_move(st))
         else:
             apply(st, heuristic_move(st, moves, rng, 0.0))
-    share = 1.0 / len(st.winners)
-    return [share if s in st.winners else 0.0 for s in range(3)], list(st.vp)
+    return final_rewards(st), list(st.vp)
 
 
 def interval(xs: list[float]) -> tuple[float, float]:

@@ -30,12 +30,10 @@ needed). ``--jobs`` games at once in worker processes.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
 import math
 import multiprocessing
 import os
-import queue
 import resource
 import sys
 import time
@@ -55,6 +53,7 @@ if "--compiled" in sys.argv[1:]:  # before rules is imported: take it from the m
 
 from bot.reviewing import NICE  # noqa: E402
 from players.ai import DEFAULT_BUDGET_S, choose  # noqa: E402
+from players.eval import final_rewards  # noqa: E402
 from players.fastcore import core_name  # noqa: E402
 from players.review import DEFAULT_ITERATIONS, GameReview, review_game, thresholds  # noqa: E402
 from rules import GameRecord, Ruleset, apply, new_game, parse_for  # noqa: E402
@@ -91,18 +90,20 @@ def review_timed(job: tuple[dict[str, Any], int]) -> tuple[int, float]:
     return len(review.decisions), time.process_time() - c0
 
 
-def live_game(stop: Any, times: Any) -> None:
+def live_game(stop: Any, answer: Any) -> None:
     """A live game beside the review: three strong players at their 2 s a move (as the bot's computer seats
-    think), game after game until ``stop``; each move's wall time into ``times``."""
+    think), game after game until ``stop``; then the moves' wall times, sorted, into ``answer``."""
+    times: list[float] = []
     g = 0
     while not stop.is_set():
         st = new_game(Ruleset(edition=2, players=3), ["a", "b", "c"], seed=900 + g)
         while not st.finished and not stop.is_set():
             t0 = time.perf_counter()
             action = choose(st, st.decider, "strong", rng=st.action_count, budget_s=DEFAULT_BUDGET_S)
-            times.put(time.perf_counter() - t0)
+            times.append(time.perf_counter() - t0)
             apply(st, action)
         g += 1
+    answer.put(sorted(times))
 
 
 def speed(iterations: int, live: bool) -> None:
@@ -120,8 +121,8 @@ def speed(iterations: int, live: bool) -> None:
     ctx = multiprocessing.get_context("fork")
     for name, ruleset, levels in games:
         record = play(ruleset, levels, 1, 0)
-        stop, times = ctx.Event(), ctx.Queue()
-        player = ctx.Process(target=live_game, args=(stop, times), daemon=True) if live else None
+        stop, answer = ctx.Event(), ctx.Queue()
+        player = ctx.Process(target=live_game, args=(stop, answer), daemon=True) if live else None
         if player is not None:
             player.start()
         with ProcessPoolExecutor(1, mp_context=ctx, initializer=os.nice, initargs=(NICE,)) as pool:
@@ -134,12 +135,8 @@ def speed(iterations: int, live: bool) -> None:
         )
         if player is not None:
             stop.set()
-            moves: list[float] = []
-            while player.is_alive() or not times.empty():
-                with contextlib.suppress(queue.Empty):
-                    moves.append(times.get(timeout=0.5))
+            moves: list[float] = answer.get()
             player.join()
-            moves.sort()
             line += (
                 f"; the live game's {len(moves)} computer moves meanwhile: p50 {moves[len(moves) // 2]:.2f} s, "
                 f"p99 {moves[min(len(moves) - 1, int(0.99 * len(moves)))]:.2f} s, longest {moves[-1]:.2f} s"
@@ -155,9 +152,7 @@ def quality_game(job: tuple[int, int]) -> dict[str, Any]:
     st = record.start()
     for text in record.actions:
         apply(st, parse_for(st, text))
-    share = 1.0 / len(st.winners)
-    wins = [share if s in st.winners else 0.0 for s in range(3)]
-    return {"levels": levels, "wins": wins, "record": record.to_json()}
+    return {"levels": levels, "wins": final_rewards(st), "record": record.to_json()}
 
 
 def review_job(job: tuple[dict[str, Any], int, int]) -> dict[str, Any]:

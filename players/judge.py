@@ -176,7 +176,7 @@ def judge(st: GameState, played: Action, *, iterations: int, seed: int, index: i
     sims: dict[Action, list[list[float]]] = {a: [] for a in candidates}
     live = candidates
     count = simulations(iterations)
-    wide = max(count, MAX_FACTOR * (iterations // 2))  # a tiny budget (the tests') samples no more
+    wide = max(count, MAX_FACTOR * (iterations // 2))  # a tiny budget (the tests'): the first count
     cap = max(count, PAIR_FACTOR * (iterations // 2))
     while True:
         for a in live:

@@ -28,7 +28,8 @@ from .parts_eval import PURPLE
 # an action and money the seat may want elsewhere), and what holding it costs besides (VP). Measured in play
 # (benchmarks/bench_hand_value.py: the greedy heuristic taking a card whenever this value is its best move,
 # against two normal players, 1,200 games): with 0.45 and 3 it wins 36.5 % (a fair share is 33.3 %), the
-# best of the values tried; with 0.5 and 0, the review's earlier value, 10.7 % (19 VP a game behind).
+# best of the values tried; with 0.5 and 0 (half the gain, nothing for holding it) 10.7 %, 19 VP a game behind:
+# that value makes a take look better than a pass for every card of some gain.
 HAND_PLAY = 0.45
 HAND_HOLD = 3.0
 
