@@ -25,14 +25,20 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from .cards import DECKS, Catalogue
 from .errors import NotationError
 from .state import DRAWN, HAND, LOWER, UPPER
 
-BUY, TAKE, PLAY, PASS, OBSERVE, DISCARD, PUB = "buy", "take", "play", "pass", "observe", "discard", "pub"
-KINDS = (BUY, TAKE, PLAY, PASS, OBSERVE, DISCARD, PUB)
+BUY: Final = "buy"
+TAKE: Final = "take"
+PLAY: Final = "play"
+PASS: Final = "pass"
+OBSERVE: Final = "observe"
+DISCARD: Final = "discard"
+PUB: Final = "pub"
+KINDS: Final = (BUY, TAKE, PLAY, PASS, OBSERVE, DISCARD, PUB)
 
 
 class Action(NamedTuple):
@@ -56,7 +62,7 @@ class Move(NamedTuple):
     price: int
 
 
-PASS_ACTION = Action(PASS)
+PASS_ACTION: Final = Action(PASS)
 
 # Notation of the action kinds expansions add (``Hooks.parsers`` / ``Hooks.formatters``), registered
 # when a ruleset using them is built: kind -> (parse(text, rest, catalogue), format(action, catalogue, lang)).

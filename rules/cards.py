@@ -12,16 +12,18 @@ import json
 from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 DATA_DIR = Path(__file__).resolve().parent.parent / "data"
 CATALOGUE_PATH = DATA_DIR / "cards.json"
 EXTRA_DIR = DATA_DIR / "expansions"  # one card file per expansion
 
-GREEN, BLUE, RED = "green", "blue", "red"
-COLOURS = (GREEN, BLUE, RED)
-DECKS = ("workers", "buildings", "aristocrats", "trading")
-EDITIONS = (1, 2)
+GREEN: Final = "green"
+BLUE: Final = "blue"
+RED: Final = "red"
+COLOURS: Final = (GREEN, BLUE, RED)
+DECKS: Final = ("workers", "buildings", "aristocrats", "trading")
+EDITIONS: Final = (1, 2)
 
 
 @dataclass(frozen=True, slots=True, eq=False)

@@ -4,7 +4,7 @@ lists and says why anything else is refused, with a RuleError code (rules/errors
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, Final
 
 from .actions import BUY, DISCARD, OBSERVE, PASS, PLAY, PUB, TAKE, Action
 from .errors import RuleError
@@ -87,7 +87,7 @@ def check(st: GameState, action: Action, seat: int | None = None) -> tuple[int, 
     raise RuleError("malformed_action")
 
 
-NOTHING = (-1, -1, 0)
+NOTHING: Final = (-1, -1, 0)
 
 
 def hand_play_of(st: GameState, type_id: str) -> HandPlay | None:
@@ -194,4 +194,4 @@ def resolve_placement(st: GameState, seat: int, card: int, action: Action, lower
             raise RuleError("bad_target", **card_params(st, t.id, action.target))
     elif action.target:
         raise RuleError("not_trading", **card_params(st, t.id))
-    return card, target, ctx.price(t, lower, displaced)
+    return card, target, ctx.card_price(st, card, lower, displaced)

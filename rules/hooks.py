@@ -19,6 +19,7 @@ calls these hooks and never names an expansion; ``Ruleset`` selects the active o
 from __future__ import annotations
 
 import random
+import typing
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypedDict, TypeVar
@@ -39,7 +40,7 @@ if TYPE_CHECKING:
 
 Event = dict[str, Any]
 Checked = tuple[int, int, int]  # (card, target, price) as ``check`` returns them
-TRADING = "trading"  # the ``Discount`` selector of every trading card, whatever its colour
+TRADING: typing.Final = "trading"  # the ``Discount`` selector of every trading card, whatever its colour
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,7 +157,7 @@ Formatter = Callable[["Action", Catalogue, str], str]
 # state before an action, after it, its events -> True: something hidden came to light (``rules.takeback``)
 Reveals = Callable[["GameState", "GameState", "list[Event]"], bool]
 
-NO_CARDS: frozenset[int] = frozenset()
+NO_CARDS: typing.Final[frozenset[int]] = frozenset()
 
 
 def cards_of(hooks: list[Locked], st: GameState) -> frozenset[int]:

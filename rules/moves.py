@@ -5,17 +5,18 @@ take now, each with its price. ``legal_moves`` is the single authority on what m
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Final
 
 from .actions import BUY, OBSERVE, PASS, PLAY, TAKE, Action, Move
 from .cards import CardType
-from .prices import SeatContext, can_displace, hand_room, locked_cards, seat_context
+from .prices import CardIndex, SeatContext, can_displace, card_index, hand_room, locked_cards, seat_context
 from .scoring import vp_cards
 from .state import DRAWN, HAND, LOWER, UPPER, GameState
 
-BEFORE_ACTION = "before_action"  # st.ext: the seat whose regular action follows a step before it (flow)
+BEFORE_ACTION: Final = "before_action"  # st.ext: the seat whose regular action follows a step before it (flow)
 
-PUB_VP_PER_CARD = 5  # BG-09 / cards.md D5: up to 5 VP per Pub
-PUB_PRICE = 2
+PUB_VP_PER_CARD: Final = 5  # BG-09 / cards.md D5: up to 5 VP per Pub
+PUB_PRICE: Final = 2
 
 
 def first_worker_turn(st: GameState) -> bool:
@@ -24,34 +25,46 @@ def first_worker_turn(st: GameState) -> bool:
 
 
 # --- legal moves -------------------------------------------------------------------------------
-# Moves are immutable values, so each is built once per edition and shared: per row and card type
+# Moves are immutable values, so each is built once per catalogue and shared: per row and card type
 # the take move and a table of placements indexed by price (for a trading card, one such table per
-# type it may displace). legal_moves then allocates nothing but its list.
+# type it may displace). Card types are read by their index in the catalogue (``CardIndex``), so
+# legal_moves looks nothing up in a dict and allocates nothing but its list.
 class MoveTables:
-    """Every take and placement move of one edition's cards, per row (UPPER, LOWER, HAND, DRAWN)."""
+    """Every take and placement move of one catalogue's cards, per row (UPPER, LOWER, HAND, DRAWN),
+    by type index: ``take[row][i]``, ``place[row][i][price]`` (None for a trading card or a card
+    played from the hand as an action) and ``trade[row][i][j][price]`` (trading card ``i`` over
+    type ``j``; None where it may not displace it)."""
 
     __slots__ = ("take", "place", "trade")
 
-    def __init__(self, types: Iterable[CardType], hand_only: frozenset[str] = frozenset()) -> None:
+    def __init__(self, types: Sequence[CardType], hand_only: frozenset[str] = frozenset()) -> None:
         rows = (UPPER, LOWER, HAND, DRAWN)
-        self.take: tuple[dict[CardType, Move], ...] = tuple({} for _ in rows)
-        self.place: tuple[dict[CardType, list[Move]], ...] = tuple({} for _ in rows)
-        self.trade: tuple[dict[CardType, dict[CardType, list[Move]]], ...] = tuple({} for _ in rows)
-        types = tuple(types)
+        self.take: list[list[Move]] = []
+        self.place: list[list[list[Move] | None]] = []
+        self.trade: list[list[list[list[Move] | None] | None]] = []
         for row in rows:
             kind = PLAY if row == HAND else BUY
+            self.take.append([Move(Action(TAKE, t.id, row), 0) for t in types])
+            place: list[list[Move] | None] = []
+            trade: list[list[list[Move] | None] | None] = []
             for t in types:
-                self.take[row][t] = Move(Action(TAKE, t.id, row), 0)
-                if t.ability in hand_only:  # played from the hand as an action, never laid out (BQ-03)
-                    continue
-                if not t.trading:
-                    self.place[row][t] = _by_price(Action(kind, t.id, row), t.cost)
-                else:
-                    self.trade[row][t] = {
-                        tt: _by_price(Action(kind, t.id, row, tt.id), t.cost - tt.displace_value)
-                        for tt in types
+                laid = t.ability not in hand_only  # else played from the hand as an action, never laid out (BQ-03)
+                place.append(_by_price(Action(kind, t.id, row), t.cost) if laid and not t.trading else None)
+                trade.append(
+                    [
+                        _by_price(Action(kind, t.id, row, tt.id), t.cost - tt.displace_value)
                         if can_displace(t, tt)
-                    }
+                        else None
+                        for tt in types
+                    ]
+                    if laid and t.trading
+                    else None
+                )
+            self.place.append(place)
+            self.trade.append(trade)
+
+    def __repr__(self) -> str:
+        return "MoveTables()"
 
 
 def _by_price(action: Action, highest: int) -> list[Move]:
@@ -59,21 +72,22 @@ def _by_price(action: Action, highest: int) -> list[Move]:
     return [Move(action, pr) for pr in range(max(highest, 1) + 1)]
 
 
-_TABLES: dict[tuple[int, tuple[str, ...]], MoveTables] = {}
-
-
 def move_tables(st: GameState) -> MoveTables:
     """The shared moves of the game's cards; types played as a hand action (``Hooks.hand_plays``)
     have no placement moves (the same extras always come with the same hooks)."""
-    cat = st.ruleset.catalogue
-    found = _TABLES.get((cat.edition, cat.extras))
-    if found is None:
-        hand_only = frozenset(st.ruleset.hooks.hand_plays)
-        found = _TABLES[cat.edition, cat.extras] = MoveTables(cat.types, hand_only)
-    return found
+    return tables_of(card_index(st.ruleset.catalogue), st)
 
 
-PASS_MOVE = Move(Action(PASS), 0)
+def tables_of(index: CardIndex, st: GameState) -> MoveTables:
+    found = index.tables
+    if isinstance(found, MoveTables):
+        return found
+    made = MoveTables(index.types, frozenset(st.ruleset.hooks.hand_plays))
+    index.tables = made
+    return made
+
+
+PASS_MOVE: Final = Move(Action(PASS), 0)
 
 
 def offers(
@@ -86,48 +100,72 @@ def offers(
 ) -> None:
     """Append the moves for the cards of each (row, cards) in ``rows``: each affordable placement (buy,
     or play from the hand; a trading card once per displaceable target type) and, if ``take``, taking
-    it (never from the hand). Cards of the same name in a row are one choice. The price arithmetic is
-    SeatContext.price's, inlined: this is the hottest loop of random playouts (the property tests
-    hold the two to agreement)."""
+    it (never from the hand). Cards of the same name in a row are one choice."""
     if st.ruleset.roundels:
         _offers_by_copy(ctx, st, rows, money, take, out)
         return
-    off = ctx.off
-    cards = st.cards
-    tables = move_tables(st)
-    append = out.append
+    tables = tables_of(ctx.index, st)
     for row, line in rows:
-        if not line:
+        offer_row(ctx, st.cards, tables, row, line if isinstance(line, list) else list(line), money, take, out)
+
+
+def offer_row(
+    ctx: SeatContext,
+    cards: tuple[CardType, ...],
+    tables: MoveTables,
+    row: int,
+    line: list[int],
+    money: int,
+    take: bool,
+    out: list[Move],
+) -> None:
+    """``offers`` for one row (where copies of a type do not differ). The price arithmetic is
+    SeatContext.price's, inlined: this is the hottest loop of random playouts (the property tests
+    hold the two to agreement)."""
+    n = len(line)
+    if n == 0:
+        return
+    place = tables.place[row]
+    takes = tables.take[row] if take and row != HAND else None
+    trade = tables.trade[row]
+    lower = 1 if row == LOWER else 0
+    off = ctx.off
+    of_card = ctx.index.of_card
+    seen: list[CardType] = []
+    for i in range(n):
+        c = line[i]
+        t = cards[c]
+        dup = False
+        for s in seen:  # one choice per name (a row holds a handful of cards)
+            if s is t:
+                dup = True
+                break
+        if dup:
             continue
-        place = tables.place[row]
-        takes = tables.take[row] if take and row != HAND else None
-        lower = row == LOWER
-        seen: list[CardType] = []
-        for c in line:
-            t = cards[c]
-            if t in seen:
-                continue
-            seen.append(t)
-            base = t.cost - off.get(t, 0) - lower
-            if base < 1:
-                base = 1
-            if not t.trading:
-                if base <= money:
-                    prices = place.get(t)
-                    if prices is not None:
-                        append(prices[base])
-            elif money > 0:
-                trades = tables.trade[row][t]
-                for tt in ctx.targets:
-                    table = trades.get(tt)
+        seen.append(t)
+        ti = of_card[c]
+        base: int = t.cost - off[ti] - lower
+        if base < 1:
+            base = 1
+        if not t.trading:
+            if base <= money:
+                prices = place[ti]
+                if prices is not None:
+                    out.append(prices[base])
+        elif money > 0:
+            trades = trade[ti]
+            if trades is not None:
+                target_idx = ctx.target_idx
+                for k in range(len(target_idx)):
+                    table = trades[target_idx[k]]
                     if table is not None:
-                        pr = base - tt.displace_value
+                        pr: int = base - ctx.targets[k].displace_value
                         if pr < 1:
                             pr = 1
                         if pr <= money:
-                            append(table[pr])
-            if takes is not None:
-                append(takes[t])
+                            out.append(table[pr])
+        if takes is not None:
+            out.append(takes[ti])
 
 
 def _offers_by_copy(
@@ -142,50 +180,53 @@ def _offers_by_copy(
     action names the roundel (``Action.good``) of the card, or of the displaced card for a trading
     card. Same arithmetic as ``offers``."""
     off = ctx.off
+    of_card = ctx.index.of_card
     cards = st.cards
     goods = st.ruleset.catalogue.copy_goods
-    tables = move_tables(st)
+    tables = tables_of(ctx.index, st)
     targets: list[tuple[CardType, str]] | None = None
-    append = out.append
     for row, line in rows:
         if not line:
             continue
         place = tables.place[row]
         takes = tables.take[row] if take and row != HAND else None
-        lower = row == LOWER
-        seen: list[object] = []
+        lower = 1 if row == LOWER else 0
+        seen: list[tuple[int, str]] = []
         for c in line:
             t = cards[c]
+            ti = of_card[c]
             good = goods[c]
-            key: object = (t, good) if good else t
+            key = (ti, good)
             if key in seen:
                 continue
             seen.append(key)
-            base = t.cost - off.get(t, 0) - lower
+            base = t.cost - off[ti] - lower
             if base < 1:
                 base = 1
             if not t.trading:
                 if base <= money:
-                    prices = place.get(t)
+                    prices = place[ti]
                     if prices is not None:
                         m = prices[base]
-                        append(_with_good(m, good) if good else m)
+                        out.append(_with_good(m, good) if good else m)
             elif money > 0:
                 if targets is None:
                     targets = _copy_targets(st)
-                trades = tables.trade[row][t]
-                for tt, tgood in targets:
-                    table = trades.get(tt)
-                    if table is not None:
-                        pr = base - tt.displace_value
-                        if pr < 1:
-                            pr = 1
-                        if pr <= money:
-                            m = table[pr]
-                            append(_with_good(m, tgood) if tgood else m)
+                trades = tables.trade[row][ti]
+                if trades is not None:
+                    of_type = ctx.index.of_type
+                    for tt, tgood in targets:
+                        table = trades[of_type[tt]]
+                        if table is not None:
+                            pr = base - tt.displace_value
+                            if pr < 1:
+                                pr = 1
+                            if pr <= money:
+                                m = table[pr]
+                                out.append(_with_good(m, tgood) if tgood else m)
             if takes is not None:
-                m = takes[t]
-                append(_with_good(m, good) if good else m)
+                m = takes[ti]
+                out.append(_with_good(m, good) if good else m)
 
 
 def _copy_targets(st: GameState) -> list[tuple[CardType, str]]:
@@ -202,7 +243,7 @@ def _copy_targets(st: GameState) -> list[tuple[CardType, str]]:
     return out
 
 
-_GOOD_MOVES: dict[tuple[int, str], Move] = {}
+_GOOD_MOVES: Final[dict[tuple[int, str], Move]] = {}
 
 
 def _with_good(m: Move, good: str) -> Move:
@@ -226,7 +267,8 @@ def legal_moves(st: GameState) -> list[Move]:
     money = st.rubles[seat]
     ctx = seat_context(st, seat)
     moves: list[Move] = []
-    before = st.ruleset.hooks.before_action
+    hooks = st.ruleset.hooks
+    before = hooks.before_action
     if first_worker_turn(st):  # BG-02: buy a worker; pass only if none is affordable
         rows = ((UPPER, st.upper), (LOWER, st.lower))
         workers = [(row, [c for c in line if cards[c].deck == "workers"]) for row, line in rows]
@@ -236,13 +278,19 @@ def legal_moves(st: GameState) -> list[Move]:
         if before:
             before_moves(st, seat, moves)
         return moves
-    take = len(st.hands[seat]) < hand_room(st, seat, ctx)
-    offers(ctx, st, ((UPPER, st.upper), (LOWER, st.lower), (HAND, st.hands[seat])), money, take, moves)
+    hand = st.hands[seat]
+    take = len(hand) < hand_room(st, seat, ctx)
+    if st.ruleset.roundels:
+        offers(ctx, st, ((UPPER, st.upper), (LOWER, st.lower), (HAND, hand)), money, take, moves)
+    else:
+        tables = tables_of(ctx.index, st)
+        offer_row(ctx, cards, tables, UPPER, st.upper, money, take, moves)
+        offer_row(ctx, cards, tables, LOWER, st.lower, money, take, moves)
+        offer_row(ctx, cards, tables, HAND, hand, money, take, moves)
     if ctx.observatory >= 0 and observing_phase(st):
         for deck in st.ruleset.decks:
             if len(st.decks[deck]) >= 2:
-                moves.append(Move(Action(OBSERVE, deck), 0))
-    hooks = st.ruleset.hooks
+                moves.append(observe_move(deck))
     if hooks.hand_plays:
         hand_play_moves(st, seat, moves)
     extra = hooks.turn_actions
@@ -253,6 +301,17 @@ def legal_moves(st: GameState) -> list[Move]:
     if before:
         before_moves(st, seat, moves)
     return moves
+
+
+_OBSERVE_MOVES: Final[dict[str, Move]] = {}
+
+
+def observe_move(deck: str) -> Move:
+    """The move drawing from ``deck`` with the Observatory (BG-08), built once per stack."""
+    found = _OBSERVE_MOVES.get(deck)
+    if found is None:
+        found = _OBSERVE_MOVES[deck] = Move(Action(OBSERVE, deck), 0)
+    return found
 
 
 def hand_play_moves(st: GameState, seat: int, out: list[Move]) -> None:

@@ -4,6 +4,8 @@ player's tableau (``SeatContext``), cached per seat while the tableau is unchang
 
 from __future__ import annotations
 
+from typing import Final
+
 from .cards import EDITIONS, GREEN, CardType, Catalogue, all_types
 from .hooks import TRADING, cards_of
 from .state import GameState
@@ -22,35 +24,80 @@ def hand_room(st: GameState, seat: int, ctx: SeatContext) -> int:
     return ctx.hand_limit + sum(more(st, seat) for more in extra)
 
 
+class CardIndex:
+    """The card types of one catalogue by position: each physical card's type as an index into
+    ``types`` (``of_card``), and the type indices of a discount's selector (``selected``), so that
+    prices are read from lists, not dicts keyed by card type. ``tables`` holds the catalogue's
+    shared moves (``rules.moves.MoveTables``, made there on first use)."""
+
+    __slots__ = ("cat", "types", "of_type", "of_card", "colours", "tables")
+
+    def __init__(self, cat: Catalogue) -> None:
+        self.cat = cat
+        self.types: list[CardType] = list(cat.types)
+        self.of_type: dict[CardType, int] = {t: i for i, t in enumerate(cat.types)}
+        self.of_card: list[int] = [self.of_type[t] for t in cat.cards]
+        self.colours: dict[str, list[int]] = {}
+        self.tables: object = None
+
+    def selected(self, selector: str) -> list[int]:
+        """The types of a colour (its trading cards included), or every trading card for ``TRADING``."""
+        found = self.colours.get(selector)
+        if found is None:
+            found = self.colours[selector] = [
+                i for i, t in enumerate(self.types) if t.colour == selector or (selector == TRADING and t.trading)
+            ]
+        return found
+
+
+# Per catalogue (each is kept alive by its cache, so its id is stable; the entry holds it to make sure).
+_INDEX: Final[dict[int, CardIndex]] = {}
+
+
+def card_index(cat: Catalogue) -> CardIndex:
+    found = _INDEX.get(id(cat))
+    if found is None or found.cat is not cat:
+        found = _INDEX[id(cat)] = CardIndex(cat)
+    return found
+
+
 class SeatContext:
     """Everything a player's prices, hand limit and Observatory depend on, from one pass over the
     tableau: what owned cards of the same name and discount cards take off each card type's price
-    (``off``: only types with a reduction), the distinct card types a trading card could displace
-    (never a trading card or a face-down Observatory), the hand limit and a face-up Observatory.
+    (``off``, by type index of ``index``), the distinct card types a trading card could displace
+    (``targets``, and their type indices ``target_idx``; never a trading card or a face-down
+    Observatory), the hand limit and a face-up Observatory.
     ``tableau`` and ``face_down`` are copies of what it was built from, ``bonus`` the expansions'
     discounts beyond the tableau (``Hooks.discounts``, e.g. a Module-3 assistant, M3-01) folded into
     ``off``: a context is a pure function of them, so a cached one is valid exactly while they are
     unchanged.
     """
 
-    __slots__ = ("tableau", "face_down", "off", "targets", "hand_limit", "observatory", "locked", "bonus")
+    __slots__ = (
+        "tableau", "face_down", "off", "targets", "target_idx", "hand_limit", "observatory", "locked", "bonus",
+        "index",
+    )  # fmt: skip
 
     def __init__(
         self,
+        index: CardIndex,
         tableau: list[int],
         face_down: set[int],
-        off: dict[CardType, int],
+        off: list[int],
         targets: list[CardType],
+        target_idx: list[int],
         hand_limit: int,
         observatory: int,
         locked: frozenset[int] = frozenset(),
         bonus: tuple[tuple[str, int], ...] = (),
     ) -> None:
+        self.index = index
         self.bonus = bonus
         self.tableau = tableau
         self.face_down = face_down
         self.off = off
         self.targets = targets
+        self.target_idx = target_idx
         self.hand_limit = hand_limit
         self.observatory = observatory
         self.locked = locked  # cards no trading card may displace (``Hooks.locked``, BQ-11)
@@ -58,84 +105,101 @@ class SeatContext:
     @staticmethod
     def fresh(st: GameState, seat: int) -> SeatContext:
         """The context of ``seat``, from one pass over its tableau."""
+        index = card_index(st.ruleset.catalogue)
+        of_card = index.of_card
         cards = st.cards
         fd = st.face_down
         locked = locked_cards(st)
-        off: dict[CardType, int] = {}
+        off = [0] * len(index.types)
         discounts: list[str] = []
         targets: list[CardType] = []
+        target_idx: list[int] = []
         limit = st.ruleset.base_hand_limit
         observatory = -1
         for c in st.tableaux[seat]:
             t = cards[c]
-            off[t] = off.get(t, 0) + 1
+            ti = of_card[c]
+            off[ti] += 1
             if t.discount is not None:
                 discounts.extend(t.discounts)
             face_up = c not in fd
-            if not t.trading and face_up and c not in locked and t not in targets:
+            if not t.trading and face_up and c not in locked and ti not in target_idx:
                 targets.append(t)
+                target_idx.append(ti)
             if observatory < 0 and face_up and t.ability == "observatory":
                 observatory = c
             limit += t.hand_limit_bonus
         for colour in discounts:
-            for t in _types_of_colour(st.ruleset.catalogue, colour):
-                off[t] = off.get(t, 0) + 1
+            for ti in index.selected(colour):
+                off[ti] += 1
         bonus = extra_discounts(st, seat)
         for selector, amount in bonus:  # M3-04: on top of every other discount
-            for t in _types_of_colour(st.ruleset.catalogue, selector):
-                off[t] = off.get(t, 0) + amount
-        return SeatContext(list(st.tableaux[seat]), set(fd), off, targets, limit, observatory, locked, bonus)
+            for ti in index.selected(selector):
+                off[ti] += amount
+        return SeatContext(
+            index, list(st.tableaux[seat]), set(fd), off, targets, target_idx, limit, observatory, locked, bonus
+        )
 
     def extended(self, st: GameState, c: int) -> SeatContext:
         """The context of this tableau plus card ``c`` at its end: what a fresh one would be, built
         without a pass over the whole tableau (placing a card is the common change)."""
         t = st.cards[c]
-        off = dict(self.off)
-        off[t] = off.get(t, 0) + 1
+        index = self.index
+        ti = index.of_card[c]
+        off = list(self.off)
+        off[ti] += 1
         for colour in t.discounts:
-            for d in _types_of_colour(st.ruleset.catalogue, colour):
-                off[d] = off.get(d, 0) + 1
+            for d in index.selected(colour):
+                off[d] += 1
         face_up = c not in self.face_down
         targets = self.targets
-        if not t.trading and face_up and c not in self.locked and t not in targets:
+        target_idx = self.target_idx
+        if not t.trading and face_up and c not in self.locked and ti not in target_idx:
             targets = targets + [t]
+            target_idx = target_idx + [ti]
         observatory = self.observatory
         if observatory < 0 and face_up and t.ability == "observatory":
             observatory = c
         return SeatContext(
+            index,
             self.tableau + [c],
             self.face_down,
             off,
             targets,
+            target_idx,
             self.hand_limit + t.hand_limit_bonus,
             observatory,
             self.locked,
             self.bonus,
         )
 
-    def price(self, ctype: CardType, lower: bool, displaced: CardType | None = None) -> int:
-        """BG-04, BG-05; seed 000 "Kostensenkungen": printed cost (minus the displaced card's value
-        for a trading card), minus 1 per card of the same name owned, 1 from the lower row, 1 per
-        discount card of its colour; never below 1."""
-        p = ctype.cost - self.off.get(ctype, 0)
+    def refaced(self, face_down: set[int]) -> SeatContext:
+        """This context for other face-down cards elsewhere (none of them in this tableau)."""
+        return SeatContext(
+            self.index, self.tableau, set(face_down), self.off, self.targets, self.target_idx, self.hand_limit,
+            self.observatory, self.locked, self.bonus,
+        )  # fmt: skip
+
+    def card_price(self, st: GameState, card: int, lower: bool, displaced: CardType | None = None) -> int:
+        """``price`` of the physical card ``card`` (its type by index: no dict lookup)."""
+        p = st.cards[card].cost - self.off[self.index.of_card[card]]
         if lower:
             p -= 1
         if displaced is not None:
             p -= displaced.displace_value
         return p if p > 1 else 1
 
-
-_COLOUR_TYPES: dict[tuple[int, tuple[str, ...], str], tuple[CardType, ...]] = {}
-
-
-def _types_of_colour(cat: Catalogue, colour: str) -> tuple[CardType, ...]:
-    """The card types of a colour (its trading cards included), or every trading card for ``TRADING``."""
-    found = _COLOUR_TYPES.get((cat.edition, cat.extras, colour))
-    if found is None:
-        found = _COLOUR_TYPES[cat.edition, cat.extras, colour] = tuple(
-            t for t in cat.types if t.colour == colour or (colour == TRADING and t.trading)
-        )
-    return found
+    def price(self, ctype: CardType, lower: bool, displaced: CardType | None = None) -> int:
+        """BG-04, BG-05; seed 000 "Kostensenkungen": printed cost (minus the displaced card's value
+        for a trading card), minus 1 per card of the same name owned, 1 from the lower row, 1 per
+        discount card of its colour; never below 1."""
+        ti = self.index.of_type.get(ctype)
+        p = ctype.cost - (self.off[ti] if ti is not None else 0)
+        if lower:
+            p -= 1
+        if displaced is not None:
+            p -= displaced.displace_value
+        return p if p > 1 else 1
 
 
 def extra_discounts(st: GameState, seat: int) -> tuple[tuple[str, int], ...]:
@@ -157,7 +221,14 @@ def seat_context(st: GameState, seat: int) -> SeatContext:
     if ctx is not None and st.ruleset.hooks.discounts and ctx.bonus != extra_discounts(st, seat):
         ctx = None  # e.g. the assistants passed on at the end of a round (M3-06)
     fresh_locks = not st.ruleset.hooks.locked or ctx is None or ctx.locked == locked_cards(st)
-    if ctx is not None and ctx.face_down == st.face_down and fresh_locks:
+    if ctx is not None and fresh_locks:
+        fd = st.face_down
+        if ctx.face_down != fd:
+            if not (ctx.face_down ^ fd).isdisjoint(ctx.tableau):
+                ctx = st.contexts[seat] = SeatContext.fresh(st, seat)
+                return ctx
+            # the cards turned face down or up are none of this tableau's: nothing else changes
+            ctx = st.contexts[seat] = ctx.refaced(fd)
         if ctx.tableau == tableau:
             return ctx
         if len(tableau) == len(ctx.tableau) + 1 and tableau[:-1] == ctx.tableau:
@@ -190,7 +261,7 @@ def can_displace(trading: CardType, target: CardType) -> bool:
     )
 
 
-_DISPLACEABLE: dict[CardType, frozenset[CardType]] = {}
+_DISPLACEABLE: Final[dict[CardType, frozenset[CardType]]] = {}
 
 
 def displaceable(trading: CardType) -> frozenset[CardType]:

@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from .hooks import cards_of
 from .state import GameState
 
 Event = dict[str, Any]
 
-HAND_PENALTY = 5  # BG-14
-CONVERSION = "rubles"  # the source of the final scoring's VP for rubles: rubles not converted stay
+HAND_PENALTY: Final = 5  # BG-14
+CONVERSION: Final = "rubles"  # the source of the final scoring's VP for rubles: rubles not converted stay
 
 
 def no_vp_cards(st: GameState) -> frozenset[int]:

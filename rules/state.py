@@ -6,7 +6,7 @@ Physical cards are ints indexing ``Catalogue.cards``; seats are ints 0..n-1 in c
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from .cards import CardType
 from .ruleset import Ruleset
@@ -14,8 +14,12 @@ from .ruleset import Ruleset
 if TYPE_CHECKING:
     from .prices import SeatContext
 
-UPPER, LOWER, HAND, DRAWN = 0, 1, 2, 3
-ROW_NAMES = {UPPER: "upper", LOWER: "lower", HAND: "hand", DRAWN: "drawn"}
+# Rows (Final: the compiled core reads them as constants, not from the module's dict).
+UPPER: Final = 0
+LOWER: Final = 1
+HAND: Final = 2
+DRAWN: Final = 3
+ROW_NAMES: Final = {UPPER: "upper", LOWER: "lower", HAND: "hand", DRAWN: "drawn"}
 
 TOKENS = ("hammer", "cathedral", "bust", "hand")
 

@@ -11,7 +11,7 @@ import json
 import random
 from collections.abc import Mapping
 from functools import cache
-from typing import Any
+from typing import Any, Final
 
 from ..cards import EXTRA_DIR
 from ..flow import resume_after
@@ -19,10 +19,10 @@ from ..hooks import Event, Expansion, Hooks, Phase, Shape
 from ..scoring import gain_vp
 from ..state import GameState, Pending
 
-KEY = "market"
-YELLOW = "yellow"  # MK-29: market cards are a fourth colour
-CRATE = "crate"  # the ability of the orange special cards (MK-32)
-ANY = "?"  # the roundel whose good is chosen with a good token (MK-25)
+KEY: Final = "market"
+YELLOW: Final = "yellow"  # MK-29: market cards are a fourth colour
+CRATE: Final = "crate"  # the ability of the orange special cards (MK-32)
+ANY: Final = "?"  # the roundel whose good is chosen with a good token (MK-25)
 
 
 @cache

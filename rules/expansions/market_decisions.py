@@ -8,6 +8,7 @@ release Crate of Fish        let it go to the box (MK-35)
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Final
 
 from ..actions import Action, Move
 from ..cards import Catalogue
@@ -17,7 +18,9 @@ from ..hooks import Checked, Decision, Event, Formatter, Notation, Parser
 from ..state import GameState, Pending
 from .market import continue_crates, free_goods, goods, mstate, release, tile
 
-AS, CONFIRM, RELEASE = "as", "confirm", "release"
+AS: Final = "as"
+CONFIRM: Final = "confirm"
+RELEASE: Final = "release"
 
 
 class GoodDecision(Decision):
