@@ -35,7 +35,11 @@ MODULES = tuple(  # the playout path of the rules (the computer players add thei
     for m in (
         "engine", "state", "cards", "actions", "ruleset", "errors",
         "hooks", "prices", "moves", "checks", "flow", "scoring", "base",
-        "expansions/market", "expansions/market_decisions",
+        "expansions/market", "expansions/market_decisions", "expansions/common",
+        "expansions/module4", "expansions/module4_decisions", "expansions/module6", "expansions/module6_decisions",
+        "expansions/banquet", "expansions/banquet_cards", "expansions/banquet_decisions", "expansions/debtors_prison",
+        "expansions/society", "expansions/society_decisions", "expansions/assistants", "expansions/assignments",
+        "expansions/assignment_decision",
     )
 )  # fmt: skip
 STAMP = ".sources-digest"

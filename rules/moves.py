@@ -105,67 +105,77 @@ def offers(
         _offers_by_copy(ctx, st, rows, money, take, out)
         return
     tables = tables_of(ctx.index, st)
+    numbers: list[int] = []
+    lines: list[list[int]] = []
     for row, line in rows:
-        offer_row(ctx, st.cards, tables, row, line if isinstance(line, list) else list(line), money, take, out)
+        numbers.append(row)
+        lines.append(line if isinstance(line, list) else list(line))
+    offer_rows(ctx, st.cards, tables, tuple(numbers), lines, money, take, out)
 
 
-def offer_row(
+ROWS: Final[tuple[int, ...]] = (UPPER, LOWER, HAND)  # a normal turn's rows, in the order their moves are listed
+
+
+def offer_rows(
     ctx: SeatContext,
     cards: tuple[CardType, ...],
     tables: MoveTables,
-    row: int,
-    line: list[int],
+    rows: tuple[int, ...],
+    lines: list[list[int]],
     money: int,
     take: bool,
     out: list[Move],
 ) -> None:
-    """``offers`` for one row (where copies of a type do not differ). The price arithmetic is
-    SeatContext.price's, inlined: this is the hottest loop of random playouts (the property tests
-    hold the two to agreement)."""
-    n = len(line)
-    if n == 0:
-        return
-    place = tables.place[row]
-    takes = tables.take[row] if take and row != HAND else None
-    trade = tables.trade[row]
-    lower = 1 if row == LOWER else 0
+    """``offers`` for the cards ``lines[k]`` of row ``rows[k]`` (where copies of a type do not
+    differ). The price arithmetic is SeatContext.price's, inlined: this is the hottest loop of random
+    playouts (the property tests hold the two to agreement)."""
     off = ctx.off
     of_card = ctx.index.of_card
-    seen: list[CardType] = []
-    for i in range(n):
-        c = line[i]
-        t = cards[c]
-        dup = False
-        for s in seen:  # one choice per name (a row holds a handful of cards)
-            if s is t:
-                dup = True
-                break
-        if dup:
+    for k in range(len(lines)):
+        line = lines[k]
+        n = len(line)
+        if n == 0:
             continue
-        seen.append(t)
-        ti = of_card[c]
-        base: int = t.cost - off[ti] - lower
-        if base < 1:
-            base = 1
-        if not t.trading:
-            if base <= money:
-                prices = place[ti]
-                if prices is not None:
-                    out.append(prices[base])
-        elif money > 0:
-            trades = trade[ti]
-            if trades is not None:
-                target_idx = ctx.target_idx
-                for k in range(len(target_idx)):
-                    table = trades[target_idx[k]]
-                    if table is not None:
-                        pr: int = base - ctx.targets[k].displace_value
-                        if pr < 1:
-                            pr = 1
-                        if pr <= money:
-                            out.append(table[pr])
-        if takes is not None:
-            out.append(takes[ti])
+        row = rows[k]
+        place = tables.place[row]
+        takes = tables.take[row] if take and row != HAND else None
+        trade = tables.trade[row]
+        lower = 1 if row == LOWER else 0
+        seen: list[CardType] = []
+        for i in range(n):
+            c = line[i]
+            t = cards[c]
+            dup = False
+            for s in seen:  # one choice per name (a row holds a handful of cards)
+                if s is t:
+                    dup = True
+                    break
+            if dup:
+                continue
+            seen.append(t)
+            ti = of_card[c]
+            base: int = t.cost - off[ti] - lower
+            if base < 1:
+                base = 1
+            if not t.trading:
+                if base <= money:
+                    prices = place[ti]
+                    if prices is not None:
+                        out.append(prices[base])
+            elif money > 0:
+                trades = trade[ti]
+                if trades is not None:
+                    target_idx = ctx.target_idx
+                    for j in range(len(target_idx)):
+                        table = trades[target_idx[j]]
+                        if table is not None:
+                            pr: int = base - ctx.targets[j].displace_value
+                            if pr < 1:
+                                pr = 1
+                            if pr <= money:
+                                out.append(table[pr])
+            if takes is not None:
+                out.append(takes[ti])
 
 
 def _offers_by_copy(
@@ -184,22 +194,23 @@ def _offers_by_copy(
     cards = st.cards
     goods = st.ruleset.catalogue.copy_goods
     tables = tables_of(ctx.index, st)
-    targets: list[tuple[CardType, str]] | None = None
+    target_cards: list[int] | None = None
     for row, line in rows:
         if not line:
             continue
         place = tables.place[row]
         takes = tables.take[row] if take and row != HAND else None
         lower = 1 if row == LOWER else 0
-        seen: list[tuple[int, str]] = []
+        seen_types: list[CardType] = []  # the (type, roundel) choices so far, side by side
+        seen_goods: list[str] = []
         for c in line:
             t = cards[c]
-            ti = of_card[c]
             good = goods[c]
-            key = (ti, good)
-            if key in seen:
+            if _seen(seen_types, seen_goods, t, good):
                 continue
-            seen.append(key)
+            seen_types.append(t)
+            seen_goods.append(good)
+            ti = of_card[c]
             base = t.cost - off[ti] - lower
             if base < 1:
                 base = 1
@@ -210,36 +221,46 @@ def _offers_by_copy(
                         m = prices[base]
                         out.append(_with_good(m, good) if good else m)
             elif money > 0:
-                if targets is None:
-                    targets = _copy_targets(st)
+                if target_cards is None:
+                    target_cards = _copy_targets(st)
                 trades = tables.trade[row][ti]
                 if trades is not None:
-                    of_type = ctx.index.of_type
-                    for tt, tgood in targets:
-                        table = trades[of_type[tt]]
+                    for x in target_cards:
+                        table = trades[of_card[x]]
                         if table is not None:
-                            pr = base - tt.displace_value
+                            pr = base - cards[x].displace_value
                             if pr < 1:
                                 pr = 1
                             if pr <= money:
                                 m = table[pr]
+                                tgood = goods[x]
                                 out.append(_with_good(m, tgood) if tgood else m)
             if takes is not None:
                 m = takes[ti]
                 out.append(_with_good(m, good) if good else m)
 
 
-def _copy_targets(st: GameState) -> list[tuple[CardType, str]]:
-    """The deciding seat's displaceable cards as (type, roundel naming the copy), once each."""
+def _seen(types: list[CardType], goods: list[str], t: CardType, good: str) -> bool:
+    """``t`` with roundel ``good`` is among the (type, roundel) pairs of ``types`` and ``goods``."""
+    return any(types[i] is t and goods[i] == good for i in range(len(types)))
+
+
+def _copy_targets(st: GameState) -> list[int]:
+    """The deciding seat's displaceable cards, one of each (type, roundel naming the copy)."""
     cards = st.cards
     goods = st.ruleset.catalogue.copy_goods
     fd = st.face_down
     locked = locked_cards(st)
-    out: list[tuple[CardType, str]] = []
+    out: list[int] = []
+    types: list[CardType] = []
+    tgoods: list[str] = []
     for x in st.tableaux[st.decider]:
-        key = (cards[x], goods[x])
-        if not key[0].trading and x not in fd and x not in locked and key not in out:
-            out.append(key)
+        t = cards[x]
+        good = goods[x]
+        if not t.trading and x not in fd and x not in locked and not _seen(types, tgoods, t, good):
+            out.append(x)
+            types.append(t)
+            tgoods.append(good)
     return out
 
 
@@ -283,10 +304,7 @@ def legal_moves(st: GameState) -> list[Move]:
     if st.ruleset.roundels:
         offers(ctx, st, ((UPPER, st.upper), (LOWER, st.lower), (HAND, hand)), money, take, moves)
     else:
-        tables = tables_of(ctx.index, st)
-        offer_row(ctx, cards, tables, UPPER, st.upper, money, take, moves)
-        offer_row(ctx, cards, tables, LOWER, st.lower, money, take, moves)
-        offer_row(ctx, cards, tables, HAND, hand, money, take, moves)
+        offer_rows(ctx, cards, tables_of(ctx.index, st), ROWS, [st.upper, st.lower, hand], money, take, moves)
     if ctx.observatory >= 0 and observing_phase(st):
         for deck in st.ruleset.decks:
             if len(st.decks[deck]) >= 2:

@@ -75,7 +75,7 @@ class SeatContext:
 
     __slots__ = (
         "tableau", "face_down", "off", "targets", "target_idx", "hand_limit", "observatory", "locked", "bonus",
-        "index",
+        "index", "shared",
     )  # fmt: skip
 
     def __init__(
@@ -101,6 +101,9 @@ class SeatContext:
         self.hand_limit = hand_limit
         self.observatory = observatory
         self.locked = locked  # cards no trading card may displace (``Hooks.locked``, BQ-11)
+        # Its lists may be another state's too (a copied state shares its contexts, GameState.copy):
+        # cloned before it changes in place (``seat_context``).
+        self.shared = False
 
     @staticmethod
     def fresh(st: GameState, seat: int) -> SeatContext:
@@ -140,44 +143,43 @@ class SeatContext:
             index, list(st.tableaux[seat]), set(fd), off, targets, target_idx, limit, observatory, locked, bonus
         )
 
-    def extended(self, st: GameState, c: int) -> SeatContext:
-        """The context of this tableau plus card ``c`` at its end: what a fresh one would be, built
-        without a pass over the whole tableau (placing a card is the common change)."""
+    def extend(self, st: GameState, c: int) -> None:
+        """Card ``c`` added at the end of this context's tableau, in place: what a fresh context
+        would be, made without a pass over the whole tableau (placing a card is the common change).
+        Only for a context that is not ``shared``: no other state or context sees it change."""
         t = st.cards[c]
         index = self.index
         ti = index.of_card[c]
-        off = list(self.off)
+        off = self.off
         off[ti] += 1
-        for colour in t.discounts:
-            for d in index.selected(colour):
-                off[d] += 1
+        if t.discount is not None:
+            for colour in t.discounts:
+                for d in index.selected(colour):
+                    off[d] += 1
         face_up = c not in self.face_down
-        targets = self.targets
-        target_idx = self.target_idx
-        if not t.trading and face_up and c not in self.locked and ti not in target_idx:
-            targets = targets + [t]
-            target_idx = target_idx + [ti]
-        observatory = self.observatory
-        if observatory < 0 and face_up and t.ability == "observatory":
-            observatory = c
-        return SeatContext(
-            index,
-            self.tableau + [c],
-            self.face_down,
-            off,
-            targets,
-            target_idx,
-            self.hand_limit + t.hand_limit_bonus,
-            observatory,
-            self.locked,
-            self.bonus,
-        )
+        if not t.trading and face_up and c not in self.locked and ti not in self.target_idx:
+            self.targets.append(t)
+            self.target_idx.append(ti)
+        if self.observatory < 0 and face_up and t.ability == "observatory":
+            self.observatory = c
+        self.hand_limit += t.hand_limit_bonus
+        self.tableau.append(c)
 
     def refaced(self, face_down: set[int]) -> SeatContext:
-        """This context for other face-down cards elsewhere (none of them in this tableau)."""
-        return SeatContext(
+        """This context for other face-down cards elsewhere (none of them in this tableau); its lists
+        are this one's (so it is shared)."""
+        ctx = SeatContext(
             self.index, self.tableau, set(face_down), self.off, self.targets, self.target_idx, self.hand_limit,
             self.observatory, self.locked, self.bonus,
+        )  # fmt: skip
+        ctx.shared = True
+        return ctx
+
+    def clone(self) -> SeatContext:
+        """A copy of this context with lists of its own (to change in place)."""
+        return SeatContext(
+            self.index, list(self.tableau), self.face_down, list(self.off), list(self.targets),
+            list(self.target_idx), self.hand_limit, self.observatory, self.locked, self.bonus,
         )  # fmt: skip
 
     def card_price(self, st: GameState, card: int, lower: bool, displaced: CardType | None = None) -> int:
@@ -232,7 +234,9 @@ def seat_context(st: GameState, seat: int) -> SeatContext:
         if ctx.tableau == tableau:
             return ctx
         if len(tableau) == len(ctx.tableau) + 1 and tableau[:-1] == ctx.tableau:
-            ctx = st.contexts[seat] = ctx.extended(st, tableau[-1])
+            if ctx.shared:
+                ctx = st.contexts[seat] = ctx.clone()
+            ctx.extend(st, tableau[-1])
             return ctx
     ctx = st.contexts[seat] = SeatContext.fresh(st, seat)
     return ctx

@@ -64,7 +64,7 @@ def income(st: GameState, events: list[Event]) -> bool:
 def score_colour(st: GameState, colour: str, key: str, events: list[Event]) -> None:
     cards = st.cards
     start = st.tokens[st.ruleset.phases[st.phase].token]
-    rubles_key, vp_key = f"{key}_rubles", f"{key}_vp"
+    rubles_key, vp_key = _stat_keys(key)
     n = len(st.seats)
     adjust = st.ruleset.hooks.card_income
     for i in range(n):
@@ -98,6 +98,17 @@ def score_colour(st: GameState, colour: str, key: str, events: list[Event]) -> N
                        "rubles_after": st.rubles[seat], "vp_after": st.vp[seat] + vp})
         if vp:
             gain_vp(st, seat, vp, key, events)
+
+
+_STAT_KEYS: Final[dict[str, tuple[str, str]]] = {}
+
+
+def _stat_keys(key: str) -> tuple[str, str]:
+    """The stats keys of a scoring's rubles and VP (``workers_rubles``, ``workers_vp``), made once."""
+    found = _STAT_KEYS.get(key)
+    if found is None:
+        found = _STAT_KEYS[key] = (f"{key}_rubles", f"{key}_vp")
+    return found
 
 
 def bonus_count(st: GameState, seat: int, per: str) -> int:

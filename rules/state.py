@@ -92,8 +92,10 @@ class GameState:
         return self.ruleset.phases[self.phase].key
 
     def copy(self) -> GameState:
+        """A deep copy of the game's value; the seats' price contexts are shared with it (copy on write,
+        ``rules.prices.seat_context``): a copy need not rebuild them."""
         p = self.pending
-        return GameState(
+        new = GameState(
             ruleset=self.ruleset,
             seats=list(self.seats),
             decks={k: list(v) for k, v in self.decks.items()},
@@ -122,6 +124,12 @@ class GameState:
             winners=list(self.winners),
             ext=_copy_json(self.ext) if self.ext else {},
         )
+        contexts = self.contexts
+        for ctx in contexts:
+            if ctx is not None:
+                ctx.shared = True
+        new.contexts = list(contexts)
+        return new
 
     # --- JSON ---------------------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:

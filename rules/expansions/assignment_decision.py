@@ -12,7 +12,7 @@ it. The chosen ones are scored as step 2 of the final scoring (X-06, M5-18), Ass
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from ..actions import Action, Move
 from ..cards import Catalogue
@@ -22,7 +22,7 @@ from ..scoring import gain_vp, resume_final
 from ..state import GameState, Pending
 from .assignments import MOST_RUBLES, best, dealt, mstate, value
 
-KIND = "assignment"
+KIND: Final = "assignment"
 
 
 class AssignmentDecision(Decision):

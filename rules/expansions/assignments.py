@@ -15,7 +15,7 @@ import json
 import random
 from collections.abc import Mapping
 from functools import cache
-from typing import Any
+from typing import Any, Final
 
 from ..cards import BLUE, EXTRA_DIR, GREEN, RED
 from ..hooks import Hooks, Shape
@@ -23,9 +23,9 @@ from ..state import GameState
 from .common import MarketModule
 from .market import YELLOW, positions
 
-KEY = "module5"
-FIELD = "assignments"  # the record field and the view field
-MOST_RUBLES = 6  # M5-08: scored before all other assignments
+KEY: Final = "module5"
+FIELD: Final = "assignments"  # the record field and the view field
+MOST_RUBLES: Final = 6  # M5-08: scored before all other assignments
 A5_CARDS = ("market", "customs_house", "firehouse")  # M5-07: Marktstand, Zollhaus, Feuerwache
 
 

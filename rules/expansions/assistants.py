@@ -13,15 +13,15 @@ import json
 import random
 from collections.abc import Mapping
 from functools import cache
-from typing import Any
+from typing import Any, Final
 
 from ..cards import EXTRA_DIR
 from ..hooks import Event, Hooks, Shape
 from ..state import GameState
 from .common import MarketModule
 
-KEY = "module3"
-FIELD = "assistants"  # the record field (X-09, M3-09) and the view field (X-08, M3-08)
+KEY: Final = "module3"
+FIELD: Final = "assistants"  # the record field (X-09, M3-09) and the view field (X-08, M3-08)
 
 
 @cache

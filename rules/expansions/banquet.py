@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Final
 
 from ..actions import Move
 from ..cards import raw_extra
@@ -26,10 +26,11 @@ from ..moves import offers
 from ..prices import seat_context
 from ..state import LOWER, UPPER, GameState, Pending
 
-KEY = "banquet"  # the card file and the state's key; the registry key is "module1"
-PURPLE = "purple"
-JESTER, BANQUET = "jester", "banquet"
-PICKPOCKET = "pickpocket"
+KEY: Final = "banquet"  # the card file and the state's key; the registry key is "module1"
+PURPLE: Final = "purple"
+JESTER: Final = "jester"
+BANQUET: Final = "banquet"
+PICKPOCKET: Final = "pickpocket"
 
 
 def bstate(st: GameState) -> dict[str, Any]:
@@ -224,7 +225,7 @@ class Banquet(Expansion):
     with Module 2 or In bester Gesellschaft (BQ-23, BQ-28) is done by that part's configure."""
 
     key = "module1"
-    editions = (1, 2)
+    editions: tuple[int, ...] = (1, 2)
 
     def configure(self, shape: Shape) -> None:
         shape.extras.append(KEY)

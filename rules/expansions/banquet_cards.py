@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import Final
 
 from ..actions import PLAY, Action, Move
 from ..cards import CardType, Catalogue
@@ -25,7 +26,8 @@ from ..scoring import card_value, gain_vp
 from ..state import HAND, GameState
 from .banquet import BANQUET, JESTER, PICKPOCKET, PURPLE, attachments_on, bstate, covered, is_purple, to_box
 
-RUBLES, VP = "rubles", "vp"
+RUBLES: Final = "rubles"
+VP: Final = "vp"
 
 
 def _note(key: str, seat: int, cards: dict[str, str], gain: dict[str, int] | None = None, **params: object) -> Event:
@@ -133,7 +135,7 @@ class Attach(PurplePlay):
         return [_note("log.bq_attach", seat, {"card": action.card, "target": action.target})]
 
 
-GUILD_HALL = "guild_hall"  # Module 2's Guild Hall: 4 split between rubles and VP at each building scoring
+GUILD_HALL: Final = "guild_hall"  # Module 2's Guild Hall: 4 split between rubles and VP at each building scoring
 
 
 def mooch_value(st: GameState, owner: int, c: int) -> tuple[int, int]:

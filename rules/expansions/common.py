@@ -8,5 +8,5 @@ from ..hooks import Expansion
 class MarketModule(Expansion):
     """A module of the 2nd edition that is played with the Market only: Modules 3 to 6 (X-02)."""
 
-    editions = (2,)
-    requires = ("market",)
+    editions: tuple[int, ...] = (2,)
+    requires: tuple[str, ...] = ("market",)

@@ -13,7 +13,7 @@ in the 1st edition: ``Ruleset.observatory_reset``).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from ..actions import Action, Move
 from ..base import ObservatoryDecision
@@ -24,8 +24,8 @@ from ..hooks import Checked, Decision, Event, TurnAction
 from ..moves import observing_phase
 from ..state import GameState, Pending
 
-PRISON = "prison"
-ABILITY = "debtors_prison"
+PRISON: Final = "prison"
+ABILITY: Final = "debtors_prison"
 NOT_PICKED = ("purple",)  # AMB-12, AMB-19: purple cards cannot be picked
 
 

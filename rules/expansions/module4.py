@@ -14,7 +14,7 @@ import json
 import random
 from collections.abc import Mapping
 from functools import cache
-from typing import Any
+from typing import Any, Final
 
 from ..actions import BUY, Action, Move
 from ..checks import check_placement, find
@@ -26,10 +26,13 @@ from ..prices import seat_context
 from ..state import LOWER, ROW_NAMES, UPPER, GameState, Pending
 from .common import MarketModule
 
-KEY = "module4"
-EVENT, GRABBER = "event", "grabber"  # action kinds (the Grabber names the card it buys)
-TWIN, ORDER = "twin", "order"  # decision kinds
-SPONSOR_SELF, SPONSOR_OTHERS = 6, 2  # M4-07
+KEY: Final = "module4"
+EVENT: Final = "event"  # action kinds (the Grabber names the card it buys)
+GRABBER: Final = "grabber"
+TWIN: Final = "twin"  # decision kinds
+ORDER: Final = "order"
+SPONSOR_SELF: Final = 6  # M4-07
+SPONSOR_OTHERS: Final = 2
 
 
 @cache

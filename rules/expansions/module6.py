@@ -15,7 +15,7 @@ import json
 import random
 from collections.abc import Mapping
 from functools import cache
-from typing import Any
+from typing import Any, Final
 
 from ..cards import DATA_DIR, GREEN, RED
 from ..hooks import Event, Hooks
@@ -24,9 +24,9 @@ from ..state import GameState, Pending
 from .common import MarketModule
 from .market import positions
 
-KEY = "module6"
-BLUE = "blue"
-BONUS = "bonus"  # the decision kind and its action word
+KEY: Final = "module6"
+BLUE: Final = "blue"
+BONUS: Final = "bonus"  # the decision kind and its action word
 
 
 @cache

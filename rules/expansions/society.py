@@ -14,20 +14,23 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Final
 
 from ..hooks import Event, Expansion, Hooks, Phase, Shape
 from ..scoring import gain_vp
 from ..state import GameState
 
-NEW_SOCIETY, REPLACEMENTS_ONLY, MODULE2 = "new_society", "new_society_replacements_only", "module2"
-CARDS, REPLACEMENT_CARDS = "new_society", "new_society_replacements"
+NEW_SOCIETY: Final = "new_society"
+REPLACEMENTS_ONLY: Final = "new_society_replacements_only"
+MODULE2: Final = "module2"
+CARDS: Final = "new_society"
+REPLACEMENT_CARDS: Final = "new_society_replacements"
 # IBG-02: the 7 base cards the expansion replaces with its own versions (types; 7 physical cards).
 REPLACED = ("czar_and_carpenter", "observatory", "academy", "mistress_of_ceremonies", "mariinsky_theater")
-SACK = "sack"
-SACK_RUBLES = 2  # P5-06
-SACK_VP = 2  # P5-08
-BEYOND_TEN_VP = 10  # IBG-04
+SACK: Final = "sack"
+SACK_RUBLES: Final = 2  # P5-06
+SACK_VP: Final = 2  # P5-08
+BEYOND_TEN_VP: Final = 10  # IBG-04
 
 
 def _without_debtors_prison(shape: Shape) -> None:
@@ -107,8 +110,9 @@ class NewSociety(Expansion):
     cards), and five players without the Market (P5-04)."""
 
     key = NEW_SOCIETY
-    editions = (1,)  # in the 2nd edition its cards are Module 2's (IBG-14: not all of them are known yet)
-    excludes = (REPLACEMENTS_ONLY,)
+    # in the 2nd edition its cards are Module 2's (IBG-14: not all of them are known yet)
+    editions: tuple[int, ...] = (1,)
+    excludes: tuple[str, ...] = (REPLACEMENTS_ONLY,)
     instead = MODULE2
 
     def configure(self, shape: Shape) -> None:
@@ -130,8 +134,8 @@ class ReplacementsOnly(Expansion):
     expansion card, no +10 VP rule, 2 to 4 players."""
 
     key = REPLACEMENTS_ONLY
-    editions = (1,)  # a variant of the 1st edition
-    excludes = (NEW_SOCIETY,)
+    editions: tuple[int, ...] = (1,)  # a variant of the 1st edition
+    excludes: tuple[str, ...] = (NEW_SOCIETY,)
 
     def configure(self, shape: Shape) -> None:
         shape.extras.append(REPLACEMENT_CARDS)
@@ -143,7 +147,7 @@ class Module2(Expansion):
     beyond ten aristocrats (M2-13, AMB-27)."""
 
     key = MODULE2
-    editions = (2,)
+    editions: tuple[int, ...] = (2,)
     instead = NEW_SOCIETY
 
     def configure(self, shape: Shape) -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from typing import Final
 
 from ..actions import Action, Move
 from ..base import settle_next
@@ -22,10 +23,13 @@ from ..hooks import Checked, Decision, Event, Formatter, Notation, Parser
 from ..scoring import buy_vp, gain_vp, vp_cards
 from ..state import GameState, Pending
 
-GUILD_HALL, TRADING_HOUSE, SYCOPHANT = "guild_hall", "trading_house", "sycophant"
-GUILD_HALL_SPLIT = 4  # M2-09
-TRADING_HOUSE_PRICE, TRADING_HOUSE_VP = 3, 2  # M2-03
-SYCOPHANT_FEE = 1  # M2-05
+GUILD_HALL: Final = "guild_hall"
+TRADING_HOUSE: Final = "trading_house"
+SYCOPHANT: Final = "sycophant"
+GUILD_HALL_SPLIT: Final = 4  # M2-09
+TRADING_HOUSE_PRICE: Final = 3  # M2-03
+TRADING_HOUSE_VP: Final = 2
+SYCOPHANT_FEE: Final = 1  # M2-05
 
 
 def _owns(st: GameState, seat: int, ability: str) -> list[int]:
