@@ -225,7 +225,7 @@ def seat_context(st: GameState, seat: int) -> SeatContext:
     fresh_locks = not st.ruleset.hooks.locked or ctx is None or ctx.locked == locked_cards(st)
     if ctx is not None and fresh_locks:
         fd = st.face_down
-        if ctx.face_down != fd:
+        if (fd or ctx.face_down) and ctx.face_down != fd:
             if not (ctx.face_down ^ fd).isdisjoint(ctx.tableau):
                 ctx = st.contexts[seat] = SeatContext.fresh(st, seat)
                 return ctx
