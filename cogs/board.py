@@ -199,6 +199,8 @@ class BoardPoster(TurnMessages):
                 await self._strip(channel, game.board_message_id, game)
         self._placed(game.channel_id, board_id)
         await self.store.mark_shown(game.id, game.version, board_id)
+        if game.turn_message_id is None and game.shown_version < game.version:
+            game.turn_user_id = None  # told for an older turn, with nothing in the channel (as mark_shown)
         game.board_message_id, game.shown_version = board_id, game.version
         await self._turn(game, channel, st, reposted=board_id != old)
 
