@@ -94,10 +94,10 @@ class BoardPoster(TurnMessages):
         shards = self.bot.shard_filter()
         for game_id in await self.store.games_to_show(shards=shards):
             self.kick(game_id)
-        if self.bot.config.live_minutes > 0:  # a turn left untold for a live player: its wake was in memory
-            for game in await self.store.list_games(status=ACTIVE, limit=10_000, shards=shards):
-                if game.turn_message_id is None and game.turn_user_id is None:
-                    self.kick(game.id)
+        # a turn left untold: its next try (a transient failure), or a live player's wake, was in memory
+        for game in await self.store.list_games(status=ACTIVE, limit=10_000, shards=shards):
+            if game.turn_message_id is None and game.turn_user_id is None:
+                self.kick(game.id)
 
     async def run(self, game_id: int) -> None:
         delay = RETRY_FIRST

@@ -1,11 +1,14 @@
-"""A player told by DM because the channel refused their turn message: the DM is for that turn only. On
-both databases (SQLite, and PostgreSQL when ``TEST_DATABASE_URL`` is set), every turn pinged
-(``LIVE_MINUTES=0``).
+"""Every turn's ping reaches the player to decide when Discord refuses or fails the turn message. On both
+databases (SQLite, and PostgreSQL when ``TEST_DATABASE_URL`` is set), every turn pinged (``LIVE_MINUTES=0``).
+
+A player told by DM because the channel refused their turn message: the DM is for that turn only.
 
 The order forced here: Discord refuses the turn message (403 Missing Permissions) of the player about to
 decide, who is told by DM; that player moves (after the DM, or while it is being sent) and, the other player
 passing at once (pass mode), decides again. The channel then holds exactly one turn message pinging them,
 below the live board.
+
+A turn message Discord failed (503) when the bot stopped before trying again is posted after the restart.
 """
 
 from __future__ import annotations
@@ -33,12 +36,17 @@ from .helpers import (
 from .test_faults import _two_lumberjacks
 
 
+def bot_on(db_url: str, *, sync: bool = True) -> PetersburgBot:
+    """The real bot on the database of ``db_url``, every turn pinged."""
+    if db_url.startswith("postgresql"):
+        return make_bot(Path("unused.sqlite3"), sync=sync, database_url=db_url, live_minutes=0)
+    return make_bot(Path(db_url), sync=sync, live_minutes=0)
+
+
 @pytest.fixture
 def simcord_bot(db_url: str) -> PetersburgBot:
     """The real bot on the database of ``db_url`` (the ``db_url`` fixture: SQLite, then PostgreSQL)."""
-    if db_url.startswith("postgresql"):
-        return make_bot(Path("unused.sqlite3"), database_url=db_url, live_minutes=0)
-    return make_bot(Path(db_url), live_minutes=0)
+    return bot_on(db_url)
 
 
 def turn_messages(channel: simcord.ChannelHandle) -> list[Any]:
@@ -100,3 +108,26 @@ async def test_a_player_told_by_dm_who_decides_again_is_pinged_in_the_channel(
     assert turns[0].id > board_message(channel).id  # below the live board
     assert game.turn_message_id == turns[0].id and game.turn_user_id == mover.id
     assert game.board_problem is None  # the channel takes turn messages again: the problem is over
+
+
+async def test_a_turn_message_left_to_retry_is_posted_after_a_restart(env: simcord.Env, db_url: str) -> None:
+    """Discord fails (503) on the turn message and the bot stops before it could try again (its tries wait in
+    memory): the next start finds the untold turn and pings the player once Discord recovers."""
+    channel, players = await new_table(env)
+    env.inject_error("POST", f"/channels/{channel.id}/messages", status=503, message="Service Unavailable",
+                     times=None)  # until the restart (discord.py itself tries a 503 again a few times)
+    await act_by_buttons(env, channel, players)
+    game = await game_in(env, channel)
+    assert (game.turn_message_id, game.turn_user_id) == (None, None)  # untold: the poster tries again later
+    old = bot_of(env)
+    await env.restart_bot(bot_on(db_url, sync=False))  # Discord still fails while the bot stops and starts
+    assert old.store is not None
+    await old.store.close()
+    assert turn_messages(channel) == []
+    env.backend.faults.clear()  # then recovers
+    await env.advance_time(30)
+    game = await game_in(env, channel)
+    st = await state_in(env, channel)
+    turns = turn_messages(channel)
+    assert [m.content for m in turns] == [f"<@{game.user_at(st.decider)}>, it is your turn."]
+    assert game.turn_message_id == turns[0].id
