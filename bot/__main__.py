@@ -105,19 +105,27 @@ async def _log_in(bot: PetersburgBot, config: Config) -> int:
 
 
 class _FirstConnection(logging.Filter):
-    """On ``discord.client``'s log while the bot has never been connected to the gateway: keeps (instead of
-    logging) the error of a failed first connection, which discord.py logs as "Attempting a reconnect" with
-    its traceback before it fails itself on the websocket it never had (``'NoneType' object has no attribute
-    'sequence'``)."""
+    """On discord.py's log until the bot has first been connected to the gateway: notices (instead of logging
+    it) the traceback of a failed first connection, after which discord.py would retry for ever with a
+    sharded bot, and fail itself on the websocket it never had with one shard (``'NoneType' object has no
+    attribute 'sequence'``)."""
+
+    RETRY = ("Attempting a reconnect", "Failed to connect for shard_id")  # discord.client, discord.shard
 
     def __init__(self, bot: PetersburgBot) -> None:
         super().__init__()
         self.bot = bot
         self.error: BaseException | None = None
+        self.failed = asyncio.Event()
+
+    def connected(self) -> bool:
+        return self.bot.ws is not None or bool(getattr(self.bot, "shards", None))
 
     def filter(self, record: logging.LogRecord) -> bool:
-        if self.bot.ws is None and record.exc_info is not None and record.exc_info[1] is not None:
+        if (record.exc_info is not None and record.exc_info[1] is not None and str(record.msg).startswith(self.RETRY)
+                and not self.connected()):
             self.error = record.exc_info[1]
+            self.failed.set()
             return False
         return True
 
@@ -126,20 +134,27 @@ async def _connect(bot: PetersburgBot, config: Config) -> int:
     """Connect to the gateway and run until the bot is closed (0); 4, after one line, when the first connection
     fails (once connected, discord.py reconnects by itself)."""
     first = _FirstConnection(bot)
-    client_log = logging.getLogger("discord.client")
-    client_log.addFilter(first)
+    logs = [logging.getLogger("discord.client"), logging.getLogger("discord.shard")]
+    for log in logs:
+        log.addFilter(first)
+    connecting = asyncio.ensure_future(bot.connect())
+    failed = asyncio.ensure_future(first.failed.wait())
     try:
-        await bot.connect()
-    except AttributeError:
-        if bot.ws is not None or first.error is None:
-            raise
+        await asyncio.wait({connecting, failed}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        failed.cancel()
+        for log in logs:
+            log.removeFilter(first)
+    if not connecting.done():
+        connecting.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await connecting
         where = config.gateway_url or "Discord's gateway"
         print(f"error: cannot reach {where} (logged in, but the gateway connection failed: "
               f"{first.error or type(first.error).__name__}); check the network"
               + (" and DISCORD_GATEWAY_URL" if config.gateway_url else ""), file=sys.stderr)
         return 4
-    finally:
-        client_log.removeFilter(first)
+    connecting.result()  # what ended the connection, raised
     return 0
 
 
