@@ -61,9 +61,11 @@ class Config:
         """Read the settings; raises ValueError naming a malformed one."""
         e = os.environ if env is None else env
         token = e.get("DISCORD_TOKEN", "").strip()
-        if any(c.isspace() or not c.isprintable() for c in token):
-            raise ValueError("DISCORD_TOKEN holds a line break, a space or another invisible character: put the "
-                             "token alone after DISCORD_TOKEN= (Discord Developer Portal > your application > Bot)")
+        odd = [c for c in token if not (c.isascii() and (c.isalnum() or c in "._-"))]
+        if odd:
+            what = "a line break or a space" if any(c.isspace() for c in odd) else f"the character {odd[0]!r}"
+            raise ValueError(f"DISCORD_TOKEN holds {what}, which no token has: put the token alone after "
+                             "DISCORD_TOKEN= (Discord Developer Portal > your application > Bot > Reset Token)")
         guild = e.get("DEV_GUILD_ID", "").strip()
         if guild and not whole(guild):
             raise ValueError("DEV_GUILD_ID must be a server (guild) id: digits only")

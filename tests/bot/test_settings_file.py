@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from bot.config import Config
+from bot.store.urls import redact, url_problem, without_password
 
 ROOT = Path(__file__).resolve().parents[2]
 SETTINGS = ("DATABASE_URL", "DATABASE_PATH", "DISCORD_TOKEN", "LOG_LEVEL", "BACKUP_DIR", "DISCORD_REST_PROXY",
@@ -107,7 +108,8 @@ def test_a_database_url_that_cannot_work_is_one_line(tmp_path: Path, command: st
 
 @pytest.mark.parametrize("args", [
     ("copy-db", "--to", ""), ("copy-db", "--to", "sqlite:///"), ("copy-db", "--to", "sqlite:///:memory:"),
-    ("ratings", "--rebuild", "--database", "")])
+    ("copy-db", "--to", "postgresql://bot:secret@db:99999/x"), ("ratings", "--rebuild", "--database", ""),
+    ("ratings", "--rebuild", "--database", "postgresql://bot:secret@[::1/x")])
 def test_a_database_option_that_cannot_work_is_one_line(tmp_path: Path, args: tuple[str, ...]) -> None:
     """``copy-db --to ''`` raised a ValueError and then never ended (connections left open)."""
     source = tmp_path / "games.sqlite3"
@@ -115,6 +117,7 @@ def test_a_database_option_that_cannot_work_is_one_line(tmp_path: Path, args: tu
     assert done.returncode == 0, done.stderr
     done = cli(tmp_path, *args, "--env-file", os.devnull, DATABASE_PATH=str(source))
     one_line_refusal(done, "--to" if args[0] == "copy-db" else "--database")
+    assert "secret" not in done.stderr
 
 
 def test_a_failed_open_closes_the_connections(tmp_path: Path) -> None:
@@ -128,7 +131,9 @@ def test_a_failed_open_closes_the_connections(tmp_path: Path) -> None:
 
 
 def test_a_token_with_a_line_break_is_refused(tmp_path: Path) -> None:
-    for written in ('DISCORD_TOKEN="abc.def\\nghi"\n', "DISCORD_TOKEN=abc.def ghi\n"):
+    """Also a space or typographic quotes (pasted from a chat): the token alone is what Discord takes."""
+    for written in ('DISCORD_TOKEN="abc.def\\nghi"\n', "DISCORD_TOKEN=abc.def ghi\n",
+                    "DISCORD_TOKEN=\u201cabc.def\u201d\n"):
         env_file = tmp_path / ".env"
         env_file.write_text(written, encoding="utf-8")
         done = cli(tmp_path, "--env-file", str(env_file), DATABASE_PATH=str(tmp_path / "g.sqlite3"),
@@ -172,3 +177,17 @@ def test_an_empty_token_in_the_environment_hiding_the_files_token(tmp_path: Path
     (tmp_path / ".env").write_text("DISCORD_TOKEN=a.b.c\n", encoding="utf-8")
     done = cli(tmp_path, DISCORD_TOKEN="")
     one_line_refusal(done, "DISCORD_TOKEN is set but empty in the environment", "unset DISCORD_TOKEN")
+
+
+def test_database_urls_in_messages_never_raise() -> None:
+    """The password-hiding helper raised ``ValueError: Port out of range`` for such URLs."""
+    for url in ("postgresql://bot:s3cret@db:99999/x", "postgresql://bot:s3cret@[::1/x", "postgresql://bot:s3cret@::1/x",
+                "postgresql://bot@db/x?password=s3cret&sslmode=require", "postgresql://bot:s3:cr@t@db/x"):
+        assert "s3cret" not in redact(url) and "cr@t" not in redact(url) and "bot" in redact(url), url
+        assert "s3cret" not in without_password(url) and "***" not in without_password(url), url
+    assert without_password("postgresql://bot:s3cret@db:5432/x?sslmode=require&password=s") == \
+        "postgresql://bot@db:5432/x?sslmode=require"
+    assert redact("sqlite:///data/x.sqlite3") == "sqlite:///data/x.sqlite3"
+    assert url_problem("postgresql://bot@h1:5432,h2:5433/x") is None  # several hosts, as asyncpg takes them
+    assert url_problem("postgresql://bot@[::1]:5432/x") is None
+    assert url_problem("postgresql://bot@h:0/x") is not None and url_problem("postgresql://bot@h:5432x/x") is not None
