@@ -137,16 +137,17 @@ def test_help_names_the_maintenance_commands(capsys: pytest.CaptureFixture[str])
         assert command in out, out
 
 
-@pytest.mark.parametrize("shards", [{}, {"SHARD_COUNT": "2", "SHARD_IDS": "1"}], ids=["one", "sharded"])
+@pytest.mark.parametrize("shards", [("", ""), ("2", "1")], ids=["one", "sharded"])
 async def test_a_gateway_that_cannot_be_reached_after_the_login_ends_in_one_line(tmp_path: Path,
-                                                                                  shards: dict[str, str]) -> None:
+                                                                                  shards: tuple[str, str]) -> None:
     """Logged in, then the gateway refuses the connection: one line and exit code 4 (discord.py logged a
     traceback, then failed on the websocket it never had: ``'NoneType' object has no attribute 'sequence'``;
     a sharded bot retried for ever, a traceback every 5 s)."""
     with socket.socket() as refused:  # bound, not listening: connections to it are refused
         refused.bind(("127.0.0.1", 0))
         gateway = f"ws://127.0.0.1:{refused.getsockname()[1]}/gateway"
-        code, err, requests = await _bot_output(tmp_path / "games.sqlite3", DISCORD_GATEWAY_URL=gateway, **shards)
+        code, err, requests = await _bot_output(tmp_path / "games.sqlite3", DISCORD_GATEWAY_URL=gateway,
+                                                SHARD_COUNT=shards[0], SHARD_IDS=shards[1])
     assert "/api/v10/users/@me" in requests  # the login succeeded
     line = _one_line(err)
     assert line.startswith(f"error: cannot reach {gateway}") and "DISCORD_GATEWAY_URL" in line, line
