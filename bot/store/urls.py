@@ -53,10 +53,6 @@ def without_password(url: str) -> str:
 def url_problem(url: str) -> str | None:
     """What makes the PostgreSQL ``url`` unusable (a port that is not one, an IPv6 address not in brackets or
     not closed), or None. Several hosts (``host1:5432,host2:5432``) are allowed, as asyncpg allows them."""
-    try:
-        urlsplit(url)
-    except ValueError as e:
-        return str(e)
     parts = _parts(url)
     if parts is None:
         return "it is not a URL"
@@ -78,4 +74,8 @@ def url_problem(url: str) -> str | None:
                 return f"an IPv6 address is written in brackets, e.g. [{spec}]:5432"
         if port and not (port.isascii() and port.isdigit() and 1 <= int(port) <= 65535):
             return f"the port {port} is not a port number from 1 to 65535"
+    try:
+        urlsplit(url)
+    except ValueError as e:
+        return str(e)
     return None
