@@ -191,3 +191,10 @@ def test_database_urls_in_messages_never_raise() -> None:
     assert url_problem("postgresql://bot@h1:5432,h2:5433/x") is None  # several hosts, as asyncpg takes them
     assert url_problem("postgresql://bot@[::1]:5432/x") is None
     assert url_problem("postgresql://bot@h:0/x") is not None and url_problem("postgresql://bot@h:5432x/x") is not None
+
+
+def test_a_settings_file_that_is_not_utf8(tmp_path: Path) -> None:
+    """Saved in Latin-1 by an old editor: one line naming the file (a UnicodeDecodeError traceback before)."""
+    (tmp_path / "latin.env").write_bytes("# Schlüssel\nDISCORD_TOKEN=a.b.c\n".encode("latin-1"))
+    one_line_refusal(cli(tmp_path, "--env-file", "latin.env"), "latin.env is not UTF-8 text")
+    one_line_refusal(cli(tmp_path, "backup", "b/", "--env-file", "latin.env"), "latin.env is not UTF-8 text")
