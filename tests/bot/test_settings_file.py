@@ -198,3 +198,11 @@ def test_a_settings_file_that_is_not_utf8(tmp_path: Path) -> None:
     (tmp_path / "latin.env").write_bytes("# Schlüssel\nDISCORD_TOKEN=a.b.c\n".encode("latin-1"))
     one_line_refusal(cli(tmp_path, "--env-file", "latin.env"), "latin.env is not UTF-8 text")
     one_line_refusal(cli(tmp_path, "backup", "b/", "--env-file", "latin.env"), "latin.env is not UTF-8 text")
+
+
+def test_a_maintenance_command_names_a_setting_the_environment_hides(tmp_path: Path) -> None:
+    database(tmp_path / "games.sqlite3")
+    (tmp_path / ".env").write_text("DATABASE_PATH=games.sqlite3\n", encoding="utf-8")
+    done = cli(tmp_path, "backup", "b.sqlite3", DATABASE_PATH="")
+    assert done.stderr.startswith("warning: DATABASE_PATH is set but empty in the environment"), done.stderr
+    assert done.returncode == 1 and "no database at data/petersburg.sqlite3" in done.stderr, done.stderr
