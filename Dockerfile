@@ -13,9 +13,10 @@ RUN useradd --create-home --uid 10001 petersburg && mkdir /data && chown petersb
 COPY --from=build /opt/petersburg /opt/petersburg
 ENV PATH=/opt/petersburg/bin:$PATH \
     COMPILED_CORE_DIR=/opt/petersburg/core \
-    DATABASE_PATH=/data/petersburg.sqlite3 \
     PYTHONUNBUFFERED=1
 USER petersburg
+# the bot's working folder: a relative DATABASE_PATH (data/petersburg.sqlite3 by default) or BACKUP_DIR is on
+# the volume
 WORKDIR /data
 VOLUME /data
 # SIGTERM (docker stop) closes the bot cleanly, exit code 0 (bot.__main__.stop_on_sigterm)

@@ -56,11 +56,11 @@ async def test_the_image_runs_the_bot_on_the_compiled_core(tmp_path: Path) -> No
             await stop.wait()
             code = await asyncio.wait_for(bot.wait(), 60)
         (start,) = [line for line in seen if "starting with" in line]
-        assert "games kept in /data/petersburg.sqlite3;" in start
+        assert "games kept in /data/data/petersburg.sqlite3;" in start
         assert "computer players' core: compiled (mypyc, /opt/petersburg/core)" in start
         assert code == 0
-        listing = subprocess.run([docker, "run", "--rm", "-v", f"{volume}:/data", "--entrypoint", "ls", tag, "/data"],
-                                 capture_output=True, text=True, timeout=120)
+        listing = subprocess.run([docker, "run", "--rm", "-v", f"{volume}:/data", "--entrypoint", "ls", tag,
+                                  "/data/data"], capture_output=True, text=True, timeout=120)
         assert "petersburg.sqlite3" in listing.stdout.split()
     finally:
         subprocess.run([docker, "volume", "rm", "-f", volume], capture_output=True, timeout=120)
