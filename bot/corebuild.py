@@ -14,15 +14,18 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ctypes
 import logging
 import os
+import signal
+import sys
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from players.compile import Status, build
 
-from .workers import die_with_parent
+from .workers import PR_SET_PDEATHSIG
 
 log = logging.getLogger(__name__)
 
@@ -44,18 +47,28 @@ def plan(found: Status, env: Mapping[str, str] | None = None) -> Plan:
     impossible here nor being built by another process, unless ``BUILD_COMPILED_CORE`` is ``no``."""
     e = os.environ if env is None else env
     allowed = e.get(SETTING, "").strip().lower() not in ("no", "0", "false", "off")
-    if found.state != "plain" or found.why.startswith("no compiled core can be built"):
+    if found.state != "missing":
         return Plan(False, str(found))
     if not allowed:
         return Plan(False, f"plain Python ({SETTING}=no and no current build in {found.dest})")
     return Plan(True, f"plain Python until the compiled core is built (in the background, into {found.dest})")
 
 
-def low_priority() -> None:
-    """In the compiler's process, before it runs: a lower priority, and the end of it when the bot ends."""
-    with contextlib.suppress(OSError):
-        os.nice(NICE)
-    die_with_parent()
+def low_priority() -> Callable[[], None]:
+    """What the compiler's process does before it runs: take a lower priority, and (Linux) be ended by the kernel
+    when the bot's process ends. libc is loaded here, in the bot, not in the forked child."""
+    try:
+        prctl = ctypes.CDLL(None, use_errno=True).prctl if sys.platform.startswith("linux") else None
+    except (OSError, AttributeError):
+        prctl = None
+
+    def prepare() -> None:
+        with contextlib.suppress(OSError):
+            os.nice(NICE)
+        if prctl is not None:
+            prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+
+    return prepare
 
 
 def start(decided: Plan, on_ready: Callable[[], None], make: Callable[[], object] | None = None) -> bool:
@@ -68,7 +81,7 @@ def start(decided: Plan, on_ready: Callable[[], None], make: Callable[[], object
 
     def run() -> None:
         try:
-            (make or (lambda: build(preexec=low_priority)))()
+            (make or (lambda: build(preexec=low_priority())))()
         except Exception as e:  # BuildError, or an unwritable folder: the players stay on plain Python
             first = str(e).strip().splitlines()[:1]
             log.warning("the compiled core could not be built (%s): the computer players run plain Python",

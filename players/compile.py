@@ -82,8 +82,9 @@ def compiled_build(dest: Path | None = None) -> Path | None:
 
 @dataclass(frozen=True)
 class Status:
-    """Which core the computer players run here: ``compiled``, ``building`` (a process makes the build now;
-    plain Python until it is made) or ``plain`` (plain Python; ``why`` says why)."""
+    """Which core the computer players run here: ``compiled``; or plain Python, while a process builds it
+    (``building``), because it is not built yet (``missing``: it can be) or because no build can be made here
+    (``impossible``), ``why`` saying which."""
 
     state: str
     dest: Path
@@ -98,9 +99,8 @@ class Status:
 
 
 def status(dest: Path | None = None, missing: Callable[[], str | None] | None = None) -> Status:
-    """Which core runs (see ``Status``): the build in ``dest`` when current; else plain Python, because a
-    process is building it, or because no build can be made here (``missing``: ``rules.compile``'s
-    ``missing_prerequisites``), or because none is made yet."""
+    """Which core runs (see ``Status``) with the build in ``dest``; ``missing`` says why no build can be made
+    here, or None (``rules.compile.missing_prerequisites``)."""
     from rules.compile import being_built, missing_prerequisites
 
     dest = dest or DEFAULT_DEST
@@ -108,10 +108,10 @@ def status(dest: Path | None = None, missing: Callable[[], str | None] | None = 
         return Status("compiled", dest)
     why = (missing or missing_prerequisites)()
     if why is not None:
-        return Status("plain", dest, f"no compiled core can be built here: {why}")
+        return Status("impossible", dest, f"no compiled core can be built here: {why}")
     if being_built(dest):
         return Status("building", dest)
-    return Status("plain", dest, "the compiled core is not built yet: the bot builds it at its start, "
+    return Status("missing", dest, "the compiled core is not built yet: the bot builds it at its start, "
                   "or run python -m players.compile")
 
 

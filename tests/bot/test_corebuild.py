@@ -39,7 +39,7 @@ def test_a_current_build_is_used_and_not_built_again(tmp_path: Path) -> None:
 def test_a_missing_build_is_built_in_the_background(tmp_path: Path) -> None:
     (tmp_path / STAMP).write_text("the digest of other sources")  # stale: an upgrade
     found = status(tmp_path, missing=lambda: None)
-    assert found.state == "plain" and "not built yet" in found.why
+    assert found.state == "missing" and "not built yet" in found.why
     decided = corebuild.plan(found, env={})
     assert decided.build
     assert decided.core == f"plain Python until the compiled core is built (in the background, into {tmp_path})"
@@ -47,6 +47,7 @@ def test_a_missing_build_is_built_in_the_background(tmp_path: Path) -> None:
 
 def test_no_build_where_none_can_be_made(tmp_path: Path) -> None:
     found = status(tmp_path, missing=lambda: NO_CC)
+    assert found.state == "impossible"
     decided = corebuild.plan(found, env={})
     assert not decided.build
     assert decided.core == f"plain Python (no compiled core can be built here: {NO_CC})"
@@ -73,7 +74,15 @@ def test_a_build_another_process_makes_is_waited_for(tmp_path: Path) -> None:
         assert not corebuild.plan(found, env={}).build
     finally:
         holder.communicate("", timeout=30)
-    assert status(dest, missing=lambda: None).state == "plain"
+    assert status(dest, missing=lambda: None).state == "missing"
+
+
+def test_the_compiler_runs_at_low_priority() -> None:
+    """The compiler's process takes a lower priority than the bot's (the live games go first)."""
+    code = "import os; print(os.nice(0))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
+                         preexec_fn=corebuild.low_priority())
+    assert int(out.stdout) >= os.nice(0) + corebuild.NICE or int(out.stdout) == 19
 
 
 def test_where_the_build_lives(tmp_path: Path) -> None:
