@@ -39,8 +39,8 @@ def _engine() -> str:
 async def test_the_image_runs_the_bot_on_the_compiled_core(tmp_path: Path) -> None:
     docker = _engine()
     tag = f"petersburg-test-{uuid.uuid4().hex[:8]}"
-    built = subprocess.run([docker, "build", "-q", "-t", tag, str(ROOT)], capture_output=True, text=True,
-                           timeout=1800)
+    built = subprocess.run([docker, "build", "-q", "--network", "host", "-t", tag, str(ROOT)], capture_output=True,
+                           text=True, timeout=1800)
     assert built.returncode == 0, built.stderr[-3000:]
     volume = f"{tag}-data"
     try:
