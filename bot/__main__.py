@@ -19,6 +19,7 @@ import logging
 import os
 import signal
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from . import __version__
@@ -27,6 +28,7 @@ from .envfile import ENV_FILE_HELP, hidden_message, load_env
 
 if TYPE_CHECKING:
     from .client import PetersburgBot
+    from .corebuild import Plan
 
 
 COMMANDS = """the maintenance commands (each has its own --help):
@@ -60,9 +62,10 @@ def setup_logging(level: str, token: str) -> None:
     root.setLevel(getattr(logging, level, logging.INFO))
 
 
-async def _run(config: Config, sync: bool) -> int:
-    """Open (and check) the database, log in, start the worker processes and run the bot; 3 when the database
-    cannot be used, 2 when Discord refuses the token, 4 when Discord cannot be reached."""
+async def _run(config: Config, sync: bool, core: Plan | None = None) -> int:
+    """Open (and check) the database, log in, start the worker processes (and the compiled core's build, as
+    ``core`` says: ``bot.corebuild``) and run the bot; 3 when the database cannot be used, 2 when Discord refuses
+    the token, 4 when Discord cannot be reached."""
     from .client import make_bot, tune_gc, wall_clock
     from .store import Store, Unusable
 
@@ -81,6 +84,8 @@ async def _run(config: Config, sync: bool) -> int:
                 if refused:
                     return refused
                 bot.begin_workers()  # only now: a bot that cannot log in starts no processes
+                if core is not None:
+                    start_core_build(core)
                 return await _connect(bot, config)
         finally:  # also when SIGTERM's close is still stopping them
             await bot.stop_workers()
@@ -172,6 +177,59 @@ def _login_problem(error: BaseException, config: Config) -> str:
             + (" and DISCORD_REST_PROXY" if config.rest_proxy else ""))
 
 
+def start_core_build(core: Plan) -> None:
+    """Build the compiled core in the background when ``core`` says so; once it is made the thinking and review
+    pools take new workers, which run it (``bot.corebuild``)."""
+    from . import corebuild, reviewing, thinking
+
+    loop = asyncio.get_running_loop()
+    renewing: set[asyncio.Task[None]] = set()
+
+    def ready() -> None:
+        from players.compile import status
+
+        logging.getLogger(__name__).info("the compiled core is built: the computer players now run %s", status())
+        for pool in (thinking.THINK, reviewing.REVIEW):
+            task = loop.create_task(pool.renew())
+            renewing.add(task)
+            task.add_done_callback(renewing.discard)
+
+    corebuild.start(core, ready)
+
+
+def start_line(config: Config, core: Plan) -> str:
+    """The bot's first log line: the version, the settings, where the games are kept (a SQLite file by its full
+    path: a relative DATABASE_PATH is relative to the folder the bot starts in) and which core the computer
+    players run."""
+    from .store import Unusable, parse_database
+
+    try:
+        dialect, where = parse_database(config.database)
+    except Unusable:
+        dialect, where = "", ""
+    kept = f"; games kept in {Path(where).resolve()}" if dialect == "sqlite" else ""
+    return f"petersburg-discord {__version__} starting with {config}{kept}; computer players' core: {core.core}"
+
+
+def version_text() -> str:
+    """``--version``: the version, and which core the computer players run here (``players.compile.status``)."""
+    from players.compile import status
+
+    return f"petersburg-discord {__version__}\ncomputer players' core: {status()}"
+
+
+class _Version(argparse.Action):
+    """``--version``, worked out only when asked (the core's status reads the sources)."""
+
+    def __init__(self, option_strings: list[str], dest: str, **kwargs: object) -> None:
+        super().__init__(option_strings, dest, nargs=0, help="print the version and which core the computer "
+                         "players run (compiled, being built, or plain Python and why), and exit")
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: object, **kwargs: object) -> None:
+        print(version_text())
+        parser.exit()
+
+
 def stop_on_sigterm(bot: PetersburgBot) -> None:
     """SIGTERM (``kill``, systemd, docker stop) closes the bot like Ctrl-C: the gateway, the worker processes
     and the database are closed, and the process ends with exit code 0."""
@@ -221,7 +279,7 @@ def _main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sync", action="store_true",
                         help="push the slash commands to Discord at startup (to DEV_GUILD_ID if set, else globally)")
     parser.add_argument("--env-file", default=None, help=ENV_FILE_HELP)
-    parser.add_argument("--version", action="version", version=f"petersburg-discord {__version__}")
+    parser.add_argument("--version", action=_Version)
     args = parser.parse_args(args_in)
     try:
         hidden = load_env(args.env_file)
@@ -243,9 +301,14 @@ def _main(argv: list[str] | None = None) -> int:
     apply_proxies(config)
     for key in hidden:
         logging.getLogger(__name__).warning("%s", hidden_message(key, args.env_file))
-    logging.getLogger(__name__).info("starting with %s", config)
+    from players.compile import status
+
+    from .corebuild import plan
+
+    core = plan(status())
+    logging.getLogger(__name__).info("%s", start_line(config, core))
     with contextlib.suppress(KeyboardInterrupt):
-        return asyncio.run(_run(config, args.sync))
+        return asyncio.run(_run(config, args.sync, core))
     return 0
 
 

@@ -23,7 +23,7 @@ I18N_DIR = DATA_DIR / "i18n"
 def strings(lang: str) -> dict[str, str]:
     merged: dict[str, str] = {}
     folder = I18N_DIR / lang
-    for path in sorted(folder.glob("*.json")):
+    for path in sorted((p for p in folder.iterdir() if p.name.endswith(".json")), key=lambda p: p.name):
         with path.open(encoding="utf-8") as f:
             merged.update(json.load(f))
     return merged

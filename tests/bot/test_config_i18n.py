@@ -74,7 +74,8 @@ def _keys_used() -> set[str]:
 
 
 def test_every_text_exists_in_english_and_german() -> None:
-    en, de = ({k: v for p in sorted((I18N_DIR / lang).glob("bot*.json"))  # bot.json, bot_parts.json
+    en, de = ({k: v for p in sorted((I18N_DIR / lang).iterdir(), key=lambda p: p.name)  # bot.json, bot_parts.json
+               if p.name.startswith("bot") and p.name.endswith(".json")
                for k, v in json.loads(p.read_text(encoding="utf-8")).items()} for lang in ("en", "de"))
     assert set(en) == set(de)
     used = _keys_used()

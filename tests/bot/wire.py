@@ -206,9 +206,10 @@ async def wire_discord(*, ready: bool = False, refuse_token: bool = False, messa
 
 
 async def start_bot(db: Path, wire: Wire, **env: str) -> asyncio.subprocess.Process:
-    """``python -m bot`` on ``db`` against ``wire`` (stderr piped: its log)."""
+    """``python -m bot`` on ``db`` against ``wire`` (stderr piped: its log); it builds no compiled core (a current
+    build is used: ``bot.corebuild``) unless ``BUILD_COMPILED_CORE`` is given."""
     full = {**os.environ, "DISCORD_TOKEN": "x" * 40, "DATABASE_PATH": str(db), "LOG_LEVEL": "INFO",
-            "PYTHONPATH": str(ROOT), **wire.env, **env}
+            "PYTHONPATH": str(ROOT), "BUILD_COMPILED_CORE": "no", **wire.env, **env}
     return await asyncio.create_subprocess_exec(sys.executable, "-m", "bot", "--env-file", os.devnull,
                                                 cwd=ROOT, env=full, stdin=asyncio.subprocess.DEVNULL,
                                                 stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
