@@ -3,8 +3,7 @@
 python -m players random [--players N] [--edition E] [--seed S] [--market] [--out FILE] [--level L] [--budget S]
 python -m players arena [--players N] [--games G] LEVEL... [--budget S] [--seed N] [--jobs J]
 python -m players think [--pure]   (JSON requests on stdin, one answer line each; --example prints one)
-
-The review of a finished game's record: ``python -m bot review RECORD.json`` (its text, JSON and picture).
+python -m players review RECORD.json [--json] [--iterations N] [--seed S]   (its picture: python -m bot review)
 """
 
 from __future__ import annotations
@@ -26,6 +25,7 @@ from rules.cliargs import HelpFormatter, seconds
 
 from .ai import LEVELS, choose
 from .arena_cli import add_arena_parser, run_arena
+from .review_cli import add_review_parser, run_review
 from .think import add_think_parser, run_think
 
 
@@ -41,12 +41,15 @@ def main(argv: list[str] | None = None) -> int:
                    help="seconds per move for the search levels (default: 2)")
     add_arena_parser(sub)
     add_think_parser(sub)
+    add_review_parser(sub)
     args = parser.parse_args(argv)
 
     if args.cmd == "arena":
         return run_arena(args, sys.argv[1:] if argv is None else argv)
     if args.cmd == "think":
         return run_think(args, sys.argv[1:] if argv is None else argv)
+    if args.cmd == "review":
+        return run_review(args, sys.argv[1:] if argv is None else argv)
     try:
         ruleset = random_ruleset(args)
     except ValueError as e:
