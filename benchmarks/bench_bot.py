@@ -25,6 +25,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks import need_simcord  # noqa: E402
+
+need_simcord("benchmarks/bench_bot.py")
+
 import simcord  # noqa: E402
 
 from bot.client import PetersburgBot  # noqa: E402

@@ -62,6 +62,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks import need_simcord  # noqa: E402
+
+need_simcord("benchmarks/bench_load.py")
+
 import simcord  # noqa: E402
 from simcord.actors import MemberActor  # noqa: E402
 from simcord.backend.models import Interaction as SimInteraction  # noqa: E402

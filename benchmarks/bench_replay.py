@@ -39,6 +39,10 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks import need_simcord  # noqa: E402
+
+need_simcord("benchmarks/bench_replay.py")
+
 import simcord  # noqa: E402
 from simcord.actors import MemberActor  # noqa: E402
 from simcord.enums import ComponentType, InteractionType  # noqa: E402

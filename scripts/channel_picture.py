@@ -39,8 +39,12 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+try:
+    import simcord  # noqa: E402
+except ImportError:
+    sys.exit('scripts/channel_picture.py plays in SimCord (Discord simulated), which the test extra installs: '
+             '.venv/bin/pip install -e ".[test]"')
 import discord  # noqa: E402
-import simcord  # noqa: E402
 
 BOT_NAME = "Saint Petersburg"
 PEOPLE = ("Anna", "Boris")
