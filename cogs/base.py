@@ -25,7 +25,7 @@ from bot.store import LOBBY, DatabaseLost, DatabaseUnavailable, Game, Store
 from bot.texts import hand_text
 from bot.translator import locale_str as _
 from rules import GameState, RuleError, view
-from rules.i18n import error_text, t
+from rules.i18n import error_text, language_of_locale, t
 
 from .components import lobby_view
 
@@ -52,8 +52,7 @@ def lang_of(interaction: Interaction, game: Game | None = None, default: str = "
     speaks it (a new lobby's language too, unless ``create`` names one), else ``default``."""
     if game is not None:
         return game.lang
-    loc = str(interaction.locale or "")
-    return "de" if loc.startswith("de") else default
+    return language_of_locale(str(interaction.locale or "")) or default
 
 
 class CogBase(commands.Cog):

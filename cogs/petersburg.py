@@ -178,8 +178,8 @@ class Petersburg(PlayCommands, TakeBackCommands, HostCommands, InfoCommands, Com
                                    app_commands.Choice(name=_("choice.edition2"), value=2)])
     @app_commands.choices(money=[app_commands.Choice(name=_("choice.money_open"), value="open"),
                                  app_commands.Choice(name=_("choice.money_hidden"), value="hidden")])
-    @app_commands.choices(language=[app_commands.Choice(name="English", value="en"),
-                                    app_commands.Choice(name="Deutsch", value="de")])
+    @app_commands.choices(language=[app_commands.Choice(name=t("language.name", code), value=code)
+                                    for code in LANGUAGES])
     @app_commands.choices(level=[app_commands.Choice(name=_(f"choice.level_{lv}"), value=lv)
                                  for lv in COMPUTER_LEVELS])
     async def create(self, interaction: Interaction, edition: int = 2, money: str = "open",

@@ -84,3 +84,26 @@ async def test_the_rules_tell_every_feature_a_player_meets(env: simcord.Env, lan
         assert t(f"bot.button_{name}", lang) in fields, name
     assert all(len(f.value or "") <= 1024 for f in embed.fields)
     assert "as before" not in (embed.description or "") and "wie bisher" not in (embed.description or "")
+
+
+def test_a_language_is_listed_once() -> None:
+    """A language is its code in ``rules.i18n.LANGUAGES`` and its folder of texts: the ``create`` command's
+    choices and the member's language from their Discord locale (also the commands' translations,
+    ``bot.translator``) follow from it."""
+    import json
+    from pathlib import Path
+
+    import discord
+
+    from cogs.petersburg import Petersburg
+    from rules.i18n import I18N_DIR, LANGUAGES, language_of_locale
+
+    english = {p.name: set(json.loads(p.read_text(encoding="utf-8"))) for p in (I18N_DIR / "en").glob("*.json")}
+    for code in LANGUAGES:
+        folder = Path(I18N_DIR / code)
+        assert {p.name: set(json.loads(p.read_text(encoding="utf-8"))) for p in folder.glob("*.json")} == english
+    (language,) = [p for p in Petersburg.create.parameters if p.name == "language"]
+    assert [(c.name, c.value) for c in language.choices] == [(t("language.name", c), c) for c in LANGUAGES]
+    assert [t("language.name", c) for c in ("en", "de")] == ["English", "Deutsch"]
+    assert [language_of_locale(x) for x in ("de", "en-US", "en-GB", "fr", "")] == ["de", "en", "en", None, None]
+    assert language_of_locale(str(discord.Locale.german)) == "de"
