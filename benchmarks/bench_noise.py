@@ -82,7 +82,9 @@ async def run(players: int, games: int) -> None:
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    from rules.cliargs import HelpFormatter
+
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0], formatter_class=HelpFormatter)
     ap.add_argument("--players", type=int, default=2)
     ap.add_argument("--games", type=int, default=2)
     args = ap.parse_args()

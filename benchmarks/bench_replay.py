@@ -243,7 +243,9 @@ async def run(args: argparse.Namespace, db: Path) -> tuple[list[float], list[flo
 
 
 async def main() -> int:
-    ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    from rules.cliargs import HelpFormatter
+
+    ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0], formatter_class=HelpFormatter)
     ap.add_argument("--games", type=int, default=100)
     ap.add_argument("--finished", type=int, default=6)
     ap.add_argument("--viewers", type=int, default=10)

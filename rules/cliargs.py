@@ -4,6 +4,7 @@ bad value in one line naming what is expected, and the help's format (every defa
 from __future__ import annotations
 
 import argparse
+import copy
 import math
 import random
 
@@ -11,23 +12,27 @@ SEEDS = 2**31  # a seed picked when none is given lies in 0 .. SEEDS - 1
 
 
 class HelpFormatter(argparse.RawDescriptionHelpFormatter):
-    """The description as written, and each option's default after its help (not where there is none: a
-    flag, or a default that means "not given")."""
+    """The description as written, and each option's default after its help (also for an option without
+    help; not where there is none: a flag, or a default that means "not given")."""
+
+    @staticmethod
+    def _shows_default(action: argparse.Action) -> bool:
+        default = action.default
+        return bool(action.option_strings) and not (
+            default is None or default is False or default == () or default == "" or default is argparse.SUPPRESS
+            or "%(default)" in (action.help or "") or "(default" in (action.help or "")
+        )
+
+    def _format_action(self, action: argparse.Action) -> str:
+        if not action.help and action.help is not argparse.SUPPRESS and self._shows_default(action):
+            action = copy.copy(action)
+            action.help = "default: %(default)s"
+        return super()._format_action(action)
 
     def _get_help_string(self, action: argparse.Action) -> str | None:
-        text = action.help or ""
-        default = action.default
-        if (
-            "%(default)" in text
-            or default is None
-            or default is False
-            or default == ()
-            or default == ""
-            or default is argparse.SUPPRESS
-            or not action.option_strings
-        ):
+        if not self._shows_default(action) or action.help == "default: %(default)s":
             return action.help
-        return f"{text} (default: %(default)s)" if text else "default: %(default)s"
+        return f"{action.help} (default: %(default)s)"
 
 
 def positive_int(text: str) -> int:
