@@ -112,14 +112,15 @@ async def test_a_computer_resumes_after_a_restart(env: simcord.Env, db_path: Pat
 
 
 def think_when_released(folder: str, *args: Any) -> Any:
-    """In the thinking worker: say the computer's move has begun (the file ``started``), wait until the test
-    releases it (the file ``release``), then think it (``bot.thinking.think``): the move provably lasts until
-    then, however fast the machine."""
+    """In the thinking worker: once the test has armed it (the file ``armed``), say the computer's move has
+    begun (the file ``started``) and wait until the test releases it (the file ``release``); then think it
+    (``bot.thinking.think``). The armed move provably lasts until then, however fast the machine."""
     from bot import thinking
 
-    Path(folder, "started").touch()
-    while not Path(folder, "release").exists():
-        time.sleep(0.005)
+    if Path(folder, "armed").exists():
+        Path(folder, "started").touch()
+        while not Path(folder, "release").exists():
+            time.sleep(0.005)
     return thinking.think(*args)
 
 
@@ -155,6 +156,7 @@ async def test_the_bot_answers_other_games_while_a_computer_thinks(
         else:
             await bot.service.computer_act(game.id, st.decider, game.version, first)
     assert game.computer_at(st.decider) is not None and len(legal_moves(st)) > 1
+    (tmp_path / "armed").touch()  # the computer's next move is held (no Discord interaction until released)
     cog.computers.kick(game.id)  # type: ignore[attr-defined]
     runner = cog.computers._runners[game.id]  # type: ignore[attr-defined]
     while not (tmp_path / "started").exists():  # the computer is thinking now
