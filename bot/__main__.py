@@ -19,12 +19,14 @@ import argparse
 import asyncio
 import contextlib
 import logging
+import os
 import signal
 import sys
 from typing import TYPE_CHECKING
 
 from . import __version__
-from .config import ENV_FILE_HELP, Config, apply_proxies, check_backup_dir, load_env
+from .config import Config, apply_proxies, check_backup_dir
+from .envfile import ENV_FILE_HELP, hidden_message, load_env
 
 if TYPE_CHECKING:
     from .client import PetersburgBot
@@ -83,7 +85,7 @@ async def _run(config: Config, sync: bool) -> int:
                 if refused:
                     return refused
                 bot.begin_workers()  # only now: a bot that cannot log in starts no processes
-                await bot.connect()
+                return await _connect(bot, config)
         finally:  # also when SIGTERM's close is still stopping them
             await bot.stop_workers()
     finally:
@@ -103,6 +105,60 @@ async def _log_in(bot: PetersburgBot, config: Config) -> int:
             raise
         print(f"error: {_login_problem(e, config)}", file=sys.stderr)
         return 2 if isinstance(e, discord.LoginFailure) else 4
+    return 0
+
+
+class _FirstConnection(logging.Filter):
+    """On discord.py's log until the bot has first been connected to the gateway: notices (instead of logging
+    it) the traceback of a failed first connection, after which discord.py would retry for ever with a
+    sharded bot, and fail itself on the websocket it never had with one shard (``'NoneType' object has no
+    attribute 'sequence'``)."""
+
+    RETRY = ("Attempting a reconnect", "Failed to connect for shard_id")  # discord.client, discord.shard
+
+    def __init__(self, bot: PetersburgBot) -> None:
+        super().__init__()
+        self.bot = bot
+        self.error: BaseException | None = None
+        self.failed = asyncio.Event()
+
+    def connected(self) -> bool:
+        return self.bot.ws is not None or bool(getattr(self.bot, "shards", None))
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if (record.exc_info is not None and record.exc_info[1] is not None and str(record.msg).startswith(self.RETRY)
+                and not self.connected()):
+            self.error = record.exc_info[1]
+            self.failed.set()
+            return False
+        return True
+
+
+async def _connect(bot: PetersburgBot, config: Config) -> int:
+    """Connect to the gateway and run until the bot is closed (0); 4, after one line, when the first connection
+    fails (once connected, discord.py reconnects by itself)."""
+    first = _FirstConnection(bot)
+    logs = [logging.getLogger("discord.client"), logging.getLogger("discord.shard")]
+    for log in logs:
+        log.addFilter(first)
+    connecting = asyncio.ensure_future(bot.connect())
+    failed = asyncio.ensure_future(first.failed.wait())
+    try:
+        await asyncio.wait({connecting, failed}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        failed.cancel()
+        for log in logs:
+            log.removeFilter(first)
+    if not connecting.done():
+        connecting.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await connecting
+        where = config.gateway_url or "Discord's gateway"
+        print(f"error: cannot reach {where} (logged in, but the gateway connection failed: "
+              f"{first.error or type(first.error).__name__}); check the network"
+              + (" and DISCORD_GATEWAY_URL" if config.gateway_url else ""), file=sys.stderr)
+        return 4
+    connecting.result()  # what ended the connection, raised
     return 0
 
 
@@ -136,6 +192,21 @@ def stop_on_sigterm(bot: PetersburgBot) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """``python -m bot``: the bot or a maintenance command; quiet when the reader of its output goes away
+    (``python -m bot copy-db … | head``): exit code 1 then, as Python's documentation recommends, and no
+    traceback."""
+    try:
+        try:
+            return _main(argv)
+        finally:
+            sys.stdout.flush()
+    except BrokenPipeError:
+        devnull = os.open(os.devnull, os.O_WRONLY)  # what is still buffered must not fail again at the exit
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
+
+
+def _main(argv: list[str] | None = None) -> int:
     args_in = sys.argv[1:] if argv is None else argv
     if args_in[:1] == ["copy-db"]:
         from .copydb import main as copy_main
@@ -161,11 +232,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--version", action="version", version=f"petersburg-discord {__version__}")
     args = parser.parse_args(args_in)
     try:
-        load_env(args.env_file)
+        hidden = load_env(args.env_file)
         config = Config.from_env()
         check_backup_dir(config)
     except ValueError as e:
         print(f"error: {e}", file=sys.stderr)
+        return 2
+    if not config.token and "DISCORD_TOKEN" in hidden:
+        print(f"error: {hidden_message('DISCORD_TOKEN', args.env_file)}", file=sys.stderr)
         return 2
     if not config.token:
         print("error: no DISCORD_TOKEN. Copy .env.example to .env and put your bot token in DISCORD_TOKEN\n"
@@ -175,6 +249,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     setup_logging(config.log_level, config.token)
     apply_proxies(config)
+    for key in hidden:
+        logging.getLogger(__name__).warning("%s", hidden_message(key, args.env_file))
     logging.getLogger(__name__).info("starting with %s", config)
     with contextlib.suppress(KeyboardInterrupt):
         return asyncio.run(_run(config, args.sync))

@@ -18,7 +18,7 @@ database and their heartbeats (``claims``: who may update a game's channel).
 
 Files: ``rows`` (dataclasses, errors), ``backend`` (the interface), ``sqlite``/``postgres`` (backends),
 ``core`` (open, migrate, transactions), ``reads``, ``writes`` and ``reviews`` (the queries), ``claims`` (board
-claims, processes).
+claims, processes), ``urls`` (database URLs in messages and commands, the password hidden).
 """
 
 from __future__ import annotations

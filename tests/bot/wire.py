@@ -43,6 +43,7 @@ class Wire:
 
     port: int = 0
     requests: list[str] = field(default_factory=list)
+    tokens: list[str] = field(default_factory=list)  # the Authorization header of every login
     identified: asyncio.Event = field(default_factory=asyncio.Event)
     calls: list[tuple[str, str]] = field(default_factory=list)  # (method, path) of every message call
     channels: dict[int, list[dict[str, Any]]] = field(default_factory=dict)  # channel -> its messages, in order
@@ -150,6 +151,7 @@ async def wire_discord(*, ready: bool = False, refuse_token: bool = False, messa
 
     async def me(request: web.Request) -> web.Response:
         wire.requests.append(request.path)
+        wire.tokens.append(request.headers.get("Authorization", ""))
         if refuse_token:
             return _json({"message": "401: Unauthorized", "code": 0}, status=401)
         return _json(USER)
