@@ -66,7 +66,10 @@ def figures(args: argparse.Namespace) -> dict[str, Any]:
     """The review's JSON: read from ``--review``, else made by ``python -m players review``."""
     if args.review:
         with open(args.review, encoding="utf-8") as f:
-            found: dict[str, Any] = json.load(f)
+            try:
+                found: dict[str, Any] = json.load(f)
+            except ValueError as e:
+                raise ValueError(f"{args.review}: not a review's JSON ({e})") from None
         return found
     command = [sys.executable, "-m", "players", "review", os.path.abspath(args.record), "--json",
                "--iterations", str(args.iterations), "--seed", str(args.seed)]

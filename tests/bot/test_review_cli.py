@@ -63,3 +63,13 @@ def test_figures_of_another_game_are_refused(files: tuple[Path, Path], tmp_path:
     path.write_text(other.dumps())
     assert main([str(path), "--review", str(saved)]) == 2
     assert capsys.readouterr().err == f"error: {saved}: not the review of {path}\n"
+
+
+def test_figures_that_are_not_json_are_refused_in_one_line(files: tuple[Path, Path], tmp_path: Path,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    record, _ = files
+    bad = tmp_path / "review.json"
+    bad.write_text("{not json")
+    assert main([str(record), "--review", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"error: {bad}: not a review's JSON (") and err.count("\n") == 1
