@@ -30,6 +30,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks import need_simcord  # noqa: E402
+
+need_simcord("benchmarks/bench_turn_dm.py")
+
 import simcord  # noqa: E402
 
 from bot.client import PetersburgBot  # noqa: E402
@@ -112,7 +116,9 @@ async def settings(postgres: bool) -> AsyncIterator[Config]:
 
 
 async def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    from rules.cliargs import HelpFormatter
+
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0], formatter_class=HelpFormatter)
     ap.add_argument("--runs", type=int, default=50)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--postgres", action="store_true", help="on PostgreSQL (TEST_DATABASE_URL's server)")

@@ -8,7 +8,10 @@
 ``python -m bot ratings --rebuild [--database URL]``: derive every rating again from the stored results
 (``bot.ratings_cli``).
 
-``python -m bot backup PATH``: back the SQLite database up, also while the bot runs (``bot.backup``)."""
+``python -m bot backup PATH``: back the SQLite database up, also while the bot runs (``bot.backup``).
+
+``python -m bot review RECORD.json [--picture PNG]``: a finished game's review in words and its picture
+(``bot.review_cli``)."""
 
 from __future__ import annotations
 
@@ -34,7 +37,8 @@ if TYPE_CHECKING:
 COMMANDS = """the maintenance commands (each has its own --help):
   python -m bot backup PATH        back the SQLite database up, also while the bot runs
   python -m bot ratings --rebuild  derive every rating again from the stored games
-  python -m bot copy-db --to URL   copy the database, e.g. from SQLite into PostgreSQL"""
+  python -m bot copy-db --to URL   copy the database, e.g. from SQLite into PostgreSQL
+  python -m bot review RECORD      a finished game's review in words, --picture PNG its picture"""
 
 
 class _Redact(logging.Filter):
@@ -274,6 +278,10 @@ def _main(argv: list[str] | None = None) -> int:
         from .backup import main as backup_main
 
         return backup_main(args_in[1:])
+    if args_in[:1] == ["review"]:
+        from .review_cli import main as review_main
+
+        return review_main(args_in[1:])
     parser = argparse.ArgumentParser(prog="python -m bot", description="Saint Petersburg on Discord: run the bot.",
                                      epilog=COMMANDS, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sync", action="store_true",

@@ -77,7 +77,7 @@ class InfoCommands(CogBase):
         open in a thread (``threads``). Without values: show
         them."""
         await self.defer(interaction)
-        lang = await self.channel_lang(interaction)
+        lang = await self.channel_lang(interaction, public=True)  # new settings are announced to the channel
 
         async def work() -> None:
             changes: dict[str, int] = {}
@@ -194,7 +194,7 @@ class InfoCommands(CogBase):
         """The server's recently finished games with winners and scores, each with a ▶️ button that replays it
         privately (``cogs.replays``)."""
         await self.defer_public(interaction)
-        lang = await self.channel_lang(interaction, latest=True)
+        lang = await self.channel_lang(interaction, latest=True, public=True)
 
         async def work() -> None:
             games = await self.store.finished_games(interaction.guild_id, count)
@@ -214,7 +214,7 @@ class InfoCommands(CogBase):
         """The server's players by rating (``bot.ratings``; ``who``: people only or the computer levels too), or
         by wins, then average score, in games among people."""
         await self.defer_public(interaction)
-        lang = await self.channel_lang(interaction, latest=True)
+        lang = await self.channel_lang(interaction, latest=True, public=True)
 
         async def work() -> None:
             if by == "wins":

@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-DOCS = sorted([ROOT / "README.md", ROOT / "CHANGELOG.md", *(ROOT / "docs").glob("*.md")])
+DOCS = sorted([ROOT / "README.md", ROOT / "CHANGELOG.md", ROOT / "CONTRIBUTING.md", *(ROOT / "docs").glob("*.md")])
 PACKAGES = ("rules", "players", "render", "bot", "cogs")
 PATH_RE = re.compile(r"^(?:rules|players|render|bot|cogs|data|tests|benchmarks|scripts|docs|\.ci)/[\w./*-]*$"
                      r"|^(?:README\.md|CHANGELOG\.md|pyproject\.toml|\.env\.example)$")
@@ -103,8 +103,9 @@ def check_python(args: list[str]) -> None:
         if module in ("venv", "pip"):
             return
         if module == "pytest":
-            for a in rest:
-                if not a.startswith("-"):
+            values = {i + 1 for i, a in enumerate(rest) if a in ("-o", "-k", "-m", "-p", "-n")}  # an option's value
+            for i, a in enumerate(rest):
+                if not a.startswith("-") and i not in values:
                     assert (ROOT / a.split("::")[0]).exists(), f"pytest names {a}, which does not exist"
             return
         assert module.split(".")[0] in PACKAGES, f"python -m {module}: not a package of this repository"
