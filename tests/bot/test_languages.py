@@ -91,17 +91,19 @@ def test_a_language_is_listed_once() -> None:
     choices and the member's language from their Discord locale (also the commands' translations,
     ``bot.translator``) follow from it."""
     import json
-    from pathlib import Path
 
     import discord
 
     from cogs.petersburg import Petersburg
     from rules.i18n import I18N_DIR, LANGUAGES, language_of_locale
 
-    english = {p.name: set(json.loads(p.read_text(encoding="utf-8"))) for p in (I18N_DIR / "en").glob("*.json")}
+    def texts(code: str) -> dict[str, set[str]]:
+        return {p.name: set(json.loads(p.read_text(encoding="utf-8")))
+                for p in (I18N_DIR / code).iterdir() if p.name.endswith(".json")}
+
+    english = texts("en")
     for code in LANGUAGES:
-        folder = Path(I18N_DIR / code)
-        assert {p.name: set(json.loads(p.read_text(encoding="utf-8"))) for p in folder.glob("*.json")} == english
+        assert texts(code) == english
     (language,) = [p for p in Petersburg.create.parameters if p.name == "language"]
     assert [(c.name, c.value) for c in language.choices] == [(t("language.name", c), c) for c in LANGUAGES]
     assert [t("language.name", c) for c in ("en", "de")] == ["English", "Deutsch"]
