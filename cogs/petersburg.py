@@ -38,6 +38,8 @@ from .review_items import REVIEW_ITEMS
 from .reviews import ReviewCommands
 from .social import SocialCommands
 from .takeback import TakeBackCommands
+from .tournament import TournamentCommands
+from .tournament_items import TOURNAMENT_ITEMS
 
 log = logging.getLogger(__name__)
 __all__ = ["HOST", "Petersburg", "setup"]
@@ -47,7 +49,7 @@ BOARD_WAIT = 3.0  # seconds /petersburg board waits for the channel before it an
 
 @app_commands.guild_only()
 class Petersburg(PlayCommands, TakeBackCommands, HostCommands, InfoCommands, ComputerCommands, ReviewCommands,
-                 SocialCommands, commands.GroupCog,
+                 SocialCommands, TournamentCommands, commands.GroupCog,
                  group_name="petersburg", group_description=_("cmd.group")):
     """Saint Petersburg: lobby, turns, hands, host tools."""
 
@@ -387,6 +389,6 @@ class Petersburg(PlayCommands, TakeBackCommands, HostCommands, InfoCommands, Com
 
 async def setup(bot: PetersburgBot) -> None:
     """Extension entry point: the cog and the persistent (dynamic) buttons."""
-    bot.add_dynamic_items(*DYNAMIC_ITEMS, *REVIEW_ITEMS)
+    bot.add_dynamic_items(*DYNAMIC_ITEMS, *REVIEW_ITEMS, *TOURNAMENT_ITEMS)
     await bot.add_cog(Petersburg(bot))
 
