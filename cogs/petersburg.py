@@ -328,11 +328,14 @@ class Petersburg(PlayCommands, TakeBackCommands, HostCommands, InfoCommands, Com
 
     @app_commands.command(name="rules", description=_("cmd.rules"))
     async def rules(self, interaction: Interaction) -> None:
-        """Short help, how the ratings count games (docs/ratings.md), and time away, rematches and threads."""
+        """Short help, how the ratings count games (docs/ratings.md), time away, rematches and threads, and
+        tournaments (docs/tournaments.md)."""
         await self.defer(interaction)
         lang = await self.channel_lang(interaction)
         ratings = discord.Embed(title=t("bot.rules_ratings_title", lang), description=t("bot.rules_ratings", lang))
         ratings.add_field(name=t("bot.rules_away_title", lang), value=t("bot.rules_away", lang)[:1024], inline=False)
+        ratings.add_field(name=t("bot.rules_tournaments_title", lang), value=t("bot.rules_tournaments", lang)[:1024],
+                          inline=False)
         await self.guard(interaction, lang, lambda: self.private(interaction, t("bot.rules_help", lang),
                                                                  embed=ratings))
 

@@ -279,3 +279,13 @@ async def test_the_tournament_group_fits_discord(env: simcord.Env) -> None:
     assert len(subs) <= 25 and "tournament" in subs
     assert sorted(o["name"] for o in subs["tournament"]["options"]) == [
         "cancel", "create", "drop", "join", "leave", "settings", "standings", "start"]
+
+
+async def test_the_rules_tell_of_tournaments(env: simcord.Env) -> None:
+    guild = env.create_guild()
+    channel = guild.create_text_channel("cup")
+    [member] = setup_members(env, 1, guild)
+    r = await member.slash(channel, "petersburg rules")
+    [embed] = reply_of(r).embeds
+    field = next(f for f in embed.fields if f.name == "Tournaments")
+    assert "/petersburg tournament create" in (field.value or "") and "Buchholz" in (field.value or "")
