@@ -38,6 +38,7 @@ CREATE TABLE tournament_rounds (
     deadline REAL NOT NULL,
     started_at REAL NOT NULL,
     hurried INTEGER NOT NULL DEFAULT 0,
+    announced INTEGER NOT NULL DEFAULT 0,
     done INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (tournament_id, round)
 );
@@ -62,6 +63,7 @@ button, ``standings_message_id`` the standings. ``tournament_entrants`` the play
 the rating order at the start; ``dropped``: the round from which they are no longer drawn). A round's row is
 inserted once with all its tables (the primary keys and the guarded ``tournaments.round`` decide a race);
 ``byes`` the players sitting it out (JSON), ``hurried`` whether its deadline has put its games on the shortest
-time-out. A table's ``players`` are its seat order (random, recorded), ``thread_id`` and ``game_id`` set once
-each (unique), ``owner``/``lease`` the process creating it now, ``result`` its places and VP once its game ended."""
+time-out, ``announced`` whether its start was told in the channel (once, by whichever process claims it). A
+table's ``players`` are its seat order (random, recorded), ``thread_id`` and ``game_id`` set once each (unique),
+``owner``/``lease`` the process creating it now, ``result`` its places and VP once its game ended."""
 

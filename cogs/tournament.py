@@ -155,9 +155,7 @@ class TournamentCommands(TournamentRunner):
             players = [e.user_id for e in await self.store.entrants(tr.id)]
             text = t("bot.t_started", lang, name=tr.name, players=" ".join(f"<@{u}>" for u in players))
             await self.after_commit(interaction, text)
-            if started:
-                await self.say(fresh, text, players)
-                await self.announce_round(fresh)
+            if started:  # announced and its tables made (the poll would, too)
                 await self.step(fresh)
 
         await self.on_tournament(interaction, work)

@@ -94,20 +94,25 @@ class TournamentRunner(CogBase):
             fresh = await self.store.get_tournament(tr.id)
             if fresh is None:
                 return
+            if fresh.round and await self.store.claim_announcement(fresh.id, fresh.round):
+                if fresh.round == 1:
+                    players = [e.user_id for e in await self.store.entrants(fresh.id)]
+                    lang = self.lang_of_tournament(fresh)
+                    await self.say(fresh, t("bot.t_started", lang, name=fresh.name,
+                                            players=" ".join(f"<@{u}>" for u in players)), players)
+                await self.announce_round(fresh)
             for tid, rnd in await self.store.rounds_past_deadline(self.store.clock(), shards=self.bot.shard_filter()):
                 if tid == tr.id and await self.store.set_hurried(tid, rnd):
                     await self.hurry(fresh, rnd)
             await self.make_tables(fresh)
 
     async def after_round(self, tr: Tournament) -> None:
-        """The round is done: the next one starts (announced), or the tournament ends (final standings)."""
-        started = await self.tournaments.advance(tr)
+        """The round is done: the next one starts, or the tournament ends (final standings, podium)."""
+        await self.tournaments.advance(tr)  # a new round is announced by ``step`` (once, by any process)
         fresh = await self.store.get_tournament(tr.id)
         if fresh is None:
             return
-        if started:
-            await self.announce_round(fresh)
-        elif fresh.status == DONE:
+        if fresh.status == DONE:
             await self.post_standings(fresh)
             lang = self.lang_of_tournament(fresh)
             table = await self.tournaments.standings(fresh)

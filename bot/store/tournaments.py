@@ -322,6 +322,11 @@ class StoreTournaments(StoreBase):
             (now, *params))
         return [(int(r[0]), int(r[1])) for r in rows]
 
+    async def claim_announcement(self, tid: int, rnd: int) -> bool:
+        """True for the one call that may announce the round (whichever process started it)."""
+        return await self.write("UPDATE tournament_rounds SET announced = 1 WHERE tournament_id = ? AND round = ? "
+                                "AND announced = 0", (tid, rnd)) == 1
+
     async def set_hurried(self, tid: int, rnd: int) -> bool:
         return await self.write("UPDATE tournament_rounds SET hurried = 1 WHERE tournament_id = ? AND round = ? "
                                 "AND hurried = 0", (tid, rnd)) == 1
