@@ -141,6 +141,8 @@ class TournamentService:
         return t
 
     async def join(self, t: Tournament, user_id: int, name: str) -> None:
+        if t.status in (CANCELLED, DONE):
+            raise UserError("tournament_none")
         if t.status != SIGNUP:
             raise UserError("tournament_started")
         until = t.settings.get("signup_until")

@@ -77,17 +77,19 @@ class TournamentRunner(CogBase):
                 tr = await self.store.get_tournament(table.tournament_id)
                 if tr is not None:
                     await self.post_standings(tr)
+        late = await self.store.rounds_past_deadline(self.store.clock(), shards=shards)
         for tr in await self.store.running_tournaments(shards=shards):
             try:
-                await self.step(tr)
+                await self.step(tr, late=[rnd for tid, rnd in late if tid == tr.id])
             except DatabaseLost:
                 raise
             except Exception as e:
                 log.exception("tournament %s: a step failed", tr.id)
                 self.bot.record_bug(e)
 
-    async def step(self, tr: Tournament) -> None:
-        """Advance the tournament as far as it can go now, then make its missing tables."""
+    async def step(self, tr: Tournament, late: list[int] | None = None) -> None:
+        """Advance the tournament as far as it can go now, hurry the rounds ``late`` past their deadline (None:
+        look them up), then make its missing tables."""
         async with self.tournament_lock(tr.id):
             if await self.store.finish_round(tr.id, tr.round):
                 await self.after_round(tr)
@@ -101,8 +103,11 @@ class TournamentRunner(CogBase):
                     await self.say(fresh, t("bot.t_started", lang, name=fresh.name,
                                             players=" ".join(f"<@{u}>" for u in players)), players)
                 await self.announce_round(fresh)
-            for tid, rnd in await self.store.rounds_past_deadline(self.store.clock(), shards=self.bot.shard_filter()):
-                if tid == tr.id and await self.store.set_hurried(tid, rnd):
+            if late is None:
+                late = [rnd for tid, rnd in await self.store.rounds_past_deadline(self.store.clock())
+                        if tid == tr.id]
+            for rnd in late:
+                if await self.store.set_hurried(tr.id, rnd):
                     await self.hurry(fresh, rnd)
             await self.make_tables(fresh)
 

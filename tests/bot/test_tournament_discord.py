@@ -289,3 +289,31 @@ async def test_the_rules_tell_of_tournaments(env: simcord.Env) -> None:
     [embed] = reply_of(r).embeds
     field = next(f for f in embed.fields if f.name == "Tournaments")
     assert "/petersburg tournament create" in (field.value or "") and "Buchholz" in (field.value or "")
+
+
+async def test_settings_window_and_cancel_answer_privately(env: simcord.Env) -> None:
+    channel, boss, members = await signed_up(env, 2, size=2, signup_hours=1)
+    tr = await tournament(env, channel)
+    r = await members[0].slash(channel, "petersburg tournament settings")
+    assert "tables of 2" in reply_of(r).content
+    r = await members[0].slash(channel, "petersburg tournament settings", rounds=5)
+    assert "Only an organiser" in reply_of(r).content
+    r = await boss.slash(channel, "petersburg tournament settings", rounds=5, size=3)
+    assert "changed the options" in reply_of(r).content and "Swiss, 5 rounds" in reply_of(r).content
+    assert (await tournament(env, channel)).settings["rounds"] == 5
+    r = await boss.slash(channel, "petersburg tournament start")
+    assert "2 players have signed up; the tournament needs at least 3" in reply_of(r).content
+    late = setup_members(env, 1, channel.guild, prefix="late")[0]
+    await env.advance_time(3700)  # the sign-up window has closed
+    r = await late.slash(channel, "petersburg tournament join")
+    assert "window" in reply_of(r).content and len(await store_of(env).entrants(tr.id)) == 2
+    r = await members[1].slash(channel, "petersburg tournament leave")
+    assert "no longer signed up" in reply_of(r).content
+    r = await members[0].slash(channel, "petersburg tournament cancel")
+    assert "Only an organiser" in reply_of(r).content
+    r = await boss.slash(channel, "petersburg tournament cancel")
+    assert "is cancelled" in reply_of(r).content
+    announcement = next(m for m in channel.history() if m.id == tr.message_id)
+    assert "Cancelled" in announcement.content and not announcement.components  # the button is gone
+    r = await late.slash(channel, "petersburg tournament join")
+    assert "no tournament open" in reply_of(r).content
