@@ -19,6 +19,7 @@ from typing import Any
 
 import discord
 
+from bot.social import DEADLINE_SETTING
 from bot.store import DatabaseLost
 from bot.store.tournaments import DONE, TableRow, Tournament
 from bot.timers import Timing
@@ -125,8 +126,9 @@ class TournamentRunner(CogBase):
             await self.refresh_announcement(fresh)
 
     async def hurry(self, tr: Tournament, rnd: int) -> None:
-        """Past the deadline: the round's games still in play get the shortest time-out (a computer player
-        takes over an absent player's seat, as the tournament's ``takeover`` says), so the round ends."""
+        """Past the deadline: the round's games still in play get the shortest time-out, also for members away
+        (a computer player takes over an absent player's seat, as the tournament's ``takeover`` says), so the
+        round ends."""
         for table in await self.store.tournament_tables(tr.id, rnd):
             if table.game_id is None:
                 continue
@@ -135,7 +137,7 @@ class TournamentRunner(CogBase):
                 if game is None or game.status != "active":
                     continue
                 await self.store.set_game_settings(game.id, {**game.settings, "autopass": HURRY_MINUTES,
-                                                             "reminder": 0})
+                                                             "reminder": 0, DEADLINE_SETTING: 1})
                 game = await self.store.get_game(game.id)
                 assert game is not None
                 await self.service._reschedule(game)

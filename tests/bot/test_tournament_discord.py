@@ -239,10 +239,12 @@ async def test_a_restart_in_the_middle_of_a_round_start_completes_it_once(env: s
 
 
 async def test_the_deadline_hurries_an_absent_player(env: simcord.Env) -> None:
-    """A round of one hour whose games have a day's time-out: past the deadline the absent player is played
-    after a minute, so the round ends."""
+    """A round of one hour whose games have a day's time-out, one player away for 30 days: past the deadline
+    the absent player is played after a minute all the same, so the round ends."""
     channel, boss, members = await signed_up(env, 3, size=3, rounds=1, deadline_hours=1, timeout="1d",
                                              reminder="off", takeover=False)
+    r = await members[0].slash(channel, "petersburg away", days=30)
+    assert reply_of(r).ephemeral
     await boss.slash(channel, "petersburg tournament start")
     await env.advance_time(5)
     svc = bot_of(env).service
