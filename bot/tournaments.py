@@ -182,6 +182,19 @@ class TournamentService:
         if not await self.store.drop_entrant(t.id, user_id, t.round + 1):
             raise UserError("tournament_dropped_already")
 
+    async def extend(self, t: Tournament, hours: int) -> float:
+        """The current round's deadline ``hours`` later (organiser); the new deadline."""
+        if t.status != RUNNING:
+            raise UserError("tournament_not_running")
+        rounds = await self.store.rounds(t.id)
+        current = rounds[-1]
+        if current.done or current.hurried:
+            raise UserError("tournament_deadline_passed")
+        deadline = current.deadline + 3600.0 * hours
+        if not await self.store.extend_round(t.id, current.round, deadline):
+            raise UserError("tournament_deadline_passed")
+        return deadline
+
     async def cancel(self, t: Tournament) -> None:
         if not await self.store.set_tournament_status(t.id, CANCELLED, was=(SIGNUP, RUNNING)):
             raise UserError("tournament_none")

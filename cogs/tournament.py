@@ -120,15 +120,24 @@ class TournamentCommands(TournamentRunner):
         await self.guard(interaction, lang, work)
 
     @TOURNAMENT.command(name="settings", description=_("cmd.tournament_settings"))
-    @app_commands.describe(**OPTIONS)
+    @app_commands.describe(extend_hours=_("opt.t_extend"), **OPTIONS)
     async def tournament_settings(self, interaction: Interaction, size: Size | None = None,
                                   rounds: Rounds | None = None, heats: Heats | None = None,
                                   deadline_hours: Hours | None = None, points: Points | None = None,
                                   max_players: Limit | None = None, signup_hours: Window | None = None,
                                   edition: Literal[1, 2] | None = None,
                                   money: Literal["open", "hidden"] | None = None, reminder: str | None = None,
-                                  timeout: str | None = None, takeover: bool | None = None) -> None:
+                                  timeout: str | None = None, takeover: bool | None = None,
+                                  extend_hours: Hours | None = None) -> None:
         async def work(tr: Tournament, lang: str) -> None:
+            if extend_hours is not None:  # the running round's deadline, later
+                await self.organiser(interaction)
+                deadline = await self.tournaments.extend(tr, extend_hours)
+                text = t("bot.t_extended", lang, player=interaction.user.mention, name=tr.name, round=tr.round,
+                         deadline=f"<t:{int(deadline)}:R>")
+                await self.after_commit(interaction, text)
+                await self.say(tr, text, [])
+                return
             changes = {k: v for k, v in self.options(size, rounds, heats, deadline_hours, points, max_players,
                                                      signup_hours, edition, money, reminder, timeout,
                                                      takeover).items() if v is not None}

@@ -319,3 +319,24 @@ async def test_settings_window_and_cancel_answer_privately(env: simcord.Env) -> 
     assert "Cancelled" in announcement.content and not announcement.components  # the button is gone
     r = await late.slash(channel, "petersburg tournament join")
     assert "no tournament open" in reply_of(r).content
+
+
+async def test_an_organiser_extends_a_round(env: simcord.Env) -> None:
+    channel, boss, members = await signed_up(env, 3, size=3, rounds=1, deadline_hours=1, reminder="off")
+    r = await boss.slash(channel, "petersburg tournament settings", extend_hours=2)
+    assert "not running" in reply_of(r).content
+    await boss.slash(channel, "petersburg tournament start")
+    tr = await tournament(env, channel)
+    before = (await store_of(env).rounds(tr.id))[0].deadline
+    r = await members[0].slash(channel, "petersburg tournament settings", extend_hours=2)
+    assert "Only an organiser" in reply_of(r).content
+    r = await boss.slash(channel, "petersburg tournament settings", extend_hours=2)
+    assert "moved the deadline" in reply_of(r).content
+    assert (await store_of(env).rounds(tr.id))[0].deadline == before + 7200
+    assert any("moved the deadline" in m.content for m in channel.history())  # told in the channel
+    await env.advance_time(3600 + POLL)
+    assert not (await store_of(env).rounds(tr.id))[0].hurried
+    await env.advance_time(7200)
+    assert (await store_of(env).rounds(tr.id))[0].hurried
+    r = await boss.slash(channel, "petersburg tournament settings", extend_hours=2)
+    assert "deadline has passed" in reply_of(r).content
