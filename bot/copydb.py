@@ -28,8 +28,10 @@ TABLES: dict[str, str] = {
     "ratings": "guild_id, player", "rating_changes": "game_id, seat", "away": "guild_id, user_id",
     "reviews": "game_id", "review_parts": "game_id, idx",
     "bot_processes": "id",
+    "tournaments": "id", "tournament_entrants": "tournament_id, user_id", "tournament_rounds": "tournament_id, round",
+    "tournament_tables": "tournament_id, round, table_no",
 }
-ID_TABLES = ("games", "notices")  # tables whose id comes from a sequence on PostgreSQL
+ID_TABLES = ("games", "notices", "tournaments")  # tables whose id comes from a sequence on PostgreSQL
 BATCH = 2000
 
 

@@ -38,6 +38,8 @@ from .review_items import REVIEW_ITEMS
 from .reviews import ReviewCommands
 from .social import SocialCommands
 from .takeback import TakeBackCommands
+from .tournament import TournamentCommands
+from .tournament_items import TOURNAMENT_ITEMS
 
 log = logging.getLogger(__name__)
 __all__ = ["HOST", "Petersburg", "setup"]
@@ -47,7 +49,7 @@ BOARD_WAIT = 3.0  # seconds /petersburg board waits for the channel before it an
 
 @app_commands.guild_only()
 class Petersburg(PlayCommands, TakeBackCommands, HostCommands, InfoCommands, ComputerCommands, ReviewCommands,
-                 SocialCommands, commands.GroupCog,
+                 SocialCommands, TournamentCommands, commands.GroupCog,
                  group_name="petersburg", group_description=_("cmd.group")):
     """Saint Petersburg: lobby, turns, hands, host tools."""
 
@@ -326,12 +328,12 @@ class Petersburg(PlayCommands, TakeBackCommands, HostCommands, InfoCommands, Com
 
     @app_commands.command(name="rules", description=_("cmd.rules"))
     async def rules(self, interaction: Interaction) -> None:
-        """Short help, how the ratings count games (docs/ratings.md), time away, rematches and threads, and taking
-        back, replays and reviews."""
+        """Short help, how the ratings count games (docs/ratings.md), time away, rematches and threads, taking back,
+        replays and reviews, and tournaments (docs/tournaments.md)."""
         await self.defer(interaction)
         lang = await self.channel_lang(interaction)
         ratings = discord.Embed(title=t("bot.rules_ratings_title", lang), description=t("bot.rules_ratings", lang))
-        for part in ("after", "away"):
+        for part in ("after", "away", "tournaments"):
             ratings.add_field(name=t(f"bot.rules_{part}_title", lang), value=t(f"bot.rules_{part}", lang)[:1024],
                               inline=False)
         await self.guard(interaction, lang, lambda: self.private(interaction, t("bot.rules_help", lang),
@@ -390,6 +392,6 @@ class Petersburg(PlayCommands, TakeBackCommands, HostCommands, InfoCommands, Com
 
 async def setup(bot: PetersburgBot) -> None:
     """Extension entry point: the cog and the persistent (dynamic) buttons."""
-    bot.add_dynamic_items(*DYNAMIC_ITEMS, *REVIEW_ITEMS)
+    bot.add_dynamic_items(*DYNAMIC_ITEMS, *REVIEW_ITEMS, *TOURNAMENT_ITEMS)
     await bot.add_cog(Petersburg(bot))
 
