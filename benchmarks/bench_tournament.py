@@ -36,7 +36,9 @@ def play(tables: tuple[tuple[int, ...], ...], rnd: int, rng: random.Random) -> l
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    from rules.cliargs import HelpFormatter
+
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=HelpFormatter)
     ap.add_argument("--players", type=int, default=1000)
     ap.add_argument("--rounds", type=int, default=7)
     ap.add_argument("--size", type=int, default=4)

@@ -22,6 +22,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks import need_simcord  # noqa: E402
+
+need_simcord("benchmarks/bench_tournament_start.py")
+
 import discord  # noqa: E402
 import simcord  # noqa: E402
 
@@ -82,7 +86,9 @@ async def run(players: int, size: int) -> None:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    from rules.cliargs import HelpFormatter
+
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=HelpFormatter)
     ap.add_argument("--players", type=int, default=64)
     ap.add_argument("--size", type=int, default=4)
     args = ap.parse_args()

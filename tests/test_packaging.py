@@ -73,7 +73,7 @@ def test_pyproject_names_every_package() -> None:
     """The packages are listed by name (``petersburg_data`` is the folder data/): the list holds every package
     of the checkout, so a new one cannot be left out of the wheel."""
     listed = PROJECT["tool"]["setuptools"]["packages"]
-    found = find_packages(str(ROOT), include=["rules*", "players*", "render*", "bot*", "cogs*"])
+    found = find_packages(str(ROOT), include=["rules*", "players*", "render*", "tournament*", "bot*", "cogs*"])
     assert sorted(listed) == sorted([*found, "petersburg_data"])
     assert PROJECT["tool"]["setuptools"]["package-dir"] == {"petersburg_data": "data"}
 

@@ -50,7 +50,7 @@ def test_sizes_sum_up_and_stay_in_the_limits(n: int, size: int, a: int, b: int) 
     sizes, byes = table_sizes(n, size, low, high)
     assert sum(sizes) + byes == n
     assert all(low <= s <= high and abs(s - size) <= 1 for s in sizes)
-    if n >= 2 * high * high:  # a large field always fits: no byes at all
+    if high > low and n >= 2 * high * high:  # two sizes to mix: a large field always fits, no byes at all
         assert byes == 0
 
 
