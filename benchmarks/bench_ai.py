@@ -73,7 +73,9 @@ def positions(count: int, seed: int, market: bool = False, parts: bool = False) 
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    from rules.cliargs import HelpFormatter
+
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=HelpFormatter)
     ap.add_argument("--positions", type=int, default=12)
     ap.add_argument("--iterations", type=int, default=200)
     ap.add_argument("--repeat", type=int, default=2)

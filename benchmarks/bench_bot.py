@@ -25,6 +25,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks import need_simcord  # noqa: E402
+
+need_simcord("benchmarks/bench_bot.py")
+
 import simcord  # noqa: E402
 
 from bot.client import PetersburgBot  # noqa: E402
@@ -105,7 +109,9 @@ def report(label: str, xs: list[float]) -> None:
 
 
 async def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    from rules.cliargs import HelpFormatter
+
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0], formatter_class=HelpFormatter)
     ap.add_argument("--actions", type=int, default=300)
     ap.add_argument("--games", default="1,500", help="games in the database (comma-separated)")
     args = ap.parse_args()

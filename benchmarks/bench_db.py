@@ -173,7 +173,9 @@ async def commit_cost(path: Path, commits: int) -> tuple[list[float], list[float
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    from rules.cliargs import HelpFormatter
+
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=HelpFormatter)
     parser.add_argument("--pg", default="", help="a PostgreSQL server URL the benchmark may create databases on")
     parser.add_argument("--games", default="1,100,1000", help="numbers of concurrent games")
     parser.add_argument("--budget", type=int, default=2000, help="actions per run (at least 3 per game)")

@@ -94,7 +94,9 @@ def measure(play: float, hold: float, games: int) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    from rules.cliargs import HelpFormatter
+
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=HelpFormatter)
     ap.add_argument("--games", type=int, default=1200)
     ap.add_argument(
         "--values",

@@ -62,6 +62,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks import need_simcord  # noqa: E402
+
+need_simcord("benchmarks/bench_load.py")
+
 import simcord  # noqa: E402
 from simcord.actors import MemberActor  # noqa: E402
 from simcord.backend.models import Interaction as SimInteraction  # noqa: E402
@@ -353,8 +357,9 @@ def machine() -> str:
 
 async def main() -> int:
     from benchmarks import load_open  # it imports this module
+    from rules.cliargs import HelpFormatter
 
-    ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0], formatter_class=HelpFormatter)
     ap.add_argument("--games", type=int, default=100)
     ap.add_argument("--actions-per-game", type=int, default=10)
     ap.add_argument("--seconds", type=float, default=120.0, help="start no new action after this long")

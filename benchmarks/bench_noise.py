@@ -26,6 +26,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks import need_simcord  # noqa: E402
+
+need_simcord("benchmarks/bench_noise.py")
+
 import simcord  # noqa: E402
 
 from bot.client import PetersburgBot  # noqa: E402
@@ -78,7 +82,9 @@ async def run(players: int, games: int) -> None:
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    from rules.cliargs import HelpFormatter
+
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0], formatter_class=HelpFormatter)
     ap.add_argument("--players", type=int, default=2)
     ap.add_argument("--games", type=int, default=2)
     args = ap.parse_args()

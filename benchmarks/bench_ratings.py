@@ -64,7 +64,9 @@ async def database(path: Path, games: int) -> tuple[float, float, int]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description="What the ratings cost.")
+    from rules.cliargs import HelpFormatter
+
+    parser = argparse.ArgumentParser(description="What the ratings cost.", formatter_class=HelpFormatter)
     parser.add_argument("--games", type=int, default=2000, help="finished games in the database to rebuild")
     args = parser.parse_args(argv)
     print(f"rating one four-player game: {per_game():.0f} us")

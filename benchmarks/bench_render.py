@@ -103,7 +103,9 @@ def game_boards(players: int, seed: int) -> None:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    from rules.cliargs import HelpFormatter
+
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=HelpFormatter)
     ap.add_argument("--runs", type=int, default=50)
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--edition", type=int, default=2, choices=(1, 2))

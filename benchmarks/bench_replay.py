@@ -39,6 +39,10 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks import need_simcord  # noqa: E402
+
+need_simcord("benchmarks/bench_replay.py")
+
 import simcord  # noqa: E402
 from simcord.actors import MemberActor  # noqa: E402
 from simcord.enums import ComponentType, InteractionType  # noqa: E402
@@ -239,7 +243,9 @@ async def run(args: argparse.Namespace, db: Path) -> tuple[list[float], list[flo
 
 
 async def main() -> int:
-    ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    from rules.cliargs import HelpFormatter
+
+    ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0], formatter_class=HelpFormatter)
     ap.add_argument("--games", type=int, default=100)
     ap.add_argument("--finished", type=int, default=6)
     ap.add_argument("--viewers", type=int, default=10)

@@ -257,7 +257,9 @@ def quality(
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    from rules.cliargs import HelpFormatter
+
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=HelpFormatter)
     ap.add_argument("--section", choices=("speed", "quality", "play", "all"), default="all")
     ap.add_argument("--games", type=int, default=45, help="games of the quality section (default 45)")
     ap.add_argument("--jobs", type=int, default=1, help="games at once in worker processes")

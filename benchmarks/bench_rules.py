@@ -192,7 +192,9 @@ def profile(games: int, seed: int, top: int) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    from rules.cliargs import HelpFormatter
+
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=HelpFormatter)
     ap.add_argument("--games", type=int, default=200, help="games per configuration (default 200)")
     ap.add_argument("--repeat", type=int, default=3, help="runs per configuration; the fastest counts")
     ap.add_argument("--seed", type=int, default=1)

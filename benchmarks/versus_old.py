@@ -44,7 +44,9 @@ def greedy(outlook: Any, st: GameState, rng: random.Random) -> Any:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    from rules.cliargs import HelpFormatter
+
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=HelpFormatter)
     ap.add_argument("--old", required=True, help="a checkout whose players package is the old one")
     ap.add_argument("--games", type=int, default=80)
     args = ap.parse_args(argv)

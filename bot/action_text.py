@@ -15,6 +15,7 @@ from typing import Any
 from rules import LOWER, Action, format_action
 from rules.cards import Catalogue, any_type
 from rules.expansions.assignments import assignment_name, assignment_short
+from rules.expansions.module4 import event_name
 from rules.i18n import DEFAULT_LANG, card_name, strings, t
 
 PURPLE = "purple"
@@ -94,7 +95,7 @@ def _assignment(a: Action, lang: str, view: dict[str, Any] | None) -> str:
 
 def _event(a: Action, edition: int, lang: str) -> str:
     """M4-03: an event before the action; the Ghost names the card of the display it discards (M4-08)."""
-    name = t(f"event.{a.card}", lang)
+    name = event_name(a.card, lang)
     if a.target:
         what = _placement("discard", a.target, a.row, "", a.good, edition, lang)
         return t("act.event_ghost", lang, event=name, what=what)
@@ -151,7 +152,7 @@ WORDING: dict[str, Wording] = {
     # Module 4 (M4-03, M4-10, M4-15)
     "event": lambda a, ed, lang, seats, view: _event(a, ed, lang),
     "grabber": lambda a, ed, lang, seats, view: _sub(
-        "act.grabber", Action("buy", a.card, -1, a.target, 0, a.good), ed, lang, event=t("event.grabber", lang)),
+        "act.grabber", Action("buy", a.card, -1, a.target, 0, a.good), ed, lang, event=event_name("grabber", lang)),
     "order": lambda a, ed, lang, seats, view: t("act.order", lang, first=card_name(a.card, ed, lang),
                                                last=card_name(a.target, ed, lang)),
     # Module 5 (M5-02) and Module 6 (M6-06 ...)

@@ -14,27 +14,85 @@ import asyncio
 import logging
 import os
 import re
+import shlex
 import sqlite3
 import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from .config import DEFAULT_DATABASE, command_args
+from .config import database_setting
+from .envfile import command_args
 from .store import parse_database
-from .store.postgres import redact
-from .store.sqlite_file import backup_file
+from .store.sqlite_file import backup_file, wal_of
+from .store.urls import has_password, redact, without_password
 
 log = logging.getLogger(__name__)
 
 SUFFIX = ".sqlite3"
-PG_DUMP = """{url} is a PostgreSQL database: back it up with PostgreSQL's own tool, also while the bot runs:
+PG_DUMP = """{shown} is a PostgreSQL database: back it up with PostgreSQL's own tool, also while the bot runs:
 
-    pg_dump --format=custom --file=petersburg.dump '{url}'
+    pg_dump --format=custom --file=petersburg.dump {url}
+{password}
+and restore it into an empty database (its URL in place of NEW_DATABASE_URL) with:
 
-and restore it into an empty database with:
+    pg_restore --clean --if-exists --no-owner --dbname=NEW_DATABASE_URL petersburg.dump"""
+PASSWORD = """
+pg_dump asks for the password of DATABASE_URL, or reads it from PGPASSWORD (read -rs PGPASSWORD; export
+PGPASSWORD) or from a ~/.pgpass line (host:port:database:user:password).
+"""
 
-    pg_restore --clean --if-exists --no-owner --dbname='postgresql://…' petersburg.dump"""
+
+def pg_dump_help(url: str) -> str:
+    """How to back the PostgreSQL database at ``url`` up: a ``pg_dump`` command to paste (the URL without its
+    password, which comes from a prompt, PGPASSWORD or ~/.pgpass)."""
+    return PG_DUMP.format(shown=redact(url), url=shlex.quote(without_password(url)),
+                          password=PASSWORD if has_password(url) else "")
+
+
+def is_backup(path: Path) -> bool:
+    """Whether ``path`` is a file this command (or the periodic backup) writes: a SQLite database of the bot
+    (its ``schema_version`` table) in one self-contained file (rollback journal: a live database runs in WAL
+    mode)."""
+    try:
+        with path.open("rb") as f:
+            header = f.read(100)
+    except OSError:
+        return False
+    if len(header) < 100 or not header.startswith(b"SQLite format 3\0") or header[18:20] != b"\x01\x01":
+        return False
+    try:
+        db = sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True)
+        try:
+            return bool(db.execute("SELECT 1 FROM sqlite_master WHERE name = 'schema_version'").fetchall())
+        finally:
+            db.close()
+    except sqlite3.Error:
+        return False
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        return a.resolve() == b.resolve() or (a.exists() and b.exists() and a.samefile(b))
+    except OSError:
+        return False
+
+
+def target_problem(source: Path, target: Path, *, folder: bool, force: bool) -> str | None:
+    """Why the backup of ``source`` must not be written to ``target`` (``folder``: a folder that gets a new
+    time-stamped file), or None: never onto the database itself or its side files, nor (without ``force``)
+    over an existing file that is not a backup."""
+    if folder or target.is_dir():
+        return None
+    side = [source, wal_of(source), source.with_name(source.name + "-shm"),
+            source.with_name(source.name + "-journal")]
+    if any(_same_file(target, p) for p in side):
+        return (f"{target} is the database itself (or one of its files): a backup goes to another file or a "
+                "folder, e.g. backups/")
+    if target.exists() and not force and not is_backup(target):
+        return (f"{target} exists and is not a backup of the bot's database; name a new file or a folder (e.g. "
+                "backups/), or pass --force to replace it")
+    return None
 
 
 def stamped(folder: Path, stem: str, now: float | None = None) -> Path:
@@ -103,17 +161,30 @@ def main(argv: Sequence[str] | None = None) -> int:
                                      description="Back up the bot's SQLite database, also while the bot runs.")
     parser.add_argument("path", help="the backup file to write, or a folder (an existing one, or a path ending in "
                                      "/; created when missing) that gets a time-stamped file")
+    parser.add_argument("--force", action="store_true",
+                        help="replace an existing file that is not a backup of the bot's database")
     args = command_args(parser, argv)
     if args is None:
         return 2
-    database = (os.environ.get("DATABASE_URL", "").strip() or os.environ.get("DATABASE_PATH", "").strip()
-                or DEFAULT_DATABASE)
-    dialect, where = parse_database(database)
-    if dialect == "postgresql":
-        print(PG_DUMP.format(url=redact(where)), file=sys.stderr)
+    if not args.path.strip():
+        print("error: name the backup file or a folder, e.g. backups/", file=sys.stderr)
         return 2
     try:
-        written = backup_to(Path(where), Path(args.path), folder=args.path.endswith(("/", os.sep)))
+        dialect, where = parse_database(database_setting())
+    except ValueError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    if dialect == "postgresql":
+        print(pg_dump_help(where), file=sys.stderr)
+        return 2
+    source, target = Path(where), Path(args.path).expanduser()
+    folder = args.path.endswith(("/", os.sep))
+    problem = target_problem(source, target, folder=folder, force=args.force)
+    if problem is not None:
+        print(f"error: {problem}", file=sys.stderr)
+        return 2
+    try:
+        written = backup_to(source, target, folder=folder)
     except (OSError, sqlite3.Error) as e:
         print(f"error: the backup of {where} failed: {e}", file=sys.stderr)
         return 1

@@ -1,71 +1,23 @@
-"""Settings from the environment and a small ``.env`` reader (no extra dependency)."""
+"""Settings from the environment (and the settings file: ``bot.envfile``), each checked: a wrong value stops the
+bot at start with one line naming the setting."""
 
 from __future__ import annotations
 
-import argparse
 import os
-import sys
+import re
 import tempfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 from rules.i18n import LANGUAGES
 
+from .store.urls import url_problem
+
 DEFAULT_DATABASE = "data/petersburg.sqlite3"
 DEFAULT_REMINDER, DEFAULT_INTERVAL, DEFAULT_AUTOPASS, DEFAULT_POLL = 60, 240, 0, 30.0
 DEFAULT_LIVE = 5  # minutes: a player seen this recently plays live (no ping per turn)
 DEFAULT_REVIEW_ITERATIONS = 64  # a review's budget per decision (``players.judge.DEFAULT_ITERATIONS``)
-
-
-def read_env_file(path: str | Path) -> dict[str, str]:
-    """Parse ``KEY=value`` lines (``#`` comments, optional ``export``, optional quotes)."""
-    out: dict[str, str] = {}
-    p = Path(path)
-    if not p.is_file():
-        return out
-    for raw in p.read_text(encoding="utf-8").splitlines():
-        line = raw.strip()
-        if not line or line.startswith("#"):
-            continue
-        if line.startswith("export "):
-            line = line[7:].lstrip()
-        key, sep, value = line.partition("=")
-        if not sep:
-            continue
-        key = key.strip()
-        value = value.strip()
-        if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
-            value = value[1:-1]
-        elif " #" in value:
-            value = value.split(" #", 1)[0].rstrip()
-        out[key] = value
-    return out
-
-
-def load_env(path: str | Path | None = None) -> None:
-    """Put the settings of ``path`` (``--env-file``; None: ``.env``, when there is one) into ``os.environ``
-    (variables already set win). ValueError when the file named does not exist."""
-    if path is not None and not Path(path).exists():
-        raise ValueError(f"the settings file {path} (--env-file) does not exist")
-    for key, value in read_env_file(".env" if path is None else path).items():
-        os.environ.setdefault(key, value)
-
-
-ENV_FILE_HELP = "the settings file to read (default: .env, when there is one)"
-
-
-def command_args(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> argparse.Namespace | None:
-    """A maintenance command's arguments with ``--env-file`` added, its settings loaded into the environment;
-    None, with the reason printed, when the settings file named does not exist (the command exits with 2)."""
-    parser.add_argument("--env-file", default=None, help=ENV_FILE_HELP)
-    args = parser.parse_args(argv)
-    try:
-        load_env(args.env_file)
-    except ValueError as e:
-        print(f"error: {e}", file=sys.stderr)
-        return None
-    return args
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
 
 
@@ -108,8 +60,14 @@ class Config:
     def from_env(cls, env: Mapping[str, str] | None = None) -> Config:
         """Read the settings; raises ValueError naming a malformed one."""
         e = os.environ if env is None else env
+        token = e.get("DISCORD_TOKEN", "").strip()
+        odd = [c for c in token if not (c.isascii() and (c.isalnum() or c in "._-"))]
+        if odd:
+            what = "a line break or a space" if any(c.isspace() for c in odd) else f"the character {odd[0]!r}"
+            raise ValueError(f"DISCORD_TOKEN holds {what}, which no token has: put the token alone after "
+                             "DISCORD_TOKEN= (Discord Developer Portal > your application > Bot > Reset Token)")
         guild = e.get("DEV_GUILD_ID", "").strip()
-        if guild and not guild.isdigit():
+        if guild and not whole(guild):
             raise ValueError("DEV_GUILD_ID must be a server (guild) id: digits only")
         lang = (e.get("LANGUAGE", "") or "en").strip().lower()
         if lang not in LANGUAGES:
@@ -118,10 +76,7 @@ class Config:
             ("REMINDER_MINUTES", DEFAULT_REMINDER), ("REMINDER_INTERVAL_MINUTES", DEFAULT_INTERVAL),
             ("AUTOPASS_MINUTES", DEFAULT_AUTOPASS), ("LIVE_MINUTES", DEFAULT_LIVE))}
         poll = e.get("TIMER_POLL_SECONDS", "").strip()
-        try:
-            poll_seconds = float(poll) if poll else DEFAULT_POLL
-        except ValueError:
-            raise ValueError("TIMER_POLL_SECONDS must be a number of seconds") from None
+        poll_seconds = number(poll, "TIMER_POLL_SECONDS must be a number of seconds") if poll else DEFAULT_POLL
         if not 1 <= poll_seconds <= 3600:
             raise ValueError("TIMER_POLL_SECONDS must be between 1 and 3600")
         seconds = {key: _seconds_setting(e, key, default, top) for key, default, top in (
@@ -129,29 +84,29 @@ class Config:
         url = e.get("DATABASE_URL", "").strip() or None
         if url is not None and not url.startswith(("postgresql://", "postgres://", "sqlite:///")):
             raise ValueError("DATABASE_URL must start with postgresql:// or sqlite:/// (or be empty)")
+        url = None if url is None else checked_database(url, "DATABASE_URL")
+        path = checked_database(e.get("DATABASE_PATH", "").strip() or DEFAULT_DATABASE, "DATABASE_PATH")
         pool = e.get("DATABASE_POOL_SIZE", "").strip() or "10"
-        if not pool.isdigit() or not 1 <= int(pool) <= 1000:
+        if not whole(pool) or not 1 <= int(pool) <= 1000:
             raise ValueError("DATABASE_POOL_SIZE must be a whole number from 1 to 1000")
         sharded, count, ids = _shards(e.get("SHARD_COUNT", "").strip().lower(), e.get("SHARD_IDS", "").strip())
-        try:
-            backup_hours = float(e.get("BACKUP_EVERY_HOURS", "").strip() or "24")
-        except ValueError:
-            raise ValueError("BACKUP_EVERY_HOURS must be a number of hours") from None
+        backup_hours = number(e.get("BACKUP_EVERY_HOURS", "").strip() or "24",
+                              "BACKUP_EVERY_HOURS must be a number of hours")
         if not 0.01 <= backup_hours <= 24 * 365:
             raise ValueError("BACKUP_EVERY_HOURS must be between 0.01 and 8760 hours")
         iterations = e.get("REVIEW_ITERATIONS", "").strip() or str(DEFAULT_REVIEW_ITERATIONS)
-        if not iterations.isdigit() or not 1 <= int(iterations) <= 100_000:
+        if not whole(iterations) or not 1 <= int(iterations) <= 100_000:
             raise ValueError("REVIEW_ITERATIONS must be a whole number from 1 to 100000")
         keep = e.get("BACKUP_KEEP", "").strip() or "7"
-        if not keep.isdigit() or not 1 <= int(keep) <= 10000:
+        if not whole(keep) or not 1 <= int(keep) <= 10000:
             raise ValueError("BACKUP_KEEP must be a whole number from 1 to 10000")
         level = (e.get("LOG_LEVEL", "") or "INFO").strip().upper()
         if level not in LOG_LEVELS:
             raise ValueError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}")
         return cls(
             database_url=url, pool_size=int(pool), sharded=sharded, shard_count=count, shard_ids=ids,
-            token=e.get("DISCORD_TOKEN", "").strip(),
-            database_path=e.get("DATABASE_PATH", "").strip() or DEFAULT_DATABASE,
+            token=token,
+            database_path=path,
             log_level=level,
             dev_guild_id=int(guild) if guild else None,
             language=lang,
@@ -166,11 +121,12 @@ class Config:
             computer_pause=seconds["COMPUTER_PAUSE_SECONDS"],
             hint_seconds=seconds["HINT_SECONDS"],
             review_iterations=int(iterations),
-            backup_dir=e.get("BACKUP_DIR", "").strip() or None, backup_hours=backup_hours, backup_keep=int(keep),
+            backup_dir=os.path.expanduser(e.get("BACKUP_DIR", "").strip()) or None, backup_hours=backup_hours,
+            backup_keep=int(keep),
         )
 
     def __repr__(self) -> str:  # never show the token
-        from .store.postgres import redact
+        from .store.urls import redact
 
         return (f"Config(database={redact(self.database)!r}, shards={self.shard_ids!r}/{self.shard_count!r}, "
                 f"log_level={self.log_level!r}, "
@@ -203,6 +159,57 @@ def check_backup_dir(config: Config) -> None:
 
 
 MAX_MINUTES = 43200  # 30 days
+_WHOLE = re.compile(r"[0-9]+")
+_NUMBER = re.compile(r"[0-9]+(?:\.[0-9]*)?|\.[0-9]+")
+
+
+def whole(text: str) -> bool:
+    """Digits 0-9 only (``str.isdigit`` also takes ``²`` and other digits that ``int`` refuses)."""
+    return _WHOLE.fullmatch(text) is not None
+
+
+def number(text: str, message: str) -> float:
+    """A number written with the digits 0-9 and a point (``float`` also takes ``nan``, ``1_0`` and other
+    scripts' digits); ValueError with ``message`` otherwise."""
+    if _NUMBER.fullmatch(text) is None:
+        raise ValueError(message)
+    return float(text)
+
+
+def checked_database(value: str, name: str) -> str:
+    """``value`` of the setting or option ``name`` (DATABASE_URL, DATABASE_PATH, --to, ...) as ``Store.open``
+    takes it, ``~`` expanded; ValueError naming ``name`` when it cannot keep the bot's games: a PostgreSQL URL
+    that is not valid, a SQLite URL without a file, an in-memory database (every game lost when the process
+    ends)."""
+    text = value.strip()
+    if text.startswith(("postgresql://", "postgres://")):
+        problem = url_problem(text)
+        if problem is not None:
+            raise ValueError(f"{name} is not a valid PostgreSQL URL: {problem}")
+        return text
+    url = text.startswith("sqlite:///")
+    path = text[len("sqlite:///"):] if url else text
+    if "://" in text and not url:
+        raise ValueError(f"{name} must be postgresql://…, sqlite:///path or a file path")
+    if not path.strip():
+        raise ValueError(f"{name} names no database file: e.g. sqlite:///data/petersburg.sqlite3 (relative to "
+                         "where the bot runs) or sqlite:////srv/petersburg.sqlite3 (absolute)" if url else
+                         f"{name} names no database file")
+    if path == ":memory:" or path.startswith("file::memory:"):
+        raise ValueError(f"{name} names an in-memory database, which loses every game when the process ends: "
+                         "name a file, e.g. data/petersburg.sqlite3")
+    path = os.path.expanduser(path)
+    return f"sqlite:///{path}" if url else path
+
+
+def database_setting(env: Mapping[str, str] | None = None) -> str:
+    """The database the settings name (DATABASE_URL, else DATABASE_PATH, else the default), checked
+    (``checked_database``: ValueError naming the setting)."""
+    e = os.environ if env is None else env
+    url = e.get("DATABASE_URL", "").strip()
+    if url:
+        return checked_database(url, "DATABASE_URL")
+    return checked_database(e.get("DATABASE_PATH", "").strip() or DEFAULT_DATABASE, "DATABASE_PATH")
 
 
 def _shards(count: str, ids: str) -> tuple[bool, int | None, tuple[int, ...] | None]:
@@ -216,7 +223,7 @@ def _shards(count: str, ids: str) -> tuple[bool, int | None, tuple[int, ...] | N
         if ids:
             raise ValueError("SHARD_IDS needs a number in SHARD_COUNT, not auto")
         return True, None, None
-    if not count.isdigit() or int(count) < 1:
+    if not whole(count) or int(count) < 1:
         raise ValueError("SHARD_COUNT must be a whole number of shards (1 or more) or auto")
     n = int(count)
     if not ids:
@@ -224,7 +231,7 @@ def _shards(count: str, ids: str) -> tuple[bool, int | None, tuple[int, ...] | N
     chosen: set[int] = set()
     for part in ids.split(","):
         lo, _, hi = part.strip().partition("-")
-        if not lo.isdigit() or (hi and not hi.isdigit()):
+        if not whole(lo) or (hi and not whole(hi)):
             raise ValueError("SHARD_IDS must be shard numbers or ranges, e.g. 0,1 or 4-7")
         chosen.update(range(int(lo), int(hi or lo) + 1))
     if not chosen or max(chosen) >= n:
@@ -239,7 +246,7 @@ def _minutes_setting(env: Mapping[str, str], key: str, default: int) -> int:
         return default
     if raw in ("off", "0"):
         return 0
-    if not raw.isdigit() or int(raw) > MAX_MINUTES:
+    if not whole(raw) or int(raw) > MAX_MINUTES:
         raise ValueError(f"{key} must be a whole number of minutes from 0 (off) to {MAX_MINUTES}, or off")
     return int(raw)
 
@@ -249,10 +256,7 @@ def _seconds_setting(env: Mapping[str, str], key: str, default: float, top: floa
     raw = env.get(key, "").strip()
     if not raw:
         return default
-    try:
-        value = float(raw)
-    except ValueError:
-        raise ValueError(f"{key} must be a number of seconds") from None
+    value = number(raw, f"{key} must be a number of seconds")
     if not 0 <= value <= top:
         raise ValueError(f"{key} must be between 0 and {top:g} seconds")
     return value

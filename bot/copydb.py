@@ -10,14 +10,15 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
-from .config import command_args
-from .store import Store, StoreError
+from .config import checked_database, database_setting
+from .envfile import command_args
+from .store import Store, StoreError, parse_database
 from .store.backend import aiter_rows
-from .store.postgres import redact
+from .store.urls import redact, without_password
 
 # Parents before children (foreign keys); each with the columns that order its rows.
 TABLES: dict[str, str] = {
@@ -27,8 +28,10 @@ TABLES: dict[str, str] = {
     "ratings": "guild_id, player", "rating_changes": "game_id, seat", "away": "guild_id, user_id",
     "reviews": "game_id", "review_parts": "game_id, idx",
     "bot_processes": "id",
+    "tournaments": "id", "tournament_entrants": "tournament_id, user_id", "tournament_rounds": "tournament_id, round",
+    "tournament_tables": "tournament_id, round, table_no",
 }
-ID_TABLES = ("games", "notices")  # tables whose id comes from a sequence on PostgreSQL
+ID_TABLES = ("games", "notices", "tournaments")  # tables whose id comes from a sequence on PostgreSQL
 BATCH = 2000
 
 
@@ -89,18 +92,41 @@ async def run(source_url: str, target_url: str, force: bool) -> int:
     return 0
 
 
+def same_database(a: str, b: str) -> bool:
+    """Whether the checked database settings ``a`` and ``b`` name one database: one SQLite file however its
+    path is written (relative, absolute, through a link, with or without ``sqlite:///``), or one PostgreSQL
+    URL apart from its password."""
+    (dialect_a, where_a), (dialect_b, where_b) = parse_database(a), parse_database(b)
+    if dialect_a != dialect_b:
+        return False
+    if dialect_a == "postgresql":
+        return without_password(where_a).rstrip("/") == without_password(where_b).rstrip("/")
+    pa, pb = Path(where_a), Path(where_b)
+    try:
+        return pa.resolve() == pb.resolve() or (pa.exists() and pb.exists() and pa.samefile(pb))
+    except OSError:
+        return False
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bot copy-db",
                                      description="Copy the bot's database (e.g. SQLite into PostgreSQL).")
     parser.add_argument("--to", required=True, dest="target", help="target database: postgresql://… or sqlite:///…")
     parser.add_argument("--from", dest="source", default=None,
-                        help="source database (default: DATABASE_PATH from .env or the environment)")
+                        help="source database (default: DATABASE_URL, else DATABASE_PATH, from .env or the "
+                             "environment)")
     parser.add_argument("--force", action="store_true", help="replace the contents of a non-empty target")
     args = command_args(parser, argv)
     if args is None:
         return 2
-    source = args.source or os.environ.get("DATABASE_PATH", "").strip() or "data/petersburg.sqlite3"
-    if source == args.target:
-        print("error: the source and the target are the same database", file=sys.stderr)
+    try:
+        source = checked_database(args.source, "--from") if args.source is not None else database_setting()
+        target = checked_database(args.target, "--to")
+    except ValueError as e:
+        print(f"error: {e}", file=sys.stderr)
         return 2
-    return asyncio.run(run(source, args.target, args.force))
+    if same_database(source, target):
+        print(f"error: the source and the target are the same database ({redact(source)}); copy into another "
+              "one", file=sys.stderr)
+        return 2
+    return asyncio.run(run(source, target, args.force))

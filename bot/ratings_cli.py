@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import sys
 from collections.abc import Sequence
 
-from .config import DEFAULT_DATABASE, command_args
+from .config import checked_database, database_setting
+from .envfile import command_args
 from .ratings import Rebuilt, rebuild_in
 from .store import Store, StoreError
-from .store.postgres import redact
+from .store.urls import redact
 
 
 async def rebuild(store: Store) -> Rebuilt:
@@ -46,6 +46,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = command_args(parser, argv)
     if args is None:
         return 2
-    database = (args.database or os.environ.get("DATABASE_URL", "").strip()
-                or os.environ.get("DATABASE_PATH", "").strip() or DEFAULT_DATABASE)
+    try:
+        database = checked_database(args.database, "--database") if args.database is not None else database_setting()
+    except ValueError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
     return asyncio.run(run(database))

@@ -17,6 +17,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from .schema_tournaments import TOURNAMENTS_SCHEMA
+
 if TYPE_CHECKING:
     from .store.backend import Tx
 
@@ -285,7 +287,6 @@ and seed, how many decisions it judges (``total``) and, once done, the ``GameRev
 ``review_parts`` each judged decision's result as it comes (``idx``: the action's index in the record), so a
 review stopped by a restart resumes where it was and never judges a decision twice."""
 
-
 MIGRATIONS: list[Migration] = [
     Migration(1, "initial: games, seats, actions, hands", INITIAL_SCHEMA),
     Migration(2, "settings, reminders, pass modes, automatic actions, results", _migrate_timers_and_results),
@@ -297,6 +298,7 @@ MIGRATIONS: list[Migration] = [
     Migration(8, "take-backs", TAKEBACK_SCHEMA),
     Migration(9, "game reviews", REVIEWS_SCHEMA),
     Migration(10, "the bot's processes and their heartbeats", PROCESSES_SCHEMA),
+    Migration(11, "tournaments", TOURNAMENTS_SCHEMA),
 ]
 
 

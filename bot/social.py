@@ -116,7 +116,10 @@ class SocialService(ServiceBase):
 
     async def postpone_if_away(self, game: Game, timer: TimerRow) -> bool:
         """A reminder or time-out due for a member away: it moves to when they are back (a time-out then gives
-        them its whole time again); True when it was postponed."""
+        them its whole time again); True when it was postponed. A tournament game past its round's deadline
+        (``deadline`` in its settings) waits for nobody."""
+        if game.settings.get(DEADLINE_SETTING):
+            return False
         until = await self.away_of(game, timer.seat)
         if until is None:
             return False
@@ -130,6 +133,9 @@ class SocialService(ServiceBase):
         if uid is None:
             return None
         return (await self.store.away_until(game.guild_id, [uid])).get(uid)
+
+
+DEADLINE_SETTING = "deadline"  # a game's setting: its tournament round's deadline has passed (no one is waited for)
 
 
 def _unique(seats: list[Seat]) -> list[Seat]:

@@ -17,6 +17,7 @@ from rules.cards import any_type
 from rules.describe import describe, headline
 from rules.expansions.assignments import assignment_name, assignment_short
 from rules.expansions.assistants import assistant_name
+from rules.expansions.module4 import event_name
 from rules.i18n import card_name, source_order, t
 
 from .action_text import assignment_now, own_assignments, rubles
@@ -231,7 +232,7 @@ def _parts_lines(view: dict[str, Any], lang: str) -> list[str]:
     events = (view.get("module4") or {}).get("events")
     if not events:
         return []
-    names = [(t("event." + e["id"], lang), e["used_by"] is None) for e in events]
+    names = [(event_name(e["id"], lang), e["used_by"] is None) for e in events]
     words = [name if free else f"~~{name}~~" for name, free in names]
     return [f"**{t('bot.events', lang)}:** " + " · ".join(words)]
 

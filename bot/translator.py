@@ -5,10 +5,7 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
-from rules.i18n import strings, t
-
-LOCALES: dict[discord.Locale, str] = {discord.Locale.german: "de", discord.Locale.american_english: "en",
-                                      discord.Locale.british_english: "en"}
+from rules.i18n import language_of_locale, strings, t
 
 
 def locale_str(key: str) -> app_commands.locale_str:
@@ -21,7 +18,7 @@ class Translator(app_commands.Translator):
 
     async def translate(self, string: app_commands.locale_str, locale: discord.Locale,
                         context: app_commands.TranslationContextTypes) -> str | None:
-        lang = LOCALES.get(locale)
+        lang = language_of_locale(locale.value)
         key = string.extras.get("key")
         if lang is None or not key:
             return None

@@ -117,6 +117,16 @@ class WorkerPool:
             self._starting = None
         self.shutdown()
 
+    async def renew(self) -> None:
+        """New workers from now on (the next call starts them: e.g. on the compiled core, once it is built); the
+        running ones finish the work they were given and end then. Nothing to do for a pool not started."""
+        if self._lock is None:
+            return
+        async with self._lock:  # after a start in progress
+            old, self._executor = self._executor, None
+        if old is not None:
+            old.shutdown(wait=False)
+
     def shutdown(self) -> None:
         """Stop the workers (a later call starts a new pool)."""
         if self._executor is not None:

@@ -25,7 +25,7 @@ from bot.store import LOBBY, DatabaseLost, DatabaseUnavailable, Game, Store
 from bot.texts import hand_text
 from bot.translator import locale_str as _
 from rules import GameState, RuleError, view
-from rules.i18n import error_text, t
+from rules.i18n import error_text, language_of_locale, t
 
 from .components import lobby_view
 
@@ -47,10 +47,12 @@ HOST = app_commands.Group(name="host", description=_("cmd.host"))
 
 
 def lang_of(interaction: Interaction, game: Game | None = None, default: str = "en") -> str:
+    """The language of an answer: a game speaks its own language (its board, its public messages and every
+    private answer about it); an answer about no game is in the member's Discord language where the bot
+    speaks it (a new lobby's language too, unless ``create`` names one), else ``default``."""
     if game is not None:
         return game.lang
-    loc = str(interaction.locale or "")
-    return "de" if loc.startswith("de") else default
+    return language_of_locale(str(interaction.locale or "")) or default
 
 
 class CogBase(commands.Cog):
@@ -65,6 +67,7 @@ class CogBase(commands.Cog):
         async def rename_thread(self, game: Game) -> None: ...
         async def refresh_boards(self, guild_id: int, user_id: int) -> None: ...
         async def reminder_dms(self, due: dict[int, list[tuple[Game, str, str]]]) -> None: ...
+        async def run_tournaments(self) -> None: ...  # ``cogs.tournament_run``
 
     @property
     def service(self) -> GameService:
@@ -198,11 +201,18 @@ class CogBase(commands.Cog):
             log.exception("confirming interaction %s failed (the action is stored)", interaction.id)
             self.bot.record_bug(e)
 
-    async def channel_lang(self, interaction: Interaction, *, latest: bool = False) -> str:
-        """The language of the channel's open game (``latest``: else of its newest game), else the user's."""
+    async def channel_lang(self, interaction: Interaction, *, latest: bool = False, public: bool = False) -> str:
+        """The language of the channel's open game (``latest``: else of its newest game), else the user's
+        (``public``, an answer everyone in the channel sees: the bot's ``LANGUAGE``, never one member's)."""
         cid = self.cid(interaction)
         game = await (self.store.latest_game_in_channel(cid) if latest else self.store.open_game_in_channel(cid))
+        if game is None and public:
+            return self.bot.config.language
         return lang_of(interaction, game, self.bot.config.language)
+
+    async def game_lang(self, interaction: Interaction, game_id: int) -> str:
+        """The language of an answer about game ``game_id`` (``lang_of``; the member's where it is gone)."""
+        return lang_of(interaction, await self.store.get_game(game_id), self.bot.config.language)
 
     async def on_channel_game(self, interaction: Interaction, work: Callable[[Game, str], Awaitable[None]], *,
                               latest: bool = False) -> None:

@@ -94,10 +94,10 @@ class BoardPoster(TurnMessages):
         shards = self.bot.shard_filter()
         for game_id in await self.store.games_to_show(shards=shards):
             self.kick(game_id)
-        if self.bot.config.live_minutes > 0:  # a turn left untold for a live player: its wake was in memory
-            for game in await self.store.list_games(status=ACTIVE, limit=10_000, shards=shards):
-                if game.turn_message_id is None and game.turn_user_id is None:
-                    self.kick(game.id)
+        # a turn left untold: its next try (a transient failure), or a live player's wake, was in memory
+        for game in await self.store.list_games(status=ACTIVE, limit=10_000, shards=shards):
+            if game.turn_message_id is None and game.turn_user_id is None:
+                self.kick(game.id)
 
     async def run(self, game_id: int) -> None:
         delay = RETRY_FIRST
@@ -199,6 +199,8 @@ class BoardPoster(TurnMessages):
                 await self._strip(channel, game.board_message_id, game)
         self._placed(game.channel_id, board_id)
         await self.store.mark_shown(game.id, game.version, board_id)
+        if game.turn_message_id is None and game.shown_version < game.version:
+            game.turn_user_id = None  # told for an older turn, with nothing in the channel (as mark_shown)
         game.board_message_id, game.shown_version = board_id, game.version
         await self._turn(game, channel, st, reposted=board_id != old)
 

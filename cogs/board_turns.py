@@ -2,7 +2,9 @@
 message, replaced when the turn passes to someone else (and by each reminder, so they do not pile up either);
 not while they play live (``cogs.presence``: then only once the live window has passed without a move, a look
 again at that time), never for a computer player; when Discord refuses that message for good (e.g. a missing
-permission) the player is told by DM instead.
+permission) the player is told by DM instead, for that turn: a turn told with no message in the channel is
+told for the version shown then (``Store.mark_shown`` makes the next version's player to decide untold), so
+the player's next turn, deciding again included, tries the channel first.
 """
 
 from __future__ import annotations
@@ -92,8 +94,8 @@ class TurnMessages(BoardProblems, PerGame):
         A transient failure (5xx, 429) is a Problem (the poster tries again); a lasting one (e.g. 403) tells the
         player by DM instead and whoever is told of the board's problems, once."""
         text, uid = (None, None) if st.finished else turn_text(game, st)
-        # told already: this player was pinged (or told another way); or, with nobody to ping, the channel
-        # holds the waiting message exactly when there is one to hold
+        # told already: this player was pinged (or told another way at this version: see the module docstring);
+        # or, with nobody to ping, the channel holds the waiting message exactly when there is one to hold
         told = uid == game.turn_user_id and (uid is not None or (text is None) == (game.turn_message_id is None))
         if told and (untold_only or not reposted):
             return

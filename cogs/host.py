@@ -83,7 +83,8 @@ class HostCommands(CogBase):
     async def run_due_timers(self) -> None:
         """Send due reminders and play for players whose time ran out; each one on its own. Each game's channel
         gets its own reminder, a member one DM that lists all their games waiting for them
-        (``reminder_dms``). Then the threads of games that ended a while ago are archived."""
+        (``reminder_dms``). Then the threads of games that ended a while ago are archived, and the running
+        tournaments go on (``run_tournaments``)."""
         dms: dict[int, list[tuple[Game, str, str]]] = {}
         for timer in await self.service.due_timers(self.bot.shard_filter()):
             try:
@@ -101,6 +102,7 @@ class HostCommands(CogBase):
         try:
             await self.reminder_dms(dms)
             await self.archive_threads()
+            await self.run_tournaments()
         except DatabaseLost:
             return
 

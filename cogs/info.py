@@ -66,18 +66,19 @@ class InfoCommands(CogBase):
     @HOST.command(name="settings", description=_("cmd.settings"))
     @app_commands.describe(reminder=_("opt.reminder"), interval=_("opt.interval"), autopass=_("opt.autopass"),
                            server=_("opt.server"), takeover=_("opt.takeover"), hints=_("opt.hints"),
-                           threads=_("opt.threads"), takeback=_("opt.takeback"))
+                           threads=_("opt.threads"), takeback=_("opt.takeback"),
+                           tournament_role=_("opt.tournament_role"))
     async def settings(self, interaction: Interaction, reminder: str | None = None, interval: str | None = None,
                        autopass: str | None = None, server: bool = False, takeover: bool | None = None,
                        hints: bool | None = None, threads: bool | None = None,
-                       takeback: bool | None = None) -> None:
+                       takeback: bool | None = None, tournament_role: discord.Role | None = None) -> None:
         """Host: this game's reminder, repeat interval and time-out, whether a computer player takes over an
         absent player's seat at the time-out, whether hints are allowed and whether players may take back a
         move; with ``server`` (Manage Server) the server's timer and take-back defaults and whether new games
         open in a thread (``threads``). Without values: show
         them."""
         await self.defer(interaction)
-        lang = await self.channel_lang(interaction)
+        lang = await self.channel_lang(interaction, public=True)  # new settings are announced to the channel
 
         async def work() -> None:
             changes: dict[str, int] = {}
@@ -97,6 +98,10 @@ class InfoCommands(CogBase):
                 changes["threads"] = int(threads)
             if takeback is not None:
                 changes[TAKEBACK_SETTING] = int(takeback)
+            if tournament_role is not None:  # who organises tournaments besides Manage Server
+                if not server:
+                    raise UserError("tournament_role_server_only")
+                changes["tournament_role"] = tournament_role.id
             if server:
                 perms = interaction.permissions
                 if changes and not (perms and perms.manage_guild):
@@ -108,6 +113,9 @@ class InfoCommands(CogBase):
                 on = (await self.store.guild_settings(interaction.guild_id)).get("threads")
                 text += "\n" + t("bot.threads_flag", lang, threads=t("bot.on" if on else "bot.off", lang))
                 text += "\n" + _takeback_text(await self.service.server_takeback(interaction.guild_id), lang)
+                role = (await self.store.guild_settings(interaction.guild_id)).get("tournament_role")
+                if role is not None:
+                    text += "\n" + t("bot.tournament_role_line", lang, role=f"<@&{role}>")
             else:
                 game = await self.store.open_game_in_channel(self.cid(interaction))
                 if game is None and not changes:
@@ -194,7 +202,7 @@ class InfoCommands(CogBase):
         """The server's recently finished games with winners and scores, each with a ▶️ button that replays it
         privately (``cogs.replays``)."""
         await self.defer_public(interaction)
-        lang = await self.channel_lang(interaction, latest=True)
+        lang = await self.channel_lang(interaction, latest=True, public=True)
 
         async def work() -> None:
             games = await self.store.finished_games(interaction.guild_id, count)
@@ -214,7 +222,7 @@ class InfoCommands(CogBase):
         """The server's players by rating (``bot.ratings``; ``who``: people only or the computer levels too), or
         by wins, then average score, in games among people."""
         await self.defer_public(interaction)
-        lang = await self.channel_lang(interaction, latest=True)
+        lang = await self.channel_lang(interaction, latest=True, public=True)
 
         async def work() -> None:
             if by == "wins":

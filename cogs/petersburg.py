@@ -38,6 +38,8 @@ from .review_items import REVIEW_ITEMS
 from .reviews import ReviewCommands
 from .social import SocialCommands
 from .takeback import TakeBackCommands
+from .tournament import TournamentCommands
+from .tournament_items import TOURNAMENT_ITEMS
 
 log = logging.getLogger(__name__)
 __all__ = ["HOST", "Petersburg", "setup"]
@@ -47,7 +49,7 @@ BOARD_WAIT = 3.0  # seconds /petersburg board waits for the channel before it an
 
 @app_commands.guild_only()
 class Petersburg(PlayCommands, TakeBackCommands, HostCommands, InfoCommands, ComputerCommands, ReviewCommands,
-                 SocialCommands, commands.GroupCog,
+                 SocialCommands, TournamentCommands, commands.GroupCog,
                  group_name="petersburg", group_description=_("cmd.group")):
     """Saint Petersburg: lobby, turns, hands, host tools."""
 
@@ -178,8 +180,8 @@ class Petersburg(PlayCommands, TakeBackCommands, HostCommands, InfoCommands, Com
                                    app_commands.Choice(name=_("choice.edition2"), value=2)])
     @app_commands.choices(money=[app_commands.Choice(name=_("choice.money_open"), value="open"),
                                  app_commands.Choice(name=_("choice.money_hidden"), value="hidden")])
-    @app_commands.choices(language=[app_commands.Choice(name="English", value="en"),
-                                    app_commands.Choice(name="Deutsch", value="de")])
+    @app_commands.choices(language=[app_commands.Choice(name=t("language.name", code), value=code)
+                                    for code in LANGUAGES])
     @app_commands.choices(level=[app_commands.Choice(name=_(f"choice.level_{lv}"), value=lv)
                                  for lv in COMPUTER_LEVELS])
     async def create(self, interaction: Interaction, edition: int = 2, money: str = "open",
@@ -326,11 +328,14 @@ class Petersburg(PlayCommands, TakeBackCommands, HostCommands, InfoCommands, Com
 
     @app_commands.command(name="rules", description=_("cmd.rules"))
     async def rules(self, interaction: Interaction) -> None:
-        """Short help, how the ratings count games (docs/ratings.md), and time away, rematches and threads."""
+        """Short help, how the ratings count games (docs/ratings.md), time away, rematches and threads, taking back,
+        replays and reviews, and tournaments (docs/tournaments.md)."""
         await self.defer(interaction)
         lang = await self.channel_lang(interaction)
         ratings = discord.Embed(title=t("bot.rules_ratings_title", lang), description=t("bot.rules_ratings", lang))
-        ratings.add_field(name=t("bot.rules_away_title", lang), value=t("bot.rules_away", lang)[:1024], inline=False)
+        for part in ("after", "away", "tournaments"):
+            ratings.add_field(name=t(f"bot.rules_{part}_title", lang), value=t(f"bot.rules_{part}", lang)[:1024],
+                              inline=False)
         await self.guard(interaction, lang, lambda: self.private(interaction, t("bot.rules_help", lang),
                                                                  embed=ratings))
 
@@ -387,6 +392,6 @@ class Petersburg(PlayCommands, TakeBackCommands, HostCommands, InfoCommands, Com
 
 async def setup(bot: PetersburgBot) -> None:
     """Extension entry point: the cog and the persistent (dynamic) buttons."""
-    bot.add_dynamic_items(*DYNAMIC_ITEMS, *REVIEW_ITEMS)
+    bot.add_dynamic_items(*DYNAMIC_ITEMS, *REVIEW_ITEMS, *TOURNAMENT_ITEMS)
     await bot.add_cog(Petersburg(bot))
 

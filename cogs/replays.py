@@ -27,7 +27,7 @@ from bot.texts import event_lines, final_text
 from rules import GameRecord, GameState, view
 from rules.i18n import t
 
-from .base import NO_PINGS, CogBase, Interaction, lang_of
+from .base import NO_PINGS, CogBase, Interaction
 from .components import RematchButton, ReplayButton
 from .public import RECENT_ACTIONS, PublicBoard, embed_of, names_of, public_board
 from .review_items import ReviewButton
@@ -106,7 +106,7 @@ class ReplayViewer(CogBase):
             r = await self.replays.game(game.id, lambda: self._load(game))
             await self._show(interaction, game, r, min(step, r.last), seat)
 
-        await self.guard(interaction, lang_of(interaction, None, self.bot.config.language), work)
+        await self.guard(interaction, await self.game_lang(interaction, game_id), work)
 
     async def _load(self, game: Game) -> tuple[GameRecord, list[ActionRow]]:
         rows = await self.store.actions(game.id)

@@ -33,7 +33,7 @@ from rules import GameRecord, GameState, legal_moves, parse_for, view
 from rules.i18n import t
 from rules.record import notation
 
-from .base import Interaction, lang_of
+from .base import Interaction
 from .components import GROUP, ReplayButton, decode
 from .menus import MAX_LABEL, move_view, target_moves, target_view
 from .public import names_of
@@ -86,7 +86,7 @@ class ReviewCommands(ReplayViewer):
             if row is not None:
                 await self._show_review(interaction, game, row)
 
-        await self.guard(interaction, lang_of(interaction, None, self.bot.config.language), work)
+        await self.guard(interaction, await self.game_lang(interaction, game_id), work)
 
     async def _until_done(self, interaction: Interaction, game: Game) -> ReviewRow | None:
         """Start (or go on with) the game's review and show its progress; the finished review, or None when
@@ -182,7 +182,7 @@ class ReviewCommands(ReplayViewer):
             menu = move_view(game.id, 0, st, lang, page, items=PuzzleItems(game.id, idx))
             await self.private(interaction, text, embed=embed, file=file, view=menu)
 
-        await self.guard(interaction, lang_of(interaction, None, self.bot.config.language), work)
+        await self.guard(interaction, await self.game_lang(interaction, game_id), work)
 
     async def on_puzzle_move(self, interaction: Interaction, game_id: int, idx: int, value: str) -> None:
         """A move picked in the puzzle: its chance to win beside what was played and the preferred move."""
@@ -209,7 +209,7 @@ class ReviewCommands(ReplayViewer):
             )
             await self.private(interaction, self._answer(d, st, action, value_now, lang))
 
-        await self.guard(interaction, lang_of(interaction, None, self.bot.config.language), work)
+        await self.guard(interaction, await self.game_lang(interaction, game_id), work)
 
     @staticmethod
     def _answer(d: dict[str, Any], st: GameState, action: Any, value_now: float, lang: str) -> str:

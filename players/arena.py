@@ -82,6 +82,20 @@ def editions_for(players: int, expansions: tuple[str, ...], modules: tuple[int, 
     return tuple(found)
 
 
+def check_setup(
+    levels: list[str], players: int, edition: int, expansions: tuple[str, ...], modules: tuple[int, ...]
+) -> tuple[int, ...]:
+    """The editions a tournament of these levels and parts plays (``edition`` 0: every one they exist in);
+    ValueError saying why when there is none, or a level is not one, or the levels do not fit the seats."""
+    for lv in levels:
+        search_config(lv)  # ValueError: not a level
+    if not 1 <= len(levels) <= players:
+        raise ValueError(f"give 1 to {players} levels for {players} players")
+    eds = (edition,) if edition else editions_for(players, expansions, modules)
+    Ruleset(edition=eds[0], players=players, expansions=expansions, modules=modules)  # ValueError: not a ruleset
+    return eds
+
+
 def play(
     levels: list[str],
     players: int = 4,
@@ -99,14 +113,8 @@ def play(
     """Play the tournament; ``edition`` 0 alternates the editions deal by deal where the parts allow
     both (``market``: the Market, 2nd edition only; ``expansions``: further keys, e.g. "new_society";
     ``modules``: 1-6, X-02; ``jobs``: games played at once in worker processes, reported in order)."""
-    for lv in levels:
-        search_config(lv)  # ValueError: not a level
-    if not 1 <= len(levels) <= players:
-        raise ValueError(f"give 1 to {players} levels for {players} players")
     expansions = (("market",) if market else ()) + tuple(expansions)
-    only = edition or editions_for(players, expansions, modules)[0]
-    eds = (edition,) if edition else editions_for(players, expansions, modules)
-    Ruleset(edition=only, players=players, expansions=expansions, modules=modules)  # ValueError: not a ruleset
+    eds = check_setup(levels, players, edition, expansions, modules)
     result = ArenaResult(games, {lv: Tally() for lv in levels})
     specs = [
         GameSpec(

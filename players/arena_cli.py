@@ -6,13 +6,18 @@ import argparse
 import sys
 from typing import Any
 
+from rules.cliargs import HelpFormatter, positive_int, seconds
+
 from .ai import LEVELS, search_config
-from .arena import editions_for, play, report
+from .arena import check_setup, editions_for, play, report
 from .fastcore import core_name, rerun_compiled
 
 
 def add_arena_parser(sub: Any) -> None:
-    a = sub.add_parser("arena", help="a seeded tournament of computer levels; prints win rates")
+    a = sub.add_parser("arena", help="a seeded tournament of computer levels; prints win rates",
+                       description="A seeded tournament of computer levels: every level plays every seat in "
+                                   "turn; prints the win rates.", formatter_class=HelpFormatter)
+    a.set_defaults(subparser=a)
     a.add_argument(
         "levels",
         nargs="+",
@@ -25,11 +30,14 @@ def add_arena_parser(sub: Any) -> None:
     a.add_argument("--society", action="store_true", help="In bester Gesellschaft (1st edition)")
     a.add_argument("--sp-plus", action="store_true", help="SP+: the society's replacement cards only (1st edition)")
     a.add_argument("--modules", type=modules_arg, default=(), help="modules 1-6, comma separated, e.g. 1,2")
-    a.add_argument("--games", type=int, default=40)
-    a.add_argument("--budget", type=float, default=0.2, help="seconds per move for the search levels")
-    a.add_argument("--iterations", type=int, default=None, help="iterations per move instead of a time budget")
-    a.add_argument("--seed", type=int, default=0)
-    a.add_argument("--jobs", type=int, default=1, help="games played at once in worker processes (one per core)")
+    a.add_argument("--games", type=positive_int, default=40, help="how many games")
+    a.add_argument("--budget", type=seconds, default=0.2, help="seconds per move for the search levels")
+    a.add_argument("--iterations", type=positive_int, default=None,
+                   help="iterations per move instead of a time budget")
+    a.add_argument("--seed", type=int, default=0,
+                   help="the tournament's seed (each deal's and each player's choices come from it)")
+    a.add_argument("--jobs", type=positive_int, default=1,
+                   help="games played at once in worker processes (one per core)")
     a.add_argument(
         "--edition", type=int, default=0, choices=(0, 1, 2), help="0: alternate deal by deal where the parts allow both"
     )
@@ -77,6 +85,11 @@ def describe(args: argparse.Namespace) -> str:
 
 
 def run_arena(args: argparse.Namespace, argv: list[str]) -> int:
+    market = ("market",) if args.market else ()
+    try:
+        check_setup(args.levels, args.players, args.edition, market + parts(args), args.modules)
+    except ValueError as e:
+        args.subparser.error(str(e))
     if not args.pure:
         status = rerun_compiled(list(argv))
         if status is not None:
@@ -89,23 +102,19 @@ def run_arena(args: argparse.Namespace, argv: list[str]) -> int:
         f"search {what} per move, rules core {core_name()}",
         flush=True,
     )
-    try:
-        result = play(
-            args.levels,
-            players=args.players,
-            games=args.games,
-            seed=args.seed,
-            edition=args.edition,
-            budget_s=budget,
-            iterations=args.iterations,
-            market=args.market,
-            expansions=parts(args),
-            modules=args.modules,
-            jobs=args.jobs,
-            out=None if args.quiet else sys.stdout,
-        )
-    except ValueError as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 2
+    result = play(
+        args.levels,
+        players=args.players,
+        games=args.games,
+        seed=args.seed,
+        edition=args.edition,
+        budget_s=budget,
+        iterations=args.iterations,
+        market=args.market,
+        expansions=parts(args),
+        modules=args.modules,
+        jobs=args.jobs,
+        out=None if args.quiet else sys.stdout,
+    )
     print(report(result))
     return 0

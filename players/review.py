@@ -187,18 +187,19 @@ def state_before(record: GameRecord, index: int) -> GameState:
 
 def preferred_is_public(ruleset: Ruleset, preferred: Action, played: Action) -> bool:
     """Whether naming ``preferred`` to the other members reveals nothing hidden at the time: the played move
-    was shown anyway; a card from the hand or one drawn with the Observatory, or an expansion's decision,
-    may reveal a hidden hand, card or assignment; with hidden money, a move with a price or VP bought at a
-    Pub tells what the mover could afford. Passing and the base game's moves without price are public."""
+    was shown anyway; a card from the hand or one drawn with the Observatory (with hidden hands), or an
+    expansion's decision, may reveal a hidden hand, card or assignment; with hidden money, a move with a
+    price or VP bought at a Pub tells what the mover could afford (also with open hands: they show the card,
+    not the money). Passing and the base game's moves without price are public."""
     if preferred == played:
         return True
     if preferred.kind not in KINDS:
         return False
-    if preferred.row in (HAND, DRAWN):  # a hand card, the Observatory's card
-        return ruleset.open_hands
+    if preferred.row in (HAND, DRAWN) and not ruleset.open_hands:  # a hand card, the Observatory's card
+        return False
     if preferred.kind == PASS or ruleset.open_money:
         return True
-    return preferred.kind in ("take", "observe")
+    return preferred.kind in ("take", "observe", "discard")
 
 
 def review_position(

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import io
 import threading
 from dataclasses import dataclass
 from functools import cache, lru_cache
-from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
-FONT_DIR = Path(__file__).resolve().parent.parent / "data" / "fonts"
+from rules.cards import DATA_DIR
+
+FONT_DIR = DATA_DIR / "fonts"  # package data: read through importlib.resources (rules.cards.data_dir)
 FONT_FILES = {
     "regular": "DejaVuSans.ttf",
     "bold": "DejaVuSans-Bold.ttf",
@@ -29,7 +31,13 @@ def font(style: str, size: int) -> ImageFont.FreeTypeFont:
     The basic layout engine keeps output identical whether or not libraqm is installed.
     """
     with _FT_LOCK:
-        return ImageFont.truetype(str(FONT_DIR / FONT_FILES[style]), size, layout_engine=ImageFont.Layout.BASIC)
+        return ImageFont.truetype(io.BytesIO(font_bytes(style)), size, layout_engine=ImageFont.Layout.BASIC)
+
+
+@cache
+def font_bytes(style: str) -> bytes:
+    """The font file of ``style``, read once (from a wheel's or a zip's files too)."""
+    return (FONT_DIR / FONT_FILES[style]).read_bytes()
 
 
 @cache

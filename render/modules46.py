@@ -9,6 +9,8 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
+from rules.expansions.module4 import event_name
+
 from . import style as S
 from .canvas import Canvas
 from .common import MARGIN, player_marker, player_name, suffixed, you
@@ -67,7 +69,7 @@ def draw_events(cv: Canvas, view: dict[str, Any], lang: str, y: int, width: int)
         cv.draw.rounded_rectangle((bx0, top, bx1, top + EVENT_BOX_H - 8), radius=10,
                                   fill=S.PANEL_DIM if used is not None else S.PANEL, outline=S.LINE, width=2)
         ink = S.INK_SOFT if used is not None else S.INK
-        cv.text((bx0 + 10, top + 2, bx1 - 8, top + 32), tr(f"event_{key}", lang), tag=f"event.{key}",
+        cv.text((bx0 + 10, top + 2, bx1 - 8, top + 32), event_name(key, lang), tag=f"event.{key}",
                 style="bold", size=23, min_size=13, fill=ink)
         cv.text((bx0 + 10, top + 30, bx1 - 8, top + 74), tr(f"event_does_{key}", lang), tag=f"event.{key}.does",
                 size=18, min_size=12, lines=2, fill=ink)

@@ -1,7 +1,7 @@
 """Command line: play random games and replay game records.
 
-python -m rules random --players N [--edition E] --seed S [--market] [--society] [--sp-plus] [--modules 1,2]
-    [--out FILE]
+python -m rules random [--players N] [--edition E] [--seed S] [--market] [--society] [--sp-plus]
+    [--modules 1,2] [--out FILE]
 python -m rules replay RECORD.json [--json]
 
 The computer players have their own command line (``python -m players``: arena, think, and games of
@@ -19,6 +19,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .actions import Action, format_action
+from .cliargs import HelpFormatter, pick_seed
 from .engine import apply, legal_moves, new_game
 from .record import GameRecord, ReplayError, replay
 from .ruleset import Ruleset, module_key
@@ -84,14 +85,16 @@ def print_summary(st: GameState) -> None:
 
 def add_random_arguments(r: argparse.ArgumentParser) -> None:
     """The options of ``random`` (the players' ``random`` takes them too)."""
-    r.add_argument("--players", type=int, default=4, choices=(2, 3, 4, 5))
+    r.add_argument("--players", type=int, default=4, choices=(2, 3, 4, 5),
+                   help="how many players (5: with the Market or In bester Gesellschaft)")
     r.add_argument("--market", action="store_true", help="play with the Market (2nd edition; 2 to 5 players)")
     r.add_argument("--society", action="store_true", help="play with In bester Gesellschaft (1st edition; 2-5 players)")
     r.add_argument("--sp-plus", action="store_true", help="Yucata's SP+: 1st edition, only the 7 replacement cards")
     r.add_argument("--modules", default="", help="modules to play with, e.g. '1,2' (1: the Banquet, both editions)")
     r.add_argument("--edition", type=int, default=None, choices=(1, 2),
                    help="1 or 2 (default: the edition the expansions and modules are played with, else 2)")
-    r.add_argument("--seed", type=int, default=0)
+    r.add_argument("--seed", type=int, default=None,
+                   help="the game's seed: the shuffle, the deal and the moves (default: a new one, printed)")
     r.add_argument("--out", help="write the record to this file instead of standard output")
 
 
@@ -158,13 +161,27 @@ def quiet_broken_pipe(run: Callable[[], int]) -> int:
     return code
 
 
+def announce_seed(args: argparse.Namespace) -> int:
+    """The seed of a ``random`` game: ``--seed``, or a new one said on standard error (standard output
+    carries the record)."""
+    if args.seed is not None:
+        return int(args.seed)
+    seed = pick_seed(None)
+    print(f"seed {seed} (--seed {seed} plays this game again)", file=sys.stderr, flush=True)
+    return seed
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m rules", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m rules", description=__doc__, formatter_class=HelpFormatter)
     sub = parser.add_subparsers(dest="cmd", required=True)
-    r = sub.add_parser("random", help="play a game with random legal moves and print its record")
+    r = sub.add_parser("random", help="play a game with random legal moves and print its record",
+                       description="Play a game with random legal moves and print its record (JSON).",
+                       formatter_class=HelpFormatter)
     add_random_arguments(r)
-    p = sub.add_parser("replay", help="replay a game record and print the final state")
-    p.add_argument("record")
+    p = sub.add_parser("replay", help="replay a game record and print the final state",
+                       description="Replay a game record and print the final state; an illegal action is "
+                                   "named by its number (1: the first).", formatter_class=HelpFormatter)
+    p.add_argument("record", help="the record's file (docs/record-format.md)")
     p.add_argument("--json", action="store_true", help="print the final state as JSON")
     args = parser.parse_args(argv)
 
@@ -172,8 +189,8 @@ def main(argv: list[str] | None = None) -> int:
         try:
             ruleset = random_ruleset(args)
         except ValueError as e:
-            parser.error(str(e))
-        rec, _ = play_random(ruleset, args.seed)
+            r.error(str(e))
+        rec, _ = play_random(ruleset, announce_seed(args))
         return save_record(rec, args.out)
 
     try:
@@ -187,7 +204,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {args.record}: {e}", file=sys.stderr)
         return 2
     except ReplayError as e:
-        print(f"error: action {e.index} ({e.text!r}) is illegal: {e.error.message} [{e.error.code}]", file=sys.stderr)
+        print(f"error: {args.record}: action {e.index + 1} ({e.text!r}) is illegal: {e.error.message} "
+              f"[{e.error.code}]", file=sys.stderr)
         return 1
     if args.json:
         print(json.dumps(summary(st), ensure_ascii=False, indent=1))

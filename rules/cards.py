@@ -11,10 +11,25 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, replace
 from functools import cache
+from importlib.resources import files
+from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any, Final
 
-DATA_DIR = Path(__file__).resolve().parent.parent / "data"
+DATA_PACKAGE = "petersburg_data"  # the folder data/ as installed (pyproject.toml's package-dir)
+
+
+def data_dir() -> Traversable:
+    """The game's static data (cards, translations, fonts): the installed package ``petersburg_data``, read through
+    ``importlib.resources`` (a checkout's data/ folder, an installed wheel's files or a zip's); in a checkout
+    used without installing it, the data/ folder beside this package."""
+    try:
+        return files(DATA_PACKAGE)
+    except ModuleNotFoundError:
+        return Path(__file__).resolve().parent.parent / "data"
+
+
+DATA_DIR = data_dir()
 CATALOGUE_PATH = DATA_DIR / "cards.json"
 EXTRA_DIR = DATA_DIR / "expansions"  # one card file per expansion
 
@@ -136,7 +151,7 @@ def raw_catalogue() -> dict[str, Any]:
 @cache
 def extra_files() -> tuple[str, ...]:
     """The expansions' card files (``data/expansions/*.json``), by name."""
-    return tuple(sorted(p.stem for p in EXTRA_DIR.glob("*.json")))
+    return tuple(sorted(p.name.removesuffix(".json") for p in EXTRA_DIR.iterdir() if p.name.endswith(".json")))
 
 
 @cache

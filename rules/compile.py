@@ -1,14 +1,14 @@
 """Build the rules core compiled with mypyc, for speed: the same source, as C extensions for CPython.
 
 ``rules/`` stays pure Python: it is what the bot, the tests and an editable install run. ``build``
-copies the packages into a build directory (with ``data`` linked beside them) and compiles their hot
+copies the packages into a build directory (with a checkout's ``data`` linked beside them) and compiles their hot
 modules there with mypyc, which uses the code's own type hints; ``PYTHONPATH=<dest>`` then imports the
 compiled core. This module builds the rules alone (``MODULES``, into ``build/mypyc-rules``); the
 computer players build the rules together with their search (``players/compile.py``, ``build/mypyc``).
 ``benchmarks/bench_rules.py --compiled`` uses this build, and ``tests/rules/test_compiled.py`` checks
 that compiled and pure Python play identical games.
 
-Needs mypy (in the test extra), a C compiler and the Python headers. Run from the repository root::
+Needs mypy (a dependency of the project), a C compiler and the Python headers. Run from the repository root::
 
     .venv/bin/python -m rules.compile [--dest build/mypyc-rules] [--force]
 
@@ -18,14 +18,17 @@ A build is reused while the sources and the mypy version are unchanged (about 20
 from __future__ import annotations
 
 import argparse
+import contextlib
+import fcntl
 import hashlib
 import os
 import shutil
 import subprocess
 import sys
 import sysconfig
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
+from typing import IO
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_DEST = ROOT / "build" / "mypyc-rules"
@@ -66,7 +69,7 @@ def missing_prerequisites() -> str | None:
     try:
         import mypyc  # noqa: F401
     except ImportError:
-        return "mypy (with mypyc) is not installed: pip install -e '.[test]'"
+        return "mypy (with mypyc) is not installed: pip install the project again (it depends on mypy)"
     include = Path(sysconfig.get_paths()["include"]) / "Python.h"
     if not include.exists():
         return f"the Python headers are missing ({include})"
@@ -94,42 +97,82 @@ def sources_digest() -> str:
     return packages_digest(PACKAGES)
 
 
+def lock_path(dest: Path) -> Path:
+    """The lock file of the build in ``dest``, held while it is made (beside it: ``build/mypyc.lock``)."""
+    return dest.with_name(dest.name + ".lock")
+
+
+@contextlib.contextmanager
+def build_lock(dest: Path) -> Iterator[IO[str]]:
+    """Hold the lock of the build in ``dest`` (waiting for a build another process makes)."""
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    with open(lock_path(dest), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        yield lock
+
+
+def being_built(dest: Path) -> bool:
+    """Whether a process holds the lock of the build in ``dest`` now (is making it)."""
+    try:
+        with open(lock_path(dest), "a") as lock:
+            try:
+                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                return True
+            return False
+    except OSError:
+        return False
+
+
 def build_packages(
-    packages: Sequence[str], modules: Sequence[str], dest: Path, digest: str, force: bool = False, quiet: bool = True
+    packages: Sequence[str], modules: Sequence[str], dest: Path, digest: str, force: bool = False, quiet: bool = True,
+    preexec: Callable[[], None] | None = None,
 ) -> Path:
     """Copy ``packages`` into ``dest`` and compile ``modules`` (paths below it) there, unless ``dest``
-    already holds a build stamped ``digest``; return ``dest`` (the path to import from)."""
+    already holds a build stamped ``digest``; return ``dest`` (the path to import from). One process builds at a
+    time (``build_lock``: another waits, then finds the build made). ``preexec`` runs in the compiler's process
+    before it starts (the bot lowers its priority so)."""
     why = missing_prerequisites()
     if why is not None:
         raise BuildError(why)
     stamp = dest / STAMP
     if not force and stamp.exists() and stamp.read_text() == digest:
         return dest
+    with build_lock(dest):
+        if not force and stamp.exists() and stamp.read_text() == digest:  # made while this process waited
+            return dest
+        _make(packages, modules, dest, quiet, preexec)
+        stamp.write_text(digest)
+    return dest
+
+
+def _make(packages: Sequence[str], modules: Sequence[str], dest: Path, quiet: bool,
+          preexec: Callable[[], None] | None) -> None:
+    root = ROOT  # a checkout, or the site-packages of an installed wheel
     dest.mkdir(parents=True, exist_ok=True)
-    stamp.unlink(missing_ok=True)
+    (dest / STAMP).unlink(missing_ok=True)
     for package in packages:
         shutil.rmtree(dest / package, ignore_errors=True)
-        shutil.copytree(ROOT / package, dest / package, ignore=shutil.ignore_patterns("__pycache__"))
+        shutil.copytree(root / package, dest / package, ignore=shutil.ignore_patterns("__pycache__"))
     for old in dest.glob("*__mypyc*"):
         old.unlink()
     data = dest / "data"
-    if not data.exists():
+    if (root / "data").is_dir() and not data.exists():  # a checkout's (the core reads it as petersburg_data)
         try:
-            data.symlink_to(ROOT / "data", target_is_directory=True)
+            data.symlink_to(root / "data", target_is_directory=True)
         except OSError:
-            shutil.copytree(ROOT / "data", data)
+            shutil.copytree(root / "data", data)
     run = subprocess.run(
         [sys.executable, "-c", SETUP, ",".join(modules)],
         cwd=dest,
         capture_output=quiet,
         text=True,
         env={**os.environ, "PYTHONPATH": ""},
+        preexec_fn=preexec,
     )
     if run.returncode != 0:
         tail = (run.stderr or run.stdout or "")[-3000:]
         raise BuildError(f"mypyc build failed (exit {run.returncode}):\n{tail}")
-    stamp.write_text(digest)
-    return dest
 
 
 def import_from(dest: Path, packages: Sequence[str] = PACKAGES) -> None:

@@ -14,7 +14,7 @@ from typing import Any
 
 from .cards import DATA_DIR, any_type
 
-LANGUAGES = ("en", "de")
+LANGUAGES = ("en", "de")  # a new language: its code here and its folder data/i18n/<code>/ (CONTRIBUTING.md)
 DEFAULT_LANG = "en"
 I18N_DIR = DATA_DIR / "i18n"
 
@@ -23,7 +23,7 @@ I18N_DIR = DATA_DIR / "i18n"
 def strings(lang: str) -> dict[str, str]:
     merged: dict[str, str] = {}
     folder = I18N_DIR / lang
-    for path in sorted(folder.glob("*.json")):
+    for path in sorted((p for p in folder.iterdir() if p.name.endswith(".json")), key=lambda p: p.name):
         with path.open(encoding="utf-8") as f:
             merged.update(json.load(f))
     return merged
@@ -56,6 +56,12 @@ def source_order(keys: Iterable[str]) -> list[str]:
     for every player; a source it does not list comes after those it does, by name."""
     rank = _source_rank()
     return sorted(set(keys), key=lambda k: (rank.get(k, len(rank)), k))
+
+
+def language_of_locale(locale: str) -> str | None:
+    """The language of a Discord locale ("de", "en-US", "en-GB") when the bot speaks it, else None."""
+    code = locale.split("-", 1)[0].lower()
+    return code if code in LANGUAGES else None
 
 
 def card_name(card_id: str, edition: int, lang: str = DEFAULT_LANG) -> str:

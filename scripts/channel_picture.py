@@ -39,8 +39,12 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+try:
+    import simcord  # noqa: E402
+except ImportError:
+    sys.exit('scripts/channel_picture.py plays in SimCord (Discord simulated), which the test extra installs: '
+             '.venv/bin/pip install -e ".[test]"')
 import discord  # noqa: E402
-import simcord  # noqa: E402
 
 BOT_NAME = "Saint Petersburg"
 PEOPLE = ("Anna", "Boris")
@@ -340,8 +344,12 @@ def crop(png: Path, margin: int = 14) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    ap.add_argument("--out", type=Path, default=ROOT / "docs" / "channel.png", help="the PNG to write")
+    from rules.cliargs import HelpFormatter
+
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None,
+                                 formatter_class=HelpFormatter)
+    ap.add_argument("--out", type=Path, default=ROOT / "docs" / "channel.png",
+                    help="the PNG to write (default: docs/channel.png)")
     ap.add_argument("--html", type=Path, help="also keep the HTML page here")
     ap.add_argument("--no-screenshot", action="store_true", help="write the HTML page only (needs --html)")
     ap.add_argument("--round", type=int, default=3, help="the round the left channel shows (default 3)")

@@ -9,11 +9,9 @@ or by name with ``HYPOTHESIS_PROFILE=full``.
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import os
 import threading
 from pathlib import Path
-from typing import IO
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -40,32 +38,24 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     return (len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1) + 1
 
 
-def _lock(dest: Path) -> IO[str]:
-    """The build's lock file, held (released when the file closes)."""
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    lock = open(dest.parent / "mypyc.lock", "w")  # noqa: SIM115 (held until the build ends)
-    fcntl.flock(lock, fcntl.LOCK_EX)
-    return lock
-
-
 _early: list[threading.Thread] = []
 
 
-def pytest_sessionstart(session: pytest.Session) -> None:
-    """The session's first process (pytest-xdist's controller, which runs no test itself) starts the compiled
-    build at once in a thread when it is not current, holding the lock: the tests that need it find it made
-    instead of waiting for it (a fresh build takes 35-55 s of a core, and every worker needing it waited)."""
-    if hasattr(session.config, "workerinput"):
+def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
+    """When a collected test needs the compiled build (the ``players_build`` fixture) and it is not current, this
+    process starts it at once in a thread, so that those tests find it made or nearly (a fresh build takes 35-55 s
+    of a core); a session without such a test (one test file, say) builds nothing. ``rules.compile``'s lock keeps
+    two processes (pytest-xdist's workers) from building at once: the second finds the build made."""
+    if not any("players_build" in getattr(item, "fixturenames", ()) for item in items):
         return
-    from players.compile import DEFAULT_DEST, build, compiled_build
+    from players.compile import build, compiled_build
     from rules.compile import BuildError, missing_prerequisites
 
     if compiled_build() is not None or missing_prerequisites() is not None:
         return
-    lock = _lock(DEFAULT_DEST)
 
     def make() -> None:
-        with lock, contextlib.suppress(BuildError):  # a failed build: the fixture builds again and reports
+        with contextlib.suppress(BuildError):  # a failed build: the fixture builds again and reports
             build()
 
     _early.append(threading.Thread(target=make, name="mypyc-build", daemon=True))
@@ -80,13 +70,13 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
 @pytest.fixture(scope="session")
 def players_build() -> Path:
     """The computer players compiled with the rules core (players/compile.py, ``build/mypyc``), built once
-    (or reused while current); skipped where no compiled build can be made, with the reason. A lock file
-    keeps two test processes (pytest-xdist workers) from building it at once."""
-    from players.compile import DEFAULT_DEST, build
+    (or reused while current); skipped where no compiled build can be made, with the reason. The build's lock
+    file (``rules.compile.build_packages``) keeps two test processes (pytest-xdist workers) from building it at
+    once."""
+    from players.compile import build
     from rules.compile import missing_prerequisites
 
     why = missing_prerequisites()
     if why is not None:
         pytest.skip(f"no compiled build possible here: {why}")
-    with _lock(DEFAULT_DEST):
-        return build()
+    return build()

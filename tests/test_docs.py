@@ -21,9 +21,10 @@ from typing import Any
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-DOCS = sorted([ROOT / "README.md", ROOT / "CHANGELOG.md", *(ROOT / "docs").glob("*.md")])
-PACKAGES = ("rules", "players", "render", "bot", "cogs")
-PATH_RE = re.compile(r"^(?:rules|players|render|bot|cogs|data|tests|benchmarks|scripts|docs|\.ci)/[\w./*-]*$"
+DOCS = sorted([ROOT / "README.md", ROOT / "CHANGELOG.md", ROOT / "CONTRIBUTING.md", *(ROOT / "docs").glob("*.md")])
+PACKAGES = ("rules", "players", "render", "tournament", "bot", "cogs")
+PATH_RE = re.compile(r"^(?:rules|players|render|tournament|bot|cogs|data|tests|benchmarks|scripts|docs|\.ci)/"
+                     r"[\w./*-]*$"
                      r"|^(?:README\.md|CHANGELOG\.md|pyproject\.toml|\.env\.example)$")
 RUNTIME = ("data/petersburg.sqlite3",)  # made when the bot runs, not kept in the repository
 
@@ -103,8 +104,9 @@ def check_python(args: list[str]) -> None:
         if module in ("venv", "pip"):
             return
         if module == "pytest":
-            for a in rest:
-                if not a.startswith("-"):
+            values = {i + 1 for i, a in enumerate(rest) if a in ("-o", "-k", "-m", "-p", "-n")}  # an option's value
+            for i, a in enumerate(rest):
+                if not a.startswith("-") and i not in values:
                     assert (ROOT / a.split("::")[0]).exists(), f"pytest names {a}, which does not exist"
             return
         assert module.split(".")[0] in PACKAGES, f"python -m {module}: not a package of this repository"
@@ -210,16 +212,19 @@ def test_every_link_in_the_docs_leads_somewhere(doc: Path) -> None:
 
 
 def test_the_readme_lists_every_subcommand_once() -> None:
-    """Every subcommand once, the host's as ``host kick`` (the ``/petersburg host`` group)."""
+    """Every subcommand once, the host's as ``host kick`` (the ``/petersburg host`` group), the tournament's as
+    ``tournament create`` (``/petersburg tournament``)."""
     from cogs.petersburg import HOST
+    from cogs.tournament import TOURNAMENT
     host = {c.name for c in HOST.commands}
     names = {k.removeprefix("cmd.") for k in json.loads((ROOT / "data/i18n/en/bot.json").read_text())
              if k.startswith("cmd.") and k not in ("cmd.group", "cmd.host")}
-    names = {f"host {n}" if n in host else n for n in names}
+    names = {f"host {n}" if n in host else n for n in names} | {f"tournament {c.name}" for c in TOURNAMENT.commands}
     readme = (ROOT / "README.md").read_text()
     table = readme[readme.index("| command | what it does |"):]
     table = table[:table.index("\n\n")]
-    listed = [n for row in table.splitlines()[2:] for n in re.findall(r"`((?:host )?\w+)`", row.split("|")[1])]
+    listed = [n for row in table.splitlines()[2:] for n in re.findall(r"`((?:host |tournament )?\w+)`",
+                                                                              row.split("|")[1])]
     assert sorted(listed) == sorted(names)
 
 

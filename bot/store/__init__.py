@@ -14,11 +14,12 @@ channel messages still to post, ``dm_unreachable`` users whose DMs are closed, a
 ``rating_changes`` the ratings per server (``bot.ratings``, docs/ratings.md), ``away`` the members away from a
 server's games until a time (``social``: also rematch lobbies and the threads of games), ``reviews`` and
 ``review_parts`` the reviews of finished games (``reviews``), ``bot_processes`` the bot's processes on a shared
-database and their heartbeats (``claims``: who may update a game's channel).
+database and their heartbeats (``claims``: who may update a game's channel), and the tournaments with their
+entrants, rounds and tables (``tournaments``).
 
 Files: ``rows`` (dataclasses, errors), ``backend`` (the interface), ``sqlite``/``postgres`` (backends),
 ``core`` (open, migrate, transactions), ``reads``, ``writes`` and ``reviews`` (the queries), ``claims`` (board
-claims, processes).
+claims, processes), ``urls`` (database URLs in messages and commands, the password hidden).
 """
 
 from __future__ import annotations
@@ -54,6 +55,7 @@ from .rows import (
     VersionConflict,
 )
 from .social import StoreSocial
+from .tournaments import StoreTournaments
 from .writes import StoreWrites
 
 __all__ = [
@@ -66,5 +68,5 @@ __all__ = [
 ]
 
 
-class Store(StoreReads, StoreWrites, StoreSocial, StoreReviews, StoreClaims):
+class Store(StoreReads, StoreWrites, StoreSocial, StoreReviews, StoreClaims, StoreTournaments):
     """The bot's database (see the module docstring); open it with ``await Store.open(path_or_url)``."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import os
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
@@ -24,16 +25,19 @@ POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
 def parse_database(target: str | Path) -> tuple[str, str]:
     """(dialect, path or URL) of ``DATABASE_URL``/``DATABASE_PATH``: ``postgresql://…`` or
-    ``postgres://…``, ``sqlite:///relative/path``, ``sqlite:////absolute/path`` or a plain file path."""
+    ``postgres://…``, ``sqlite:///relative/path``, ``sqlite:////absolute/path`` or a plain file path (``~``
+    expanded). ``Unusable`` for another scheme or no file name."""
     text = str(target)
     if text.startswith(POSTGRES_SCHEMES):
         return "postgresql", text
     if text.startswith("sqlite:///"):
-        return "sqlite", text[len("sqlite:///"):]
-    if "://" in text:
+        text = text[len("sqlite:///"):]
+    elif "://" in text:
         raise Unusable(f"unknown database URL scheme in {text.split('://', 1)[0]}://… "
                        "(use postgresql://… or sqlite:///path)")
-    return "sqlite", text
+    if not text.strip():
+        raise Unusable("no database file named (e.g. sqlite:///data/petersburg.sqlite3)")
+    return "sqlite", os.path.expanduser(text)
 
 
 def shard_clause(column: str, shards: tuple[Sequence[int], int] | None) -> tuple[str, list[int]]:
@@ -91,8 +95,8 @@ class StoreBase:
             backend = await PostgresBackend.open(target, pool_size=pool_size)
         else:
             backend = await SQLiteBackend.open(target, synchronous=synchronous)
-        store = cls(backend, clock)
         try:
+            store = cls(backend, clock)
             await store.migrate()
         except BaseException:
             await backend.close()

@@ -14,12 +14,12 @@ from collections.abc import AsyncIterator, Iterator, Sequence
 from contextlib import asynccontextmanager, contextmanager
 from functools import lru_cache
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 
 from .backend import Row
 from .rows import DatabaseUnavailable, IntegrityError, Unusable, VersionConflict
+from .urls import redact
 
 
 @lru_cache(maxsize=512)
@@ -35,16 +35,6 @@ def _count(status: str) -> int:
     """Rows changed from a command status such as ``UPDATE 1`` or ``INSERT 0 3``."""
     last = status.rsplit(" ", 1)[-1]
     return int(last) if last.isdigit() else -1
-
-
-def redact(url: str) -> str:
-    """The URL without its password (for messages and logs)."""
-    parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    host = parts.hostname or ""
-    netloc = f"{parts.username}:***@{host}" + (f":{parts.port}" if parts.port else "")
-    return urlunsplit(parts._replace(netloc=netloc))
 
 
 LOST = (OSError, asyncpg.PostgresConnectionError, asyncpg.exceptions.OperatorInterventionError)

@@ -182,7 +182,12 @@ class SQLiteBackend:
             conn, readers = await cls._connect_all(path, synchronous)
         except (sqlite3.Error, OSError) as e:
             raise Unusable(f"the database {path} cannot be used: {e}") from None
-        return cls(conn, readers, None if memory else path, synchronous)
+        try:
+            return cls(conn, readers, None if memory else path, synchronous)
+        except BaseException:
+            for c in (conn, *readers):
+                await c.close()  # an open connection's thread would keep the process alive
+            raise
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[SQLiteTx]:

@@ -268,11 +268,14 @@ class StoreWrites(StoreBase):
 
     async def mark_shown(self, game_id: int, version: int, board_message_id: int | None) -> None:
         """The channel shows the board of ``version`` in ``board_message_id`` (no version change); a problem of
-        the board is over (one of the turn message, ``turn:…``, stays until a turn message is posted)."""
+        the board is over (one of the turn message, ``turn:…``, stays until a turn message is posted). A turn
+        told with no turn message in the channel (by DM, or to a player then seen playing live) was told for
+        the version shown before: past it, the player to decide is untold (``cogs.board_turns``)."""
         await self.note("UPDATE games SET shown_version = CASE WHEN shown_version > ? THEN shown_version "
                          "ELSE ? END, board_message_id = ?, board_problem = CASE WHEN board_problem LIKE "
-                         "'turn:%' THEN board_problem END WHERE id = ?",
-                         (version, version, board_message_id, game_id))
+                         "'turn:%' THEN board_problem END, turn_user_id = CASE WHEN turn_message_id IS NULL "
+                         "AND shown_version < ? THEN NULL ELSE turn_user_id END WHERE id = ?",
+                         (version, version, board_message_id, version, game_id))
 
     async def set_turn_message(self, game_id: int, message_id: int | None, user_id: int | None) -> None:
         await self.note("UPDATE games SET turn_message_id = ?, turn_user_id = ? WHERE id = ?",

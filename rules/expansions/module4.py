@@ -21,6 +21,7 @@ from ..checks import check_placement, find
 from ..errors import RuleError
 from ..flow import _deal, discard, place
 from ..hooks import Checked, Event, Hooks, TurnAction
+from ..i18n import t
 from ..moves import offers
 from ..prices import seat_context
 from ..state import LOWER, ROW_NAMES, UPPER, GameState, Pending
@@ -51,7 +52,8 @@ def event_ids() -> tuple[str, ...]:
 
 
 def event_name(event: str, lang: str = "en") -> str:
-    return str(next(e for e in data()["events"] if e["id"] == event)["name"][lang])
+    """An event's name in ``lang``: the text ``event.<id>`` (data/i18n/<lang>/modules46.json), its one place."""
+    return t(f"event.{event}", lang)
 
 
 def m4(st: GameState) -> dict[str, Any]:

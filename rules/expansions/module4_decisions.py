@@ -18,7 +18,7 @@ from ..hooks import Checked, Decision, Event, Formatter, Notation, Parser
 from ..moves import offers
 from ..prices import hand_limit, seat_context
 from ..state import UPPER, GameState, Pending
-from .module4 import EVENT, GRABBER, ORDER, TWIN, data, event_ids, m4
+from .module4 import EVENT, GRABBER, ORDER, TWIN, data, event_ids, event_name, m4
 
 
 # --- the Twin (M4-05, AMB-23) -------------------------------------------------------------------------
@@ -162,7 +162,7 @@ def _names() -> list[tuple[str, str]]:
     """(normalised name, event id), longest first: ids, English and German names."""
     out = []
     for e in data()["events"]:
-        for name in (e["id"], e["id"].replace("_", " "), e["name"]["en"], e["name"]["de"]):
+        for name in (e["id"], e["id"].replace("_", " "), event_name(e["id"], "en"), event_name(e["id"], "de")):
             out.append((name.casefold(), e["id"]))
     return sorted(set(out), key=lambda x: -len(x[0]))
 

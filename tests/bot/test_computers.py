@@ -11,13 +11,16 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from functools import partial
 from pathlib import Path
+from typing import Any
 
 import pytest
 import simcord
 
 from bot.client import PetersburgBot
 from bot.thinking import THINK
+from cogs import computers
 from rules import legal_moves
 
 from .conftest import make_bot
@@ -108,10 +111,26 @@ async def test_a_computer_resumes_after_a_restart(env: simcord.Env, db_path: Pat
     assert resumed.status != "active" or resumed.user_at(st.decider) == players[0].id
 
 
-async def test_the_bot_answers_other_games_while_a_computer_thinks(env: simcord.Env, db_path: Path) -> None:
-    """A strong computer thinks for real seconds in its worker process; meanwhile an action in another game is
-    applied and shown (the event loop is free)."""
-    await env.restart_bot(make_bot(db_path, sync=False, computer_seconds=2.0))
+def think_when_released(folder: str, *args: Any) -> Any:
+    """In the thinking worker: once the test has armed it (the file ``armed``), say the computer's move has
+    begun (the file ``started``) and wait until the test releases it (the file ``release``); then think it
+    (``bot.thinking.think``). The armed move provably lasts until then, however fast the machine."""
+    from bot import thinking
+
+    if Path(folder, "armed").exists():
+        Path(folder, "started").touch()
+        while not Path(folder, "release").exists():
+            time.sleep(0.005)
+    return thinking.think(*args)
+
+
+async def test_the_bot_answers_other_games_while_a_computer_thinks(
+    env: simcord.Env, db_path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A strong computer thinks in its worker process (held there until the test releases it); meanwhile an
+    action in another game is applied and shown (the event loop is free)."""
+    monkeypatch.setattr(computers.thinking, "think", partial(think_when_released, str(tmp_path)))
+    await env.restart_bot(make_bot(db_path, sync=False))
     guild = env.create_guild()
     table = guild.create_text_channel("table")
     other = guild.create_text_channel("other")
@@ -137,19 +156,20 @@ async def test_the_bot_answers_other_games_while_a_computer_thinks(env: simcord.
         else:
             await bot.service.computer_act(game.id, st.decider, game.version, first)
     assert game.computer_at(st.decider) is not None and len(legal_moves(st)) > 1
+    (tmp_path / "armed").touch()  # the computer's next move is held (no Discord interaction until released)
     cog.computers.kick(game.id)  # type: ignore[attr-defined]
     runner = cog.computers._runners[game.id]  # type: ignore[attr-defined]
-    await asyncio.sleep(0.3)  # the computer is thinking now
-    assert not runner.done()
-    started = time.perf_counter()
+    while not (tmp_path / "started").exists():  # the computer is thinking now
+        assert not runner.done()
+        await asyncio.sleep(0.005)
     second = await game_in(env, other)
     st2 = await state_in(env, other)
     await bot.service.act(second.id, second.user_at(st2.decider) or 0, legal_moves(st2)[0].action,
                           version=second.version)
     assert await cog.poster.show(second.id) is None  # type: ignore[attr-defined]
-    took = time.perf_counter() - started
+    assert (await game_in(env, other)).version > second.version
     assert not runner.done(), "the computer should still be thinking"
-    assert took < 1.5, took  # well inside the computer's 2 s of thinking
+    (tmp_path / "release").touch()
     await asyncio.wait_for(runner, 30)
     assert (await game_in(env, table)).version > game.version
     for _ in range(50):  # the boards are shown and the computers done before the test ends

@@ -16,7 +16,8 @@ import simcord
 from discord import app_commands
 
 from bot.__main__ import _Redact
-from bot.config import Config, read_env_file
+from bot.config import Config
+from bot.envfile import read_env_file
 from bot.translator import Translator, locale_str
 from rules.i18n import I18N_DIR
 
@@ -25,14 +26,14 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def test_env_file_reader(tmp_path: Path) -> None:
     f = tmp_path / ".env"
-    f.write_text('# comment\nDISCORD_TOKEN="abc def"\nexport LOG_LEVEL=debug\nDEV_GUILD_ID=123 # dev\n'
+    f.write_text('# comment\nDISCORD_TOKEN="abc.def"\nexport LOG_LEVEL=debug\nDEV_GUILD_ID=123 # dev\n'
                  "LANGUAGE='de'\nbroken line\n", encoding="utf-8")
     env = read_env_file(f)
-    assert env == {"DISCORD_TOKEN": "abc def", "LOG_LEVEL": "debug", "DEV_GUILD_ID": "123", "LANGUAGE": "de"}
+    assert env == {"DISCORD_TOKEN": "abc.def", "LOG_LEVEL": "debug", "DEV_GUILD_ID": "123", "LANGUAGE": "de"}
     cfg = Config.from_env(env)
-    assert (cfg.token, cfg.log_level, cfg.dev_guild_id, cfg.language) == ("abc def", "DEBUG", 123, "de")
+    assert (cfg.token, cfg.log_level, cfg.dev_guild_id, cfg.language) == ("abc.def", "DEBUG", 123, "de")
     assert cfg.database_path == "data/petersburg.sqlite3" and cfg.rest_proxy is None and cfg.gateway_url is None
-    assert "abc def" not in repr(cfg) and "abc def" not in str(cfg)
+    assert "abc.def" not in repr(cfg) and "abc.def" not in str(cfg)
     with pytest.raises(ValueError):
         Config.from_env({"DEV_GUILD_ID": "guild"})
     with pytest.raises(ValueError):
@@ -73,7 +74,8 @@ def _keys_used() -> set[str]:
 
 
 def test_every_text_exists_in_english_and_german() -> None:
-    en, de = ({k: v for p in sorted((I18N_DIR / lang).glob("bot*.json"))  # bot.json, bot_parts.json
+    en, de = ({k: v for p in sorted((I18N_DIR / lang).iterdir(), key=lambda p: p.name)  # bot.json, bot_parts.json
+               if p.name.startswith("bot") and p.name.endswith(".json")
                for k, v in json.loads(p.read_text(encoding="utf-8")).items()} for lang in ("en", "de"))
     assert set(en) == set(de)
     used = _keys_used()

@@ -15,6 +15,7 @@ from bot.copydb import TABLES, counts
 from bot.service import GameService
 from bot.store import Store
 from bot.timers import Timing
+from bot.tournaments import TournamentService
 
 from .helpers import random_move
 
@@ -34,7 +35,7 @@ async def _play(svc: GameService, game_id: int, rng: random.Random, steps: int |
 
 async def _source(path: Path) -> dict[str, int]:
     """Two finished games, one running (with timers, a pass mode, a notice), an aborted lobby, server
-    settings, a closed-DM mark, a member away, a review and a process; returns its row counts."""
+    settings, a closed-DM mark, a member away, a review, a process and a tournament; returns its row counts."""
     store = await Store.open(path)
     svc = GameService(store, timing=Timing(reminder=60, interval=240, autopass=600))
     rng = random.Random(5)
@@ -57,6 +58,17 @@ async def _source(path: Path) -> dict[str, int]:
     assert await store.add_review_part(ids[0], "me", 3, {"index": 3}, 60)
     assert await store.finish_review(ids[0], "me", {"decisions": []})
     await store.register_process("a machine", 4242, "12345")  # a process's heartbeat (shared databases)
+    ts = TournamentService(store, Timing(60, 240, 600))  # a tournament in its first round, its one table's game started
+    cup = await ts.create(guild_id=7, channel_id=50, host_id=10, name="Cup", fmt="swiss", options={"size": 2},
+                          seed=1)
+    await ts.join(cup, 10, "Ann")
+    await ts.join(cup, 11, "Bob")
+    assert await ts.start(cup)
+    [table] = await store.tables_to_make()
+    assert await store.set_table_thread(table, 51)
+    table.thread_id = 51
+    running = await store.get_tournament(cup.id)
+    assert running is not None and await ts.table_game(running, table, {10: "Ann", 11: "Bob"}) == 5
     found = await counts(store)
     await store.close()
     return found
@@ -82,7 +94,7 @@ async def test_copy_then_continue_on_the_copy(db_url: str, tmp_path: Path) -> No
 
     old, new = await Store.open(source), await Store.open(db_url)
     assert await counts(new) == expected
-    for game_id in (1, 2, 3, 4):
+    for game_id in (1, 2, 3, 4, 5):
         a, b = await old.get_game(game_id), await new.get_game(game_id)
         assert a is not None and b is not None
         assert (a.status, a.version, a.state, a.seats, a.settings) == (b.status, b.version, b.state, b.seats,
@@ -96,6 +108,8 @@ async def test_copy_then_continue_on_the_copy(db_url: str, tmp_path: Path) -> No
     assert await new.guild_settings(7) == {"reminder": 30}
     assert await new.dm_unreachable_since(11) == await old.dm_unreachable_since(11)
     assert [n.key for n in await new.notices(3)] == [n.key for n in await old.notices(3)]
+    assert await new.tournament_tables(1) == await old.tournament_tables(1) != []
+    assert await new.entrants(1) == await old.entrants(1)
     await old.close()
 
     # the running game goes on to its end on the copy; a new game gets a new id (the sequences moved on)
@@ -104,7 +118,7 @@ async def test_copy_then_continue_on_the_copy(db_url: str, tmp_path: Path) -> No
     game = await svc.game(3)
     assert game.status == "finished" and len(await new.results(3)) == 2
     fresh = await svc.create(guild_id=7, channel_id=9, user_id=10, name="Ann")
-    assert fresh.id == 5
+    assert fresh.id == 6
     [notice_id] = [r[0] for r in await new.fetch_all("SELECT MAX(id) FROM notices")]
     await new.set_status(fresh.id, fresh.version, "aborted", [("bot.aborted", {})])
     assert [n.id for n in await new.notices(fresh.id)] == [notice_id + 1]

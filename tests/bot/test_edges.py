@@ -27,6 +27,7 @@ from .helpers import (
     bot_of,
     controls,
     decider,
+    decider_and_other,
     game_in,
     new_table,
     open_menu,
@@ -38,7 +39,7 @@ from .helpers import (
     tables_in,
 )
 from .test_decisions import observatory_turn
-from .test_faults import _same_player_again
+from .test_faults import _same_player_again, _two_lumberjacks
 from .traffic import traffic
 
 AWAY = 10 * 60.0  # seconds: longer than the live window (LIVE_MINUTES, 5 by default)
@@ -275,6 +276,26 @@ async def test_a_player_who_is_away_is_pinged(env: simcord.Env) -> None:
     assert other is not waiting
     assert traffic(env, channel.id, start).mentions() == [waiting.id, other.id]
     assert _turn_messages(channel) == [f"<@{other.id}>, it is your turn."]
+
+
+async def test_a_pinged_player_who_turns_live_and_decides_again_is_pinged_when_idle(env: simcord.Env) -> None:
+    """A player away is pinged; back at the board (``/petersburg board``) the turn message goes, the turn
+    being told. They move and decide again (the other passes at once): that new turn is untold, so once the
+    live window passes without a move they are pinged again."""
+    channel, players = await new_table(env)
+    await rig(env, channel, players, _two_lumberjacks)
+    other, mover = decider_and_other(channel, players)
+    await env.advance_time(AWAY)  # the mover is away
+    await other.slash(channel, "petersburg pass", mode="phase")  # the other passes: the mover's turn
+    assert _turn_messages(channel) == [f"<@{mover.id}>, it is your turn."]
+    await mover.slash(channel, "petersburg board")  # back, live: the turn message goes
+    assert _turn_messages(channel) == []
+    await act_by_buttons(env, channel, players)  # the mover buys a Lumberjack, the other passes at once ...
+    assert decider(channel, players) is mover  # ... and the mover decides again
+    await env.advance_time(4 * 60)
+    assert _turn_messages(channel) == []  # still live
+    await env.advance_time(2 * 60)  # the live window passed without a move
+    assert _turn_messages(channel) == [f"<@{mover.id}>, it is your turn."]
 
 
 async def test_a_live_player_is_still_pinged_after_a_restart(env: simcord.Env, db_path: Path) -> None:

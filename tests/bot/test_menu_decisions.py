@@ -22,6 +22,7 @@ from simcord.actors import MemberActor
 from bot.client import PetersburgBot
 from cogs.components import DYNAMIC_ITEMS, decode
 from cogs.review_items import REVIEW_ITEMS
+from cogs.tournament_items import TOURNAMENT_ITEMS
 from rules import GameState, apply, format_action, legal_moves, new_game
 
 from .helpers import (
@@ -122,7 +123,7 @@ async def test_the_bot_registers_exactly_the_menus_items(env: simcord.Env) -> No
     bot = env.bot
     assert isinstance(bot, PetersburgBot)
     registered = set(bot._connection._view_store._dynamic_items.values())
-    assert registered == set(DYNAMIC_ITEMS) | set(REVIEW_ITEMS)
+    assert registered == set(DYNAMIC_ITEMS) | set(REVIEW_ITEMS) | set(TOURNAMENT_ITEMS)
 
 
 async def test_five_kinds_of_move_the_fifth_on_the_second_page(env: simcord.Env) -> None:

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import pytest
 
@@ -31,19 +33,36 @@ def _record() -> GameRecord:
     return GameRecord(st.ruleset, ["A", "B"], seed=5, actions=actions)
 
 
-async def test_a_computer_move_does_not_wait_behind_a_review() -> None:
+def hold_until_released(folder: str) -> str:
+    """In the review worker: a review job that says it has started (the file ``started``) and lasts until the
+    test releases it (the file ``release``), so it provably outlasts what the test does meanwhile."""
+    Path(folder, "started").touch()
+    while not Path(folder, "release").exists():
+        time.sleep(0.005)
+    return folder
+
+
+async def until(done: Callable[[], bool]) -> None:
+    while not done():
+        await asyncio.sleep(0.005)
+
+
+async def test_a_computer_move_does_not_wait_behind_a_review(tmp_path: Path) -> None:
     record = _record()
     await asyncio.gather(reviewing.REVIEW.executor(), thinking.THINK.executor())  # both started: no start-up
     assert await reviewing.REVIEW.run(reviewing.niceness) >= reviewing.NICE  # lower priority than the bot
     todo = await reviewing.REVIEW.run(reviewing.plan, record.to_json())
-    # a long review job (many times a normal decision's budget) occupies the review worker
-    review = asyncio.ensure_future(reviewing.REVIEW.run(reviewing.judge, record.to_json(), todo[0], 1000, 0))
-    await asyncio.sleep(0.2)
+    # the review worker is busy until the test releases it, and a review's decision waits behind it
+    busy = asyncio.ensure_future(reviewing.REVIEW.run(hold_until_released, str(tmp_path)))
+    review = asyncio.ensure_future(reviewing.REVIEW.run(reviewing.judge, record.to_json(), todo[0], 4, 0))
+    await asyncio.wait_for(until((tmp_path / "started").exists), timeout=120)
     st = record.start()
     move = await asyncio.wait_for(thinking.THINK.run(thinking.think, st.to_json(), st.decider, "normal", 1, 0.05),
                                   timeout=120)
-    assert move in [m.action for m in legal_moves(st)]
-    assert not review.done(), "the computer's move waited until the review's job had ended"
+    assert move in [m.action for m in legal_moves(st)]  # thought while the review worker is held
+    assert not busy.done() and not review.done()
+    (tmp_path / "release").touch()
+    assert await busy == str(tmp_path)
     found = await review
     assert found["index"] == todo[0]
 

@@ -12,13 +12,26 @@ import asyncio
 import os
 import signal
 import socket
+import sys
 from pathlib import Path
 
 import pytest
 
 from bot.__main__ import main
 
-from .wire import Proc, descendants, describe, end_all, ended, read_rest, read_until, start_bot, survivors, wire_discord
+from .wire import (
+    ROOT,
+    Proc,
+    descendants,
+    describe,
+    end_all,
+    ended,
+    read_rest,
+    read_until,
+    start_bot,
+    survivors,
+    wire_discord,
+)
 
 
 async def _bot_output(db: Path, *, refuse_token: bool = False, **env: str) -> tuple[int, str, list[str]]:
@@ -122,3 +135,40 @@ def test_help_names_the_maintenance_commands(capsys: pytest.CaptureFixture[str])
     out = capsys.readouterr().out
     for command in ("python -m bot backup", "python -m bot ratings --rebuild", "python -m bot copy-db"):
         assert command in out, out
+
+
+@pytest.mark.parametrize("shards", [("", ""), ("2", "1")], ids=["one", "sharded"])
+async def test_a_gateway_that_cannot_be_reached_after_the_login_ends_in_one_line(tmp_path: Path,
+                                                                                  shards: tuple[str, str]) -> None:
+    """Logged in, then the gateway refuses the connection: one line and exit code 4 (discord.py logged a
+    traceback, then failed on the websocket it never had: ``'NoneType' object has no attribute 'sequence'``;
+    a sharded bot retried for ever, a traceback every 5 s)."""
+    with socket.socket() as refused:  # bound, not listening: connections to it are refused
+        refused.bind(("127.0.0.1", 0))
+        gateway = f"ws://127.0.0.1:{refused.getsockname()[1]}/gateway"
+        code, err, requests = await _bot_output(tmp_path / "games.sqlite3", DISCORD_GATEWAY_URL=gateway,
+                                                SHARD_COUNT=shards[0], SHARD_IDS=shards[1])
+    assert "/api/v10/users/@me" in requests  # the login succeeded
+    line = _one_line(err)
+    assert line.startswith(f"error: cannot reach {gateway}") and "DISCORD_GATEWAY_URL" in line, line
+    assert code == 4
+
+
+async def test_the_token_reaches_discord_as_written_in_the_settings_file(tmp_path: Path) -> None:
+    """A settings file saved with a byte order mark, the token in quotes with a comment after it: Discord gets
+    the token alone (it got the quotes, and with the mark before the key no token at all)."""
+    env_file = tmp_path / "settings.env"
+    env_file.write_text('\ufeffDISCORD_TOKEN="abc.def.ghi" # my token\nexport LOG_LEVEL=WARNING\n', encoding="utf-8")
+    async with wire_discord(refuse_token=True) as wire:
+        full = {k: v for k, v in os.environ.items() if k not in ("DISCORD_TOKEN", "LOG_LEVEL", "DATABASE_URL")}
+        bot = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "bot", "--env-file", str(env_file), cwd=ROOT,
+            env={**full, "PYTHONPATH": str(ROOT), "DATABASE_PATH": str(tmp_path / "games.sqlite3"), **wire.env},
+            stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+        try:
+            _, err = await asyncio.wait_for(bot.communicate(), 60)
+        finally:
+            if bot.returncode is None:
+                bot.kill()
+    assert wire.tokens == ["Bot abc.def.ghi"], (wire.tokens, err.decode()[-2000:])
+    assert bot.returncode == 2

@@ -1,5 +1,5 @@
 """The version: ``python -m bot --version`` prints ``bot.__version__``, which pyproject.toml reads and
-CHANGELOG.md has an entry for."""
+CHANGELOG.md has an entry for, and which core the computer players run."""
 
 from __future__ import annotations
 
@@ -19,7 +19,9 @@ def test_version_flag_prints_the_version() -> None:
     out = subprocess.run([sys.executable, "-m", "bot", "--version"], cwd=ROOT, capture_output=True, text=True,
                          timeout=60)
     assert out.returncode == 0, out.stderr
-    assert out.stdout.strip() == f"petersburg-discord {bot.__version__}"
+    first, core = out.stdout.strip().splitlines()
+    assert first == f"petersburg-discord {bot.__version__}"
+    assert re.fullmatch(r"computer players' core: (compiled \(mypyc, .+\)|plain Python .+)", core), core
     assert re.fullmatch(r"\d+\.\d+\.\d+", bot.__version__)
 
 

@@ -43,6 +43,7 @@ class Wire:
 
     port: int = 0
     requests: list[str] = field(default_factory=list)
+    tokens: list[str] = field(default_factory=list)  # the Authorization header of every login
     identified: asyncio.Event = field(default_factory=asyncio.Event)
     calls: list[tuple[str, str]] = field(default_factory=list)  # (method, path) of every message call
     channels: dict[int, list[dict[str, Any]]] = field(default_factory=dict)  # channel -> its messages, in order
@@ -150,6 +151,7 @@ async def wire_discord(*, ready: bool = False, refuse_token: bool = False, messa
 
     async def me(request: web.Request) -> web.Response:
         wire.requests.append(request.path)
+        wire.tokens.append(request.headers.get("Authorization", ""))
         if refuse_token:
             return _json({"message": "401: Unauthorized", "code": 0}, status=401)
         return _json(USER)
@@ -204,9 +206,10 @@ async def wire_discord(*, ready: bool = False, refuse_token: bool = False, messa
 
 
 async def start_bot(db: Path, wire: Wire, **env: str) -> asyncio.subprocess.Process:
-    """``python -m bot`` on ``db`` against ``wire`` (stderr piped: its log)."""
+    """``python -m bot`` on ``db`` against ``wire`` (stderr piped: its log); it builds no compiled core (a current
+    build is used: ``bot.corebuild``) unless ``BUILD_COMPILED_CORE`` is given."""
     full = {**os.environ, "DISCORD_TOKEN": "x" * 40, "DATABASE_PATH": str(db), "LOG_LEVEL": "INFO",
-            "PYTHONPATH": str(ROOT), **wire.env, **env}
+            "PYTHONPATH": str(ROOT), "BUILD_COMPILED_CORE": "no", **wire.env, **env}
     return await asyncio.create_subprocess_exec(sys.executable, "-m", "bot", "--env-file", os.devnull,
                                                 cwd=ROOT, env=full, stdin=asyncio.subprocess.DEVNULL,
                                                 stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)

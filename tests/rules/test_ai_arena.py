@@ -49,8 +49,11 @@ def test_arena_plays_any_ruleset(capsys, options: list[str], header: str) -> Non
 
 
 def test_arena_names_why_a_ruleset_is_refused(capsys) -> None:  # type: ignore[no-untyped-def]
-    assert main(["arena", "--games", "1", "--pure", "--players", "5", "--modules", "2", "normal"]) == 2
+    with pytest.raises(SystemExit) as ended:
+        main(["arena", "--games", "1", "--pure", "--players", "5", "--modules", "2", "normal"])
+    assert ended.value.code == 2
     err = capsys.readouterr().err
+    assert err.startswith("usage: python -m players arena ")  # refused before anything is played
     assert "edition 1:" in err and "edition 2:" in err
 
 

@@ -45,7 +45,7 @@ def test_replay_stops_at_first_illegal_action(tmp_path: Path, capsys) -> None:  
     path.write_text(rec.dumps())
     assert main(["replay", str(path)]) == 1
     err = capsys.readouterr().err
-    assert "action 5" in err and "Czarina" in err
+    assert "action 6" in err and "Czarina" in err  # the 6th action, numbered from 1
 
 
 def test_bad_files(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
@@ -105,7 +105,8 @@ def test_refusals_in_plain_english(capsys) -> None:  # type: ignore[no-untyped-d
 def test_out_into_a_missing_folder_and_output_into_a_closed_pipe(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
     assert main(["random", "--players", "2", "--seed", "1", "--out", str(tmp_path / "no" / "game.json")]) == 2
     assert "error: cannot write" in capsys.readouterr().err
-    for command in (["rules", "random", "--players", "2"], ["players", "random", "--players", "2", "--level", "easy"]):
+    for command in (["rules", "random", "--players", "2", "--seed", "1"],
+                    ["players", "random", "--players", "2", "--seed", "1", "--level", "easy"]):
         proc = subprocess.Popen([sys.executable, "-m", *command], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         assert proc.stdout is not None and proc.stderr is not None
         proc.stdout.close()  # the reader has gone before the record is written (``| head`` that has read enough)

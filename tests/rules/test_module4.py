@@ -306,3 +306,18 @@ def test_X_09_a_seeded_game_with_events_replays_exactly_from_its_record() -> Non
         apply(st, a)
     assert sum(t.startswith("event") for t in rec.actions) == 4
     assert replay(GameRecord.loads(rec.dumps())).to_json() == st.to_json()
+
+
+def test_an_events_name_lives_in_one_place() -> None:
+    """Each event's name, in each language, is the text ``event.<id>`` (data/i18n/<lang>/modules46.json): the
+    module's data names none, the pictures have no copy of their own, and notation reads both languages."""
+    from rules.expansions.module4 import data, event_ids, event_name
+    from rules.expansions.module4_decisions import _names
+    from rules.i18n import LANGUAGES, strings
+
+    assert not [e["id"] for e in data()["events"] if "name" in e]
+    for lang in LANGUAGES:
+        assert not [k for k in strings(lang) if k.startswith("render.event_") and k[13:] in event_ids()]
+        for e in event_ids():
+            assert event_name(e, lang) == strings(lang)[f"event.{e}"]
+            assert (event_name(e, lang).casefold(), e) in _names()

@@ -27,7 +27,7 @@ from players.review import (
     value_of,
 )
 from players.review import review_position as review_at
-from rules import HAND, UPPER, Action, GameRecord, Ruleset, apply, legal_moves, new_game, parse_for, view
+from rules import DRAWN, HAND, UPPER, Action, GameRecord, Ruleset, apply, legal_moves, new_game, parse_for, view
 from rules.record import notation
 
 from .test_ai_info import disturb
@@ -197,3 +197,16 @@ def test_a_preferred_move_is_named_only_where_it_reveals_nothing() -> None:
     assert not preferred_is_public(hidden, from_hand, played)  # the hand
     assert preferred_is_public(open_table, from_hand, played)
     assert not preferred_is_public(open_table, Action("crate", "fish"), played)  # a part's own decision
+
+
+def test_with_open_hands_and_hidden_money_a_card_from_the_hand_with_a_price_is_not_named() -> None:
+    """Open hands show the card, not what the mover could afford: playing it (or buying the Observatory's
+    card) has a price, so with hidden money it is not named; taking or discarding such a card is."""
+    hands_open_money_hidden = Ruleset(edition=2, players=3, open_money=False, open_hands=True)
+    played = Action("pass")
+    assert not preferred_is_public(hands_open_money_hidden, Action("play", "warehouse_manager", HAND), played)
+    assert not preferred_is_public(hands_open_money_hidden, Action("buy", "bank", DRAWN), played)
+    assert preferred_is_public(hands_open_money_hidden, Action("take", "bank", DRAWN), played)
+    assert preferred_is_public(hands_open_money_hidden, Action("discard", "bank", DRAWN), played)
+    everything_open = Ruleset(edition=2, players=3, open_money=True, open_hands=True)
+    assert preferred_is_public(everything_open, Action("play", "warehouse_manager", HAND), played)

@@ -1,0 +1,70 @@
+"""A tournament in words: the announcement, its options, the standings (``bot.tournaments`` computes them)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from rules.i18n import t
+
+from .store.tournaments import CANCELLED, DONE, RUNNING, Entrant, Tournament
+from .tournaments import HEATS, Standings
+
+LINES = 25  # standings lines shown in the embed (the rest: /petersburg tournament standings)
+
+
+def number(x: Fraction) -> str:
+    """Points as people write them: 6, 4.5, 3.33."""
+    if x.denominator == 1:
+        return str(x.numerator)
+    return f"{float(x):.2f}".rstrip("0").rstrip(".")
+
+
+def options_text(tr: Tournament, lang: str) -> str:
+    """The tournament's options in words (the announcement's first line)."""
+    return announcement(tr, [], lang).split("\n")[0]
+
+
+def announcement(tr: Tournament, entrants: list[Entrant], lang: str) -> str:
+    """The announcement: the options in words, who has signed up, and where the tournament stands."""
+    s = tr.settings
+    fmt = t("bot.t_format_heats" if tr.format == HEATS else "bot.t_format_swiss", lang, rounds=s["rounds"],
+            heats=s["heats"])
+    money = t("bot.money_open" if s.get("open_money", True) else "bot.money_hidden", lang)
+    until = s.get("signup_until")
+    window = t("bot.t_window", lang, until=f"<t:{int(until)}:R>") if until else ""
+    players = ", ".join(f"<@{e.user_id}>" for e in entrants) or t("bot.t_nobody", lang)
+    text = t("bot.t_announce", lang, name=tr.name, format=fmt, size=s["size"],
+             points=t(f"bot.t_points_{s['points']}", lang), edition=s["edition"], money=money,
+             deadline=s["deadline_hours"], host=f"<@{tr.host_id}>", window=window, n=len(entrants),
+             max=s["max_players"], players=players)
+    if tr.status == RUNNING:
+        text += t("bot.t_status_running", lang, round=tr.round)
+    elif tr.status == DONE:
+        text += t("bot.t_status_finished", lang)
+    elif tr.status == CANCELLED:
+        text += t("bot.t_status_cancelled", lang)
+    return text[:2000]
+
+
+def standings_lines(table: Standings, lang: str, limit: int = LINES) -> list[str]:
+    lines = [t("bot.t_standings_head", lang)]
+    for r in table.rows[:limit]:
+        share = f"{float(r.vp_share) * 100:.0f}"
+        lines.append(t("bot.t_standings_line", lang, rank=r.rank, player=table.names.get(r.player, str(r.player)),
+                       dropped=t("bot.t_dropped_mark", lang) if r.dropped else "", points=number(r.points),
+                       games=r.games, byes=r.byes, buchholz=number(r.buchholz), share=share))
+    return lines
+
+
+def standings_embed_parts(tr: Tournament, table: Standings, lang: str) -> dict[str, Any]:
+    """Title and description of the standings embed."""
+    title = t("bot.t_standings_final" if table.finished else "bot.t_standings_title", lang, name=tr.name,
+              round=tr.round)
+    body = "\n".join(standings_lines(table, lang))
+    return {"title": title[:256], "description": body[:4096]}
+
+
+def podium(tr: Tournament, table: Standings, lang: str) -> str:
+    top = [f"<@{r.player}>" for r in table.rows[:3]] + ["-", "-", "-"]
+    return t("bot.t_podium", lang, name=tr.name, first=top[0], second=top[1], third=top[2])
