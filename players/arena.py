@@ -96,13 +96,16 @@ def check_setup(
     return eds
 
 
+ARENA_BUDGET_S = 0.2  # a move's search in the arena when neither its time nor its iterations are given
+
+
 def play(
     levels: list[str],
     players: int = 4,
     games: int = 8,
     seed: int = 0,
     edition: int = 0,
-    budget_s: float | None = 0.2,
+    budget_s: float | None = None,
     iterations: int | None = None,
     out: TextIO | None = None,
     market: bool = False,
@@ -112,7 +115,11 @@ def play(
 ) -> ArenaResult:
     """Play the tournament; ``edition`` 0 alternates the editions deal by deal where the parts allow
     both (``market``: the Market, 2nd edition only; ``expansions``: further keys, e.g. "new_society";
-    ``modules``: 1-6, X-02; ``jobs``: games played at once in worker processes, reported in order)."""
+    ``modules``: 1-6, X-02; ``jobs``: games played at once in worker processes, reported in order). A search
+    is bounded by ``budget_s`` seconds (0.2 when neither bound is given) or exactly ``iterations``, which alone
+    makes the games the same on any machine."""
+    if budget_s is None and iterations is None:
+        budget_s = ARENA_BUDGET_S
     expansions = (("market",) if market else ()) + tuple(expansions)
     eds = check_setup(levels, players, edition, expansions, modules)
     result = ArenaResult(games, {lv: Tally() for lv in levels})

@@ -176,3 +176,15 @@ def test_playouts_run_to_the_end_at_three_and_four_players(players: int, to_the_
     if not to_the_end:
         assert d.action_count == st.action_count + STRONG.playout_depth
     assert len(rewards) == players and all(0.0 <= r <= 1.0 for r in rewards)
+
+
+def test_an_arena_of_fixed_iterations_is_not_cut_short_by_the_clock(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``iterations`` alone makes the arena reproducible on any machine: no wall-clock budget also bounds the
+    search (forced here by a clock that jumps a second at every reading, as on a very slow machine)."""
+    import players.search
+
+    ticks = iter(range(10**9))
+    monkeypatch.setattr(players.search.time, "perf_counter", lambda: float(next(ticks)))
+    result = play(["strong", "normal"], players=3, games=1, seed=1, iterations=5)
+    strong = result.tallies["strong"]
+    assert strong.searched > 0 and strong.iterations == 5 * strong.searched
