@@ -58,6 +58,8 @@ def example_request() -> dict[str, Any]:
 
 def answer(request: dict[str, Any]) -> dict[str, Any]:
     """The answer to one request (see the module docstring)."""
+    if not isinstance(request, dict) or "state" not in request:
+        raise ValueError('a request is a JSON object with the game\'s "state" (python -m players think --example)')
     st = GameState.from_json(request["state"])
     budget, iterations = request.get("budget_s"), request.get("iterations")
     if budget is not None and not (isinstance(budget, (int, float)) and math.isfinite(budget) and budget > 0):

@@ -8,6 +8,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -125,3 +126,10 @@ def test_think_answers_the_example_through_a_pipe() -> None:
     done = subprocess.run([sys.executable, "-m", "players", "think", "--pure"], input=json.dumps(request) + "\n",
                           capture_output=True, text=True, timeout=120, check=True)
     assert json.loads(done.stdout)["text"]
+
+
+@pytest.mark.parametrize("request_", [{}, [1], {"seat": 0}])
+def test_think_names_what_a_request_lacks(request_: Any) -> None:
+    """A request without the game's state is answered with what a request is, not a bare ``KeyError: 'state'``."""
+    with pytest.raises(ValueError, match='"state"'):
+        answer(request_)
