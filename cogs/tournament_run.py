@@ -23,7 +23,7 @@ from bot.social import DEADLINE_SETTING
 from bot.store import DatabaseLost
 from bot.store.tournaments import DONE, TableRow, Tournament
 from bot.timers import Timing
-from bot.tournament_text import announcement, podium, standings_embed_parts
+from bot.tournament_text import announcement, podium, standings_embed_parts, who
 from bot.tournaments import TournamentService
 from rules.i18n import t
 
@@ -186,9 +186,9 @@ class TournamentRunner(CogBase):
         game_id = await self.tournaments.table_game(tr, table, names)
         if game_id is None:
             return
-        order = ", ".join(f"{i + 1}. <@{u}>" for i, u in enumerate(table.players))
+        order = ", ".join(f"{i + 1}. {who(u, lang)}" for i, u in enumerate(table.players))
         call = t("bot.t_table_call", lang, name=tr.name, round=table.round, table=table.table_no,
-                 players=" ".join(f"<@{u}>" for u in table.players), order=order)
+                 players=" ".join(f"<@{u}>" for u in table.players if u > 0), order=order)
         try:
             await self.bot.get_partial_messageable(table.thread_id, guild_id=tr.guild_id).send(
                 call[:2000], allowed_mentions=mentions(table.players))
@@ -234,12 +234,12 @@ class TournamentRunner(CogBase):
         rnd = rounds[-1]
         tables = await self.store.tournament_tables(tr.id, rnd.round)
         lines = [t("bot.t_round_table", lang, table=x.table_no, thread=f"**{self.thread_name(tr, x)}**",
-                   players=" ".join(f"<@{u}>" for u in x.players)) for x in tables]
+                   players=" ".join(who(u, lang) for u in x.players)) for x in tables]
         if rnd.byes:
             lines.append(t("bot.t_byes", lang, players=" ".join(f"<@{u}>" for u in rnd.byes)))
         text = t("bot.t_round", lang, name=tr.name, round=rnd.round, stage=t(f"bot.t_stage_{rnd.stage}", lang),
                  deadline=f"<t:{int(rnd.deadline)}:R>", tables="\n".join(lines))
-        users = [u for x in tables for u in x.players] + rnd.byes
+        users = [u for x in tables for u in x.players if u > 0] + rnd.byes
         await self.say(tr, text, users)
         await self.refresh_announcement(tr)
 
