@@ -14,7 +14,8 @@ from discord import app_commands
 from bot.service import UserError
 from bot.store.tournaments import Tournament
 from bot.timers import parse_minutes
-from bot.tournament_text import options_text, standings_lines
+from bot.tournament_judge import adjudicate
+from bot.tournament_text import options_text, standings_lines, who
 from bot.tournaments import parse_parts
 from bot.translator import locale_str as _
 from rules.i18n import t
@@ -200,6 +201,26 @@ class TournamentCommands(TournamentRunner):
             text = t("bot.t_cancelled", lang, name=tr.name, player=interaction.user.mention)
             await self.after_commit(interaction, text)
             await self.say(fresh, text, [])
+
+        await self.on_tournament(interaction, work)
+
+    @TOURNAMENT.command(name="adjudicate", description=_("cmd.tournament_adjudicate"))
+    @app_commands.describe(round=_("opt.t_adj_round"), table=_("opt.t_adj_table"), places=_("opt.t_adj_places"))
+    async def tournament_adjudicate(self, interaction: Interaction, round: app_commands.Range[int, 1, 99],
+                                    table: app_commands.Range[int, 1, 999], places: str) -> None:
+        async def work(tr: Tournament, lang: str) -> None:
+            await self.organiser(interaction)
+            async with self.tournament_lock(tr.id):
+                decided, given = await adjudicate(self.service, tr, round, table, places, interaction.user.id)
+            if decided.game_id is not None:
+                self.poster.kick(decided.game_id)  # the notice in the table's thread
+            ranked = sorted(zip(decided.players, given, strict=True), key=lambda x: x[1])
+            text = t("bot.t_adjudicated", lang, player=interaction.user.mention, name=tr.name, round=round,
+                     table=table, places=", ".join(f"{p}. {who(u, lang)}" for u, p in ranked))
+            await self.after_commit(interaction, text)
+            await self.say(tr, text, [])
+            await self.post_standings(tr)
+            await self.step(tr)  # the round may be done now
 
         await self.on_tournament(interaction, work)
 
