@@ -83,6 +83,15 @@ def standings_embed_parts(tr: Tournament, table: Standings, lang: str) -> dict[s
     return {"title": title[:256], "description": body[:4096]}
 
 
+def standings_data(tr: Tournament, table: Standings, limit: int = LINES) -> dict[str, Any]:
+    """The standings picture's data (``render.standings``): the same rows as the embed, in words."""
+    rows = [{"rank": r.rank, "name": table.names.get(r.player, str(r.player)), "points": number(r.points),
+             "games": r.games, "byes": r.byes, "buchholz": number(r.buchholz),
+             "share": round(float(r.vp_share) * 100), "dropped": bool(r.dropped)} for r in table.rows[:limit]]
+    return {"name": tr.name, "round": tr.round, "finished": table.finished, "rows": rows,
+            "more": max(0, len(table.rows) - limit)}
+
+
 def podium(tr: Tournament, table: Standings, lang: str) -> str:
     top = [f"<@{r.player}>" for r in table.rows[:3]] + ["-", "-", "-"]
     return t("bot.t_podium", lang, name=tr.name, first=top[0], second=top[1], third=top[2])

@@ -13,17 +13,19 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import io
 import logging
 import weakref
 from typing import Any
 
 import discord
 
+from bot import images
 from bot.social import DEADLINE_SETTING
 from bot.store import DatabaseLost
 from bot.store.tournaments import DONE, TableRow, Tournament
 from bot.timers import Timing
-from bot.tournament_text import announcement, podium, standings_embed_parts, who
+from bot.tournament_text import announcement, podium, standings_data, standings_embed_parts, who
 from bot.tournaments import TournamentService
 from rules.i18n import t
 
@@ -269,13 +271,19 @@ class TournamentRunner(CogBase):
             log.info("could not update the announcement of tournament %s: %s", tr.id, e)
 
     async def post_standings(self, tr: Tournament) -> None:
-        """The standings embed in the channel: edited in place, posted anew when it is gone."""
+        """The standings embed in the channel with its picture (drawn in the render workers): edited in place,
+        posted anew when it is gone."""
         lang = self.lang_of_tournament(tr)
-        embed = discord.Embed(**standings_embed_parts(tr, await self.tournaments.standings(tr), lang))
+        table = await self.tournaments.standings(tr)
+        embed = discord.Embed(**standings_embed_parts(tr, table, lang))
+        png = await images.standings_png(standings_data(tr, table), lang) if self.bot.config.render_images else None
+        files = [discord.File(io.BytesIO(png), filename="standings.png")] if png is not None else []
+        if files:
+            embed.set_image(url="attachment://standings.png")
         channel = self.bot.get_partial_messageable(tr.channel_id, guild_id=tr.guild_id)
         if tr.standings_message_id is not None:
             try:
-                await channel.get_partial_message(tr.standings_message_id).edit(embed=embed)
+                await channel.get_partial_message(tr.standings_message_id).edit(embed=embed, attachments=files)
                 return
             except discord.NotFound:
                 pass
@@ -283,7 +291,7 @@ class TournamentRunner(CogBase):
                 log.info("could not update the standings of tournament %s: %s", tr.id, e)
                 return
         try:
-            msg = await channel.send(embed=embed, allowed_mentions=NO_PINGS)
+            msg = await channel.send(embed=embed, files=files, allowed_mentions=NO_PINGS)
         except discord.HTTPException as e:
             log.info("could not post the standings of tournament %s: %s", tr.id, e)
             return
