@@ -1,9 +1,11 @@
 """The standings picture in Discord: drawn by the render workers and attached to the standings embed after a
-table is decided, then the final standings with the podium when the tournament is over."""
+table is decided, then the final standings with the podium when the tournament is over; and a tournament's
+page in ``/petersburg history``."""
 
 from __future__ import annotations
 
 import io
+import random
 from pathlib import Path
 
 import pytest
@@ -13,9 +15,10 @@ from PIL import Image
 from bot import images
 from bot.client import PetersburgBot
 from bot.config import Config
+from rules import GameState, legal_moves
 
-from .helpers import reply_of
-from .test_tournament_discord import POLL, signed_up, tournament
+from .helpers import bot_of, controls, reply_of
+from .test_tournament_discord import POLL, signed_up, store_of, tournament
 
 
 @pytest.fixture
@@ -44,3 +47,44 @@ async def test_the_standings_carry_their_picture(env: simcord.Env) -> None:
     assert "final standings" in (final.embeds[0].title or "")
     podium = Image.open(io.BytesIO(await final.attachments[0].read()))
     assert podium.format == "PNG" and podium.height > running.height  # the podium on top
+
+
+async def test_a_tournaments_page_in_the_history(env: simcord.Env) -> None:
+    """``/petersburg history tournament:``: the rounds, the chosen round's tables with their places, each
+    finished game's ▶️ Replay and 📈 Review (the replay opens); an unknown name or round is said."""
+    channel, boss, members = await signed_up(env, 6, size=3, rounds=1, reminder="off")
+    await boss.slash(channel, "petersburg tournament start")
+    await env.advance_time(5)
+    tr = await tournament(env, channel)
+    tables = await store_of(env).tournament_tables(tr.id, 1)
+    first = tables[0]
+    assert first.game_id is not None
+    await play_table(env, first.game_id)
+    await env.advance_time(POLL)
+    r = await boss.slash(channel, "petersburg tournament adjudicate", round=1, table=2, places="1 2 3")
+    assert "adjudicated" in reply_of(r).content
+    await env.advance_time(POLL)
+    r = await members[0].slash(channel, "petersburg history", tournament="cup")  # any case
+    page = reply_of(r)
+    text = page.content
+    assert "**Cup**" in text and "finished" in text and "Round 1 (Swiss): 2/2 tables over" in text
+    assert f"<#{first.thread_id}>" in text and f"#{first.game_id}" in text and "⚖️" in text and "🥇" in text
+    ids = [c.custom_id for c in controls(page)]
+    assert ids == [f"pb:r:{first.game_id}:0:open", f"pb:v:{first.game_id}"]  # the adjudicated game: none
+    r = await members[1].click(page.message, custom_id=ids[0])  # ▶️ Replay opens privately
+    assert reply_of(r).ephemeral
+    r = await members[0].slash(channel, "petersburg history", tournament="Cup", round=4)
+    assert "There is no round 4" in reply_of(r).content
+    r = await members[0].slash(channel, "petersburg history", tournament="Nope")
+    assert "No tournament of this server is called Nope" in reply_of(r).content and "Cup" in reply_of(r).content
+
+
+async def play_table(env: simcord.Env, game_id: int) -> None:
+    svc = bot_of(env).service
+    assert svc is not None
+    rng = random.Random(4)
+    while (game := await svc.game(game_id)).status == "active":
+        st = GameState.from_json(game.state or {})
+        uid = game.user_at(st.decider)
+        assert uid is not None
+        await svc.act(game.id, uid, rng.choice(legal_moves(st)).action, version=game.version)
