@@ -20,8 +20,8 @@ def commands() -> tuple[set[str], set[str]]:
     from cogs.petersburg import HOST
 
     host = {c.name for c in HOST.commands}
-    names = {k.removeprefix("cmd.") for k in json.loads((ROOT / "data/i18n/en/bot.json").read_text())
-             if k.startswith("cmd.") and k not in ("cmd.group", "cmd.host")}
+    texts = {k for path in (ROOT / "data/i18n/en").glob("*.json") for k in json.loads(path.read_text())}
+    names = {k.removeprefix("cmd.") for k in texts if k.startswith("cmd.") and k not in ("cmd.group", "cmd.host")}
     return {f"host {n}" if n in host else n for n in names}, host
 
 
