@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,20 +19,21 @@ from rules.expansions import offered
 from rules.i18n import LANGUAGES
 from rules.i18n import t as t_
 from tournament import Game as TGame
-from tournament import Row, Seat, pair_round, places, seed_round, standings
+from tournament import Row, Seat, places, standings
 from tournament.heats import advancing, final_order, next_stage, semi_spots
 from tournament.points import PRESETS
 from tournament.standings import met_pairs
 from tournament.swiss import Pairing
 from tournament.tables import allowed, table_sizes
 
-from .lobby import TAKEOVER_LEVEL, hands_of, parts_of, refused, ruleset_of, split_parts
+from .lobby import TAKEOVER_LEVEL, hands_of, parts_of, ruleset_of
 from .ratings import USER, default
 from .service_base import MAX_PLAYERS, MIN_PLAYERS, UserError
 from .store import ChannelBusy, Store
 from .store import Seat as GameSeat
 from .store.tournaments import CANCELLED, DONE, RUNNING, SIGNUP, Entrant, TableRow, Tournament
 from .timers import Timing, plan
+from .tournament_options import check_parts, dealers
 
 NAME_MAX = 60
 MARKUP = re.compile(r"[*_~`|<>@#\[\]()\\:]|https?|\n|\r")
@@ -45,7 +45,6 @@ DEFAULTS: dict[str, Any] = {"size": 4, "rounds": 3, "heats": 1, "points": "bga",
                             "hints": 0, "rated": 1, "computers": 0}
 FLAGS = ("takeover", "takeback", "hints", "rated", "computers")  # on (1) or off (0)
 GAME_SETTINGS = ("reminder", "autopass", "takeover", "takeback", "hints", "rated")  # each table's game's settings
-PARTS_SPLIT = re.compile(r"[\s,;+]+")
 MAX_ROUNDS, MAX_HEATS, MAX_DEADLINE_HOURS = 12, 3, 720
 COMPUTER_LEVEL = TAKEOVER_LEVEL  # the computer players that fill tables (``computers``)
 
@@ -65,32 +64,6 @@ def check_name(name: str) -> str:
     if not name or len(name) > NAME_MAX or MARKUP.search(name):
         raise UserError("tournament_name", max=NAME_MAX)
     return name
-
-
-def parse_parts(text: str, edition: int) -> dict[str, list[Any]]:
-    """The organiser's parts (``market, module2``: the lobby's registry keys, any separator; ``none``: the base
-    game) as the stored ``expansions`` and ``modules``; a key the edition does not offer: a UserError."""
-    keys = [k for k in PARTS_SPLIT.split(text.strip().lower()) if k and k not in ("none", "-")]
-    known = [e.key for e in offered(edition)]
-    unknown = [k for k in keys if k not in known]
-    if unknown:
-        raise UserError("tournament_parts", part=unknown[0], parts=", ".join(known))
-    expansions, modules = split_parts(list(dict.fromkeys(keys)))
-    return {"expansions": list(expansions), "modules": list(modules)}
-
-
-def check_parts(s: dict[str, Any]) -> None:
-    """The rules core's word on the parts (as for a lobby, X-02): refused at every table size, its reason."""
-    error: ValueError | None = None
-    for n in range(MIN_PLAYERS, MAX_PLAYERS + 1):
-        try:
-            ruleset_of(s, n)
-        except ValueError as e:
-            error = error or e
-            continue
-        return
-    assert error is not None
-    raise refused(error)
 
 
 def check_options(fmt: str, options: dict[str, Any]) -> dict[str, Any]:
@@ -150,28 +123,6 @@ def seated_result(table: TableRow, results: list[Any], aborted: bool) -> dict[st
     place = dict(zip((r.seat for r in results), places(keys), strict=True))
     seats = [[u, place[i], by_seat[i].vp] for i, u in enumerate(table.players) if i in by_seat and u > 0]
     return {"size": len(results), "vp_total": sum(r.vp for r in results), "seats": seats}
-
-
-def dealers(computers: int, size: int) -> tuple[Any, Any]:
-    """The round's dealers (``seed_round``, ``pair_round``). With computers: the players and the fewest computer
-    seats (negative ids, ``COMPUTER``, last in the order, each having "met" the others so they sit at different
-    tables where they can) that fill tables of exactly ``size``: no other table size and no bye."""
-    if not computers:
-        return seed_round, pair_round
-
-    def fill(order: Sequence[int]) -> list[int]:
-        return [*order, *(-(i + 1) for i in range((-len(order)) % size))]
-
-    def seed_filled(order: Sequence[int], _size: int, _byes: Any = None, _low: int = 0, _high: int = 0) -> Pairing:
-        return seed_round(fill(order), size, {}, size, size)
-
-    def pair_filled(order: Sequence[int], met: dict[int, set[int]], _size: int, _byes: Any = None, _low: int = 0,
-                    _high: int = 0) -> Pairing:
-        seats = fill(order)
-        bots = [u for u in seats if u < 0]
-        return pair_round(seats, {**met, **{b: set(bots) - {b} for b in bots}}, size, {}, size, size)
-
-    return seed_filled, pair_filled
 
 
 def game_of(table: TableRow) -> TGame:

@@ -15,8 +15,8 @@ from bot.service import UserError
 from bot.store.tournaments import Tournament
 from bot.timers import parse_minutes
 from bot.tournament_judge import adjudicate
+from bot.tournament_options import parse_parts
 from bot.tournament_text import options_text, standings_lines, who
-from bot.tournaments import parse_parts
 from bot.translator import locale_str as _
 from rules.i18n import t
 

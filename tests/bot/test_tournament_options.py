@@ -67,7 +67,7 @@ async def test_the_games_have_the_tournaments_parts_and_options(db_url: str) -> 
 
 
 def test_parts_are_read_as_the_lobby_names_them() -> None:
-    from bot.tournaments import parse_parts
+    from bot.tournament_options import parse_parts
 
     assert parse_parts("Market, module2 module6", 2) == {"expansions": ["market"], "modules": [2, 6]}
     assert parse_parts("none", 2) == {"expansions": [], "modules": []}
