@@ -72,6 +72,7 @@ async def test_a_sigkill_in_the_middle_of_a_rounds_start_then_a_restart_makes_ea
             await ended(first, 10)
         finally:
             end_all(first, None, procs)
+        await asyncio.wait_for(first.wait(), 15)  # its workers gone too: the pipes closed
         before = _tables(db)
         assert [(no, thread is not None, game is not None) for no, thread, game in before] == [
             (1, True, True), (2, False, False), (3, False, False), (4, False, False)]
@@ -89,6 +90,7 @@ async def test_a_sigkill_in_the_middle_of_a_rounds_start_then_a_restart_makes_ea
             drain = asyncio.create_task(read_rest(second.stderr, log))
             second.terminate()
             await ended(second, 30)
+            await asyncio.wait_for(second.wait(), 15)
         finally:
             end_all(second, drain, procs)
     names = sorted(th["name"] for th in wire.threads.values())

@@ -73,6 +73,9 @@ async def test_two_bot_processes_advance_a_round_once_on_postgres(pg_url: str, t
                 bot.terminate()
             for bot in bots:
                 await ended(bot, 30)
+            await asyncio.wait(drains, timeout=10)  # their logs read to the end: the pipes closed
+            for bot in bots:
+                await asyncio.wait_for(bot.wait(), 10)
         finally:
             for i, bot in enumerate(bots):
                 end_all(bot, drains[i] if i < len(drains) else None, procs)
