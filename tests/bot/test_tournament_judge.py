@@ -98,3 +98,7 @@ async def test_the_games_options_at_create(env: simcord.Env) -> None:
     assert sum(1 for s in seats if s.computer) == 1 and {s.user_id for s in seats} - {None} == {m.id for m in members}
     game = await svc.game(tables[0].game_id or 0)
     assert game.lang == "de" and game.ruleset["expansions"] == ["market"] and game.settings["hints"] == 0
+    thread = next(t for t in channel.threads if t.id == tables[0].thread_id)
+    player = next(m for m in members if m.id in tables[0].players)
+    r = await player.slash(thread, "petersburg hint")  # hints are off in the tournament's games
+    assert reply_of(r).ephemeral and "Hinweise in diesem Spiel ausgeschaltet" in reply_of(r).content
