@@ -16,7 +16,7 @@ from bot.tournaments import TournamentService
 from rules import GameState, legal_moves
 
 from .helpers import random_move
-from .test_tournament_service import TIMING, services, signed_up
+from .test_tournament_service import services, signed_up
 
 
 async def play_all(store: Store, ts: TournamentService, svc: GameService, tid: int, rng: random.Random) -> None:
@@ -154,5 +154,3 @@ async def test_the_stored_settings_are_json(db_url: str) -> None:
     assert json.loads(raw)["computers"] == 1 and json.loads(raw)["hints"] == 1
     await store.close()
 
-
-__all__ = ["TIMING"]
