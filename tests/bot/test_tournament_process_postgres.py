@@ -89,6 +89,8 @@ async def test_two_bot_processes_advance_a_round_once_on_postgres(pg_url: str, t
     names = sorted(th["name"] for th in wire.threads.values())
     assert names == ["Cup · R1 · T1", "Cup · R1 · T2", "Cup · R2 · T1", "Cup · R2 · T2"], names
     assert {x.thread_id for x in tables} == set(wire.threads) and games == [(4,)]
+    made = [path for method, path in wire.calls if method == "POST" and path.endswith("/threads")]
+    assert len(made) == 4  # no thread made twice (and deleted again by the loser)
     announced = [m for m in wire.channels.get(CHANNEL, []) if "round 2 (" in m["content"]]
     assert len(announced) == 1, [m["content"] for m in wire.channels.get(CHANNEL, [])]
     for thread in wire.threads:
