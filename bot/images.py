@@ -128,5 +128,10 @@ async def review_png(data: dict[str, Any], lang: str) -> bytes | None:
     return await _call("render_review", data, lang)
 
 
+async def standings_png(data: dict[str, Any], lang: str) -> bytes | None:
+    """A tournament's standings (``render.standings``): the table, and a podium when it is over."""
+    return await _call("render_standings", data, lang)
+
+
 async def card_png(card_id: str, edition: int, lang: str) -> bytes | None:
     return await _call("render_card", card_id, edition, lang)

@@ -7,7 +7,8 @@ Which seats count (``player_of``): a finished game's seat counts for the member 
 made most of its moves (more than half); for a computer player's level when a computer held it from the start
 (not a take-over) and made most of its moves; else for nobody. Moves are the seat's actions by a person, by the
 time-out and by a computer player; the passes the bot makes by itself (a forced pass, a pass mode's pass) are
-counted for no one. A game is rated when at least two of its seats count.
+counted for no one. A game is rated when at least two of its seats count (and it is not an unrated tournament's:
+``rated``).
 
 Deterministic and rebuildable: a game is rated in the transaction that finishes it (``rate_finished``), under one
 lock, and numbered per server (``seq``); ``rebuild_in`` derives every rating again from the stored results,
@@ -19,6 +20,7 @@ Shown as ``shown``: openskill's ordinal μ − 3σ scaled, 1000 + 40 · (μ − 
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -226,13 +228,21 @@ async def _save(tx: Tx, guild: int, ratings: Iterable[Rating]) -> None:
         "sigma = excluded.sigma, games = excluded.games, wins = excluded.wins", rows)
 
 
+def counts(settings: str | None) -> bool:
+    """Whether a finished game counts in the ratings: all do but an unrated tournament's (``rated`` 0 in the
+    game's settings, ``bot.tournaments``)."""
+    return not settings or json.loads(settings).get("rated", 1) != 0
+
+
 # --- live: the game that just finished -----------------------------------------------------------
 async def rate_finished(tx: Tx, game_id: int) -> list[Change]:
     """Rate a game in the transaction that finishes it (after its results are written): its changes, stored
     with the next number of its server, and the players' new ratings."""
     await tx.lock(RATING_LOCK)
-    row = await tx.fetch("SELECT COALESCE(guild_id, 0) FROM games WHERE id = ?", (game_id,))
+    row = await tx.fetch("SELECT COALESCE(guild_id, 0), settings FROM games WHERE id = ?", (game_id,))
     guild = int(row[0][0])
+    if not counts(row[0][1]):
+        return []
     seats = (await seat_results(tx, [game_id]))[game_id]
     counted = [p for s in seats if (p := player_of(s)) is not None]
     if len(counted) < 2:
@@ -268,13 +278,14 @@ async def rebuild_in(tx: Tx, *, standing: bool = True) -> Rebuilt:
     (``standing``: see ``seat_results``)."""
     await tx.lock(RATING_LOCK)
     finished, seqs, old = await tx.fetch_many([
-        ("SELECT g.id, COALESCE(g.guild_id, 0), (SELECT MAX(a.created_at) FROM actions a WHERE a.game_id = g.id) "
-         "FROM games g WHERE g.status = 'finished'", ()),
+        ("SELECT g.id, COALESCE(g.guild_id, 0), (SELECT MAX(a.created_at) FROM actions a WHERE a.game_id = g.id), "
+         "g.settings FROM games g WHERE g.status = 'finished'", ()),
         ("SELECT game_id, MIN(seq) FROM rating_changes GROUP BY game_id", ()),
         ("SELECT guild_id, player, mu, sigma, games, wins FROM ratings", ())])
     seq_of = {int(g): int(s) for g, s in seqs}
     big = float("inf")
-    order = sorted(finished, key=lambda r: (int(r[1]), seq_of.get(int(r[0]), big), float(r[2] or 0.0), int(r[0])))
+    counted = [r[:3] for r in finished if counts(r[3])]
+    order = sorted(counted, key=lambda r: (int(r[1]), seq_of.get(int(r[0]), big), float(r[2] or 0.0), int(r[0])))
     results = await seat_results(tx, [int(r[0]) for r in order], standing=standing)
     await tx.execute("DELETE FROM rating_changes")
     await tx.execute("DELETE FROM ratings")

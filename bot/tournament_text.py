@@ -7,8 +7,9 @@ from typing import Any
 
 from rules.i18n import t
 
+from .lobby import parts_of
 from .store.tournaments import CANCELLED, DONE, RUNNING, Entrant, Tournament
-from .tournaments import HEATS, Standings
+from .tournaments import COMPUTER_LEVEL, DEFAULTS, HEATS, Standings
 
 LINES = 25  # standings lines shown in the embed (the rest: /petersburg tournament standings)
 
@@ -20,9 +21,25 @@ def number(x: Fraction) -> str:
     return f"{float(x):.2f}".rstrip("0").rstrip(".")
 
 
+def who(user: int, lang: str) -> str:
+    """A table's seat in a message: the member's mention, or a computer seat's name (a negative id)."""
+    return f"<@{user}>" if user > 0 else t("bot.computer_name", lang, level=t(f"bot.level_{COMPUTER_LEVEL}", lang))
+
+
 def options_text(tr: Tournament, lang: str) -> str:
-    """The tournament's options in words (the announcement's first line)."""
-    return announcement(tr, [], lang).split("\n")[0]
+    """The tournament's options in words (the announcement's first lines)."""
+    head, _players, *_ = announcement(tr, [], lang).split("\n")
+    return head + game_options(tr.settings, lang)
+
+
+def game_options(s: dict[str, Any], lang: str) -> str:
+    """The games' parts and options in words (a line of the announcement)."""
+    parts = ", ".join(t(f"bot.part_{k}", lang) for k in parts_of(s)) or t("bot.parts_none", lang)
+    onoff = {k: t("bot.on" if int(s.get(k, DEFAULTS[k])) else "bot.off", lang) for k in ("takeback", "hints")}
+    return t("bot.t_game_options", lang, parts=parts, language=t(f"bot.t_lang_{s.get('lang', 'en')}", lang),
+             takebacks=onoff["takeback"], hints=onoff["hints"],
+             rated=t("bot.t_rated" if int(s.get("rated", 1)) else "bot.t_unrated", lang),
+             computers=t("bot.t_computers", lang) if int(s.get("computers", 0)) else "")
 
 
 def announcement(tr: Tournament, entrants: list[Entrant], lang: str) -> str:
@@ -38,6 +55,7 @@ def announcement(tr: Tournament, entrants: list[Entrant], lang: str) -> str:
              points=t(f"bot.t_points_{s['points']}", lang), edition=s["edition"], money=money,
              deadline=s["deadline_hours"], host=f"<@{tr.host_id}>", window=window, n=len(entrants),
              max=s["max_players"], players=players)
+    text += game_options(s, lang)
     if tr.status == RUNNING:
         text += t("bot.t_status_running", lang, round=tr.round)
     elif tr.status == DONE:
@@ -63,6 +81,15 @@ def standings_embed_parts(tr: Tournament, table: Standings, lang: str) -> dict[s
               round=tr.round)
     body = "\n".join(standings_lines(table, lang))
     return {"title": title[:256], "description": body[:4096]}
+
+
+def standings_data(tr: Tournament, table: Standings, limit: int = LINES) -> dict[str, Any]:
+    """The standings picture's data (``render.standings``): the same rows as the embed, in words."""
+    rows = [{"rank": r.rank, "name": table.names.get(r.player, str(r.player)), "points": number(r.points),
+             "games": r.games, "byes": r.byes, "buchholz": number(r.buchholz),
+             "share": round(float(r.vp_share) * 100), "dropped": bool(r.dropped)} for r in table.rows[:limit]]
+    return {"name": tr.name, "round": tr.round, "finished": table.finished, "rows": rows,
+            "more": max(0, len(table.rows) - limit)}
 
 
 def podium(tr: Tournament, table: Standings, lang: str) -> str:

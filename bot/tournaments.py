@@ -15,21 +15,25 @@ from dataclasses import dataclass
 from typing import Any
 
 from rules import new_game
+from rules.expansions import offered
+from rules.i18n import LANGUAGES
+from rules.i18n import t as t_
 from tournament import Game as TGame
-from tournament import Row, Seat, pair_round, places, seed_round, standings
+from tournament import Row, Seat, places, standings
 from tournament.heats import advancing, final_order, next_stage, semi_spots
 from tournament.points import PRESETS
 from tournament.standings import met_pairs
 from tournament.swiss import Pairing
 from tournament.tables import allowed, table_sizes
 
-from .lobby import hands_of, ruleset_of
+from .lobby import TAKEOVER_LEVEL, hands_of, parts_of, ruleset_of
 from .ratings import USER, default
 from .service_base import MAX_PLAYERS, MIN_PLAYERS, UserError
 from .store import ChannelBusy, Store
 from .store import Seat as GameSeat
 from .store.tournaments import CANCELLED, DONE, RUNNING, SIGNUP, Entrant, TableRow, Tournament
 from .timers import Timing, plan
+from .tournament_options import check_parts, dealers
 
 NAME_MAX = 60
 MARKUP = re.compile(r"[*_~`|<>@#\[\]()\\:]|https?|\n|\r")
@@ -37,8 +41,12 @@ SWISS, HEATS = "swiss", "heats"
 FORMATS = (SWISS, HEATS)
 DEFAULTS: dict[str, Any] = {"size": 4, "rounds": 3, "heats": 1, "points": "bga", "deadline_hours": 72,
                             "max_players": 64, "edition": 2, "open_money": True, "expansions": [], "modules": [],
-                            "reminder": 720, "autopass": 1440, "takeover": 1}
+                            "reminder": 720, "autopass": 1440, "takeover": 1, "lang": "en", "takeback": 1,
+                            "hints": 0, "rated": 1, "computers": 0}
+FLAGS = ("takeover", "takeback", "hints", "rated", "computers")  # on (1) or off (0)
+GAME_SETTINGS = ("reminder", "autopass", "takeover", "takeback", "hints", "rated")  # each table's game's settings
 MAX_ROUNDS, MAX_HEATS, MAX_DEADLINE_HOURS = 12, 3, 720
+COMPUTER_LEVEL = TAKEOVER_LEVEL  # the computer players that fill tables (``computers``)
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +71,15 @@ def check_options(fmt: str, options: dict[str, Any]) -> dict[str, Any]:
     if fmt not in FORMATS:
         raise UserError("tournament_format")
     s = {**DEFAULTS, **{k: v for k, v in options.items() if v is not None}}
+    if s["lang"] not in LANGUAGES:
+        raise UserError("tournament_lang", langs=", ".join(LANGUAGES))
+    known = {e.key for e in offered(int(s["edition"]))}
+    if any(k not in known for k in parts_of(s)):  # parts of the other edition, kept from before a change
+        raise UserError("tournament_parts", part=next(k for k in parts_of(s) if k not in known),
+                        parts=", ".join(sorted(known)))
+    check_parts(s)
+    for flag in FLAGS:
+        s[flag] = int(bool(s[flag]))
     high = max_table(s)
     if not MIN_PLAYERS <= int(s["size"]) <= high:
         raise UserError("tournament_size", min=MIN_PLAYERS, max=high)
@@ -100,11 +117,11 @@ def seated_result(table: TableRow, results: list[Any], aborted: bool) -> dict[st
     first place with 0 VP (the points split evenly)."""
     size = max(len(table.players), len(results))
     if aborted or not results:
-        return {"size": size, "vp_total": 0, "seats": [[u, 1, 0] for u in table.players]}
+        return {"size": size, "vp_total": 0, "seats": [[u, 1, 0] for u in table.players if u > 0]}
     by_seat = {r.seat: r for r in results}
     keys = [(int(r.winner), r.vp, r.rubles) for r in results]
     place = dict(zip((r.seat for r in results), places(keys), strict=True))
-    seats = [[u, place[i], by_seat[i].vp] for i, u in enumerate(table.players) if i in by_seat]
+    seats = [[u, place[i], by_seat[i].vp] for i, u in enumerate(table.players) if i in by_seat and u > 0]
     return {"size": len(results), "vp_total": sum(r.vp for r in results), "seats": seats}
 
 
@@ -262,21 +279,22 @@ class TournamentService:
               seed: list[int], active: list[int], byes_had: dict[int, int], size: int, low: int, high: int) -> Any:
         """(stage, pairing) of round ``rnd``, or (None, None) when the tournament is over."""
         allowed(size, low, high)
+        deal_seed, deal_pair = dealers(int(t.settings.get("computers", 0)), size)
         if t.format == SWISS:
             if rnd > int(t.settings["rounds"]) or len(active) < 2:
                 return None, None
             if rnd == 1:
-                return SWISS, seed_round([u for u in seed if u in set(active)], size, byes_had, low, high)
+                return SWISS, deal_seed([u for u in seed if u in set(active)], size, byes_had, low, high)
             rows = standings(seed, games, byes_had, str(t.settings["points"]), size)
             order = [r.player for r in rows if r.player in set(active)]
-            return SWISS, pair_round(order, met_pairs(games), size, byes_had, low, high)
+            return SWISS, deal_pair(order, met_pairs(games), size, byes_had, low, high)
         heats = int(t.settings["heats"])
         if rnd == 1:
-            return "heat", seed_round([u for u in seed if u in set(active)], size, byes_had, low, high)
+            return "heat", deal_seed([u for u in seed if u in set(active)], size, byes_had, low, high)
         if rnd <= heats:  # a further heat: a fresh draw, avoiding the opponents met
             order = [u for u in seed if u in set(active)]
             random.Random(f"{t.seed}:order:{rnd}").shuffle(order)
-            return "heat", pair_round(order, met_pairs(games), size, byes_had, low, high)
+            return "heat", deal_pair(order, met_pairs(games), size, byes_had, low, high)
         last = rounds[-1].stage
         if last == "final":
             return None, None
@@ -287,10 +305,10 @@ class TournamentService:
             if next_stage(heat_tables, size) == "semi":
                 up = advancing(seed, heat_games, semi_spots(size, len(active)), active)
                 sizes, _ = table_sizes(len(up), size, low, high)
-                return "semi", seed_round(up, size, {}, low, high) if sizes else None
+                return "semi", deal_seed(up, size, {}, low, high) if sizes else None
             up = advancing(seed, heat_games, size, active)
         else:  # after the semi-finals: their winners (a shared first place: the better VP share)
-            semi_order = [u for x in tables if x.round == rounds[-1].round for u in x.players]
+            semi_order = [u for x in tables if x.round == rounds[-1].round for u in x.players if u > 0]
             up = advancing(semi_order, stage_games, len(stage_games), semi_order)
         return "final", Pairing((tuple(up),), ())
 
@@ -301,17 +319,21 @@ class TournamentService:
         n = len(table.players)
         ruleset = ruleset_of(settings, n)
         seed = random.Random(f"{t.seed}:{table.round}:{table.table_no}").randrange(1, 2**62)
-        seat_names = [names.get(u, str(u)) for u in table.players]
+        lang = str(settings.get("lang", "en"))
+        bot = t_("bot.computer_name", lang, level=t_(f"bot.level_{COMPUTER_LEVEL}", lang))
+        seat_names = [names.get(u, str(u)) if u > 0 else f"{bot} {-u}" for u in table.players]
         st = new_game(ruleset, seat_names, seed=seed)
-        game_settings = {k: int(settings[k]) for k in ("reminder", "autopass", "takeover")}
+        game_settings = {k: int(settings.get(k, DEFAULTS[k])) for k in GAME_SETTINGS}
         timing = Timing(reminder=game_settings["reminder"], interval=self.timing.interval,
                         autopass=game_settings["autopass"])
-        timers = plan(st.decider, True, timing, self.store.clock())
-        seats = [GameSeat(i, u, seat_names[i]) for i, u in enumerate(table.players)]
-        order = ", ".join(f"{i + 1}. <@{u}>" for i, u in enumerate(table.players))
+        human = table.players[st.decider] > 0
+        timers = plan(st.decider, True, timing, self.store.clock()) if human else []
+        seats = [GameSeat(i, u, seat_names[i]) if u > 0 else GameSeat(i, None, seat_names[i], COMPUTER_LEVEL)
+                 for i, u in enumerate(table.players)]
+        order = ", ".join(f"{i + 1}. " + (f"<@{u}>" if u > 0 else seat_names[i]) for i, u in enumerate(table.players))
         return await self.store.create_table_game(
             table, guild_id=t.guild_id, parent_id=t.channel_id, seats=seats, ruleset=ruleset.to_json(), seed=seed,
-            lang=str(settings.get("lang", "en")), state=st.to_json(), hands=hands_of(st), timers=timers,
+            lang=lang, state=st.to_json(), hands=hands_of(st), timers=timers,
             settings=game_settings, notices=[("bot.started", {"order": order})])
 
     async def record(self, table: TableRow, status: str) -> bool:

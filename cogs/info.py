@@ -14,6 +14,7 @@ from bot.store import ACTIVE, LOBBY, Game
 from bot.takeback import SETTING as TAKEBACK_SETTING
 from bot.texts import duration, history_text, leaderboard_text, log_text, stats_text, timing_text
 from bot.timers import parse_minutes
+from bot.tournament_history import tournament_page
 from bot.translator import locale_str as _
 from rules import view
 from rules.i18n import t
@@ -197,14 +198,27 @@ class InfoCommands(CogBase):
         await self.on_channel_game(interaction, work, latest=True)
 
     @app_commands.command(name="history", description=_("cmd.history"))
-    @app_commands.describe(count=_("opt.count"))
-    async def history(self, interaction: Interaction, count: app_commands.Range[int, 1, 25] = 10) -> None:
+    @app_commands.describe(count=_("opt.count"), tournament=_("opt.history_tournament"),
+                           round=_("opt.history_round"))
+    async def history(self, interaction: Interaction, count: app_commands.Range[int, 1, 25] = 10,
+                      tournament: str | None = None, round: app_commands.Range[int, 1, 99] | None = None) -> None:
         """The server's recently finished games with winners and scores, each with a ▶️ button that replays it
-        privately (``cogs.replays``)."""
+        privately (``cogs.replays``); with ``tournament``, that tournament's page: its rounds and one round's
+        tables, each finished game with ▶️ Replay and 📈 Review."""
         await self.defer_public(interaction)
         lang = await self.channel_lang(interaction, latest=True, public=True)
 
         async def work() -> None:
+            if tournament is not None:
+                tr = await self.store.tournament_named(interaction.guild_id or 0, tournament)
+                if tr is None:
+                    names = [x.name for x in await self.store.tournaments_in(interaction.guild_id or 0)]
+                    raise UserError("tournament_unknown", name=tournament[:60],
+                                    names=", ".join(names) or t("bot.t_nobody", lang))
+                page = await tournament_page(self.store, tr, round, lang)
+                await interaction.edit_original_response(content=_clip(page.text), view=history_view(page.games),
+                                                         allowed_mentions=NO_PINGS)
+                return
             games = await self.store.finished_games(interaction.guild_id, count)
             await interaction.edit_original_response(content=_clip(history_text(games, lang)),
                                                      view=history_view([g.id for g in games]),

@@ -14,7 +14,9 @@ from discord import app_commands
 from bot.service import UserError
 from bot.store.tournaments import Tournament
 from bot.timers import parse_minutes
-from bot.tournament_text import options_text, standings_lines
+from bot.tournament_judge import adjudicate
+from bot.tournament_options import parse_parts
+from bot.tournament_text import options_text, standings_lines, who
 from bot.translator import locale_str as _
 from rules.i18n import t
 
@@ -37,7 +39,10 @@ Window = app_commands.Range[int, 0, 720]
 OPTIONS = dict(size=_("opt.t_size"), rounds=_("opt.t_rounds"), heats=_("opt.t_heats"),
                deadline_hours=_("opt.t_deadline"), points=_("opt.t_points"), max_players=_("opt.t_max"),
                signup_hours=_("opt.t_signup"), edition=_("opt.t_edition"), money=_("opt.t_money"),
-               reminder=_("opt.reminder"), timeout=_("opt.autopass"), takeover=_("opt.takeover"))
+               reminder=_("opt.reminder"), timeout=_("opt.autopass"), takeover=_("opt.takeover"),
+               parts=_("opt.t_parts"), language=_("opt.t_language"), takebacks=_("opt.t_takebacks"),
+               hints=_("opt.t_hints"), rated=_("opt.t_rated"), computers=_("opt.t_computers"))
+Lang = Literal["en", "de"]
 
 
 class TournamentCommands(TournamentRunner):
@@ -61,11 +66,17 @@ class TournamentCommands(TournamentRunner):
     def options(self, size: int | None, rounds: int | None, heats: int | None, deadline_hours: int | None,
                 points: str | None, max_players: int | None, signup_hours: int | None, edition: int | None,
                 money: str | None, reminder: str | None = None, timeout: str | None = None,
-                takeover: bool | None = None) -> dict[str, Any]:
-        """The options given, as the tournament's settings (durations in minutes; a bad one: a UserError)."""
+                takeover: bool | None = None, parts: str | None = None, language: str | None = None,
+                flags: dict[str, bool | None] | None = None) -> dict[str, Any]:
+        """The options given, as the tournament's settings (durations in minutes; parts as the lobby's keys for
+        ``edition`` (or the tournament's, ``current``); a bad one: a UserError)."""
         out: dict[str, Any] = {"size": size, "rounds": rounds, "heats": heats, "deadline_hours": deadline_hours,
-                               "points": points, "max_players": max_players, "edition": edition,
+                               "points": points, "max_players": max_players, "edition": edition, "lang": language,
                                "takeover": None if takeover is None else int(takeover)}
+        for key, flag in (flags or {}).items():
+            out[key] = None if flag is None else int(flag)
+        if parts is not None:
+            out.update(parse_parts(parts, int(edition or 2)))
         for key, raw in (("reminder", reminder), ("autopass", timeout)):
             if raw is not None:
                 try:
@@ -97,16 +108,19 @@ class TournamentCommands(TournamentRunner):
                                 points: Points = "bga", max_players: Limit = 64, signup_hours: Window = 0,
                                 edition: Literal[1, 2] = 2, money: Literal["open", "hidden"] = "open",
                                 reminder: str | None = None, timeout: str | None = None,
-                                takeover: bool | None = None) -> None:
+                                takeover: bool | None = None, parts: str | None = None, language: Lang | None = None,
+                                takebacks: bool | None = None, hints: bool | None = None, rated: bool | None = None,
+                                computers: bool | None = None) -> None:
         await self.defer(interaction)
         lang = lang_of(interaction, default=self.bot.config.language)
 
         async def work() -> None:
             await self.organiser(interaction)
             assert interaction.guild_id is not None
+            flags = {"takeback": takebacks, "hints": hints, "rated": rated, "computers": computers}
             options = self.options(size, rounds, heats, deadline_hours, points, max_players, signup_hours, edition,
-                                   money, reminder, timeout, takeover)
-            options["lang"] = lang
+                                   money, reminder, timeout, takeover, parts, language, flags)
+            options["lang"] = language or lang
             tr = await self.tournaments.create(guild_id=interaction.guild_id, channel_id=self.cid(interaction),
                                                host_id=interaction.user.id, name=name, fmt=format, options=options)
             msg = await self.bot.get_partial_messageable(tr.channel_id, guild_id=tr.guild_id).send(
@@ -128,6 +142,9 @@ class TournamentCommands(TournamentRunner):
                                   edition: Literal[1, 2] | None = None,
                                   money: Literal["open", "hidden"] | None = None, reminder: str | None = None,
                                   timeout: str | None = None, takeover: bool | None = None,
+                                  parts: str | None = None, language: Lang | None = None,
+                                  takebacks: bool | None = None, hints: bool | None = None,
+                                  rated: bool | None = None, computers: bool | None = None,
                                   extend_hours: Hours | None = None) -> None:
         async def work(tr: Tournament, lang: str) -> None:
             if extend_hours is not None:  # the running round's deadline, later
@@ -138,9 +155,13 @@ class TournamentCommands(TournamentRunner):
                 await self.after_commit(interaction, text)
                 await self.say(tr, text, [])
                 return
-            changes = {k: v for k, v in self.options(size, rounds, heats, deadline_hours, points, max_players,
-                                                     signup_hours, edition, money, reminder, timeout,
-                                                     takeover).items() if v is not None}
+            flags = {"takeback": takebacks, "hints": hints, "rated": rated, "computers": computers}
+            given = self.options(size, rounds, heats, deadline_hours, points, max_players, signup_hours,
+                                 edition or int(tr.settings.get("edition", 2)), money, reminder, timeout, takeover,
+                                 parts, language, flags)
+            if edition is None:
+                del given["edition"]
+            changes = {k: v for k, v in given.items() if v is not None}
             if not changes:
                 text = t("bot.t_settings", lang, name=tr.name, settings=options_text(tr, lang))
                 await self.private(interaction, text)
@@ -180,6 +201,26 @@ class TournamentCommands(TournamentRunner):
             text = t("bot.t_cancelled", lang, name=tr.name, player=interaction.user.mention)
             await self.after_commit(interaction, text)
             await self.say(fresh, text, [])
+
+        await self.on_tournament(interaction, work)
+
+    @TOURNAMENT.command(name="adjudicate", description=_("cmd.tournament_adjudicate"))
+    @app_commands.describe(round=_("opt.t_adj_round"), table=_("opt.t_adj_table"), places=_("opt.t_adj_places"))
+    async def tournament_adjudicate(self, interaction: Interaction, round: app_commands.Range[int, 1, 99],
+                                    table: app_commands.Range[int, 1, 999], places: str) -> None:
+        async def work(tr: Tournament, lang: str) -> None:
+            await self.organiser(interaction)
+            async with self.tournament_lock(tr.id):
+                decided, given = await adjudicate(self.service, tr, round, table, places, interaction.user.id)
+            if decided.game_id is not None:
+                self.poster.kick(decided.game_id)  # the notice in the table's thread
+            ranked = sorted(zip(decided.players, given, strict=True), key=lambda x: x[1])
+            text = t("bot.t_adjudicated", lang, player=interaction.user.mention, name=tr.name, round=round,
+                     table=table, places=", ".join(f"{p}. {who(u, lang)}" for u, p in ranked))
+            await self.after_commit(interaction, text)
+            await self.say(tr, text, [])
+            await self.post_standings(tr)
+            await self.step(tr)  # the round may be done now
 
         await self.on_tournament(interaction, work)
 

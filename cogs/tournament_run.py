@@ -13,17 +13,19 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import io
 import logging
 import weakref
 from typing import Any
 
 import discord
 
+from bot import images
 from bot.social import DEADLINE_SETTING
 from bot.store import DatabaseLost
 from bot.store.tournaments import DONE, TableRow, Tournament
 from bot.timers import Timing
-from bot.tournament_text import announcement, podium, standings_embed_parts
+from bot.tournament_text import announcement, podium, standings_data, standings_embed_parts, who
 from bot.tournaments import TournamentService
 from rules.i18n import t
 
@@ -186,9 +188,9 @@ class TournamentRunner(CogBase):
         game_id = await self.tournaments.table_game(tr, table, names)
         if game_id is None:
             return
-        order = ", ".join(f"{i + 1}. <@{u}>" for i, u in enumerate(table.players))
+        order = ", ".join(f"{i + 1}. {who(u, lang)}" for i, u in enumerate(table.players))
         call = t("bot.t_table_call", lang, name=tr.name, round=table.round, table=table.table_no,
-                 players=" ".join(f"<@{u}>" for u in table.players), order=order)
+                 players=" ".join(f"<@{u}>" for u in table.players if u > 0), order=order)
         try:
             await self.bot.get_partial_messageable(table.thread_id, guild_id=tr.guild_id).send(
                 call[:2000], allowed_mentions=mentions(table.players))
@@ -234,12 +236,12 @@ class TournamentRunner(CogBase):
         rnd = rounds[-1]
         tables = await self.store.tournament_tables(tr.id, rnd.round)
         lines = [t("bot.t_round_table", lang, table=x.table_no, thread=f"**{self.thread_name(tr, x)}**",
-                   players=" ".join(f"<@{u}>" for u in x.players)) for x in tables]
+                   players=" ".join(who(u, lang) for u in x.players)) for x in tables]
         if rnd.byes:
             lines.append(t("bot.t_byes", lang, players=" ".join(f"<@{u}>" for u in rnd.byes)))
         text = t("bot.t_round", lang, name=tr.name, round=rnd.round, stage=t(f"bot.t_stage_{rnd.stage}", lang),
                  deadline=f"<t:{int(rnd.deadline)}:R>", tables="\n".join(lines))
-        users = [u for x in tables for u in x.players] + rnd.byes
+        users = [u for x in tables for u in x.players if u > 0] + rnd.byes
         await self.say(tr, text, users)
         await self.refresh_announcement(tr)
 
@@ -269,13 +271,19 @@ class TournamentRunner(CogBase):
             log.info("could not update the announcement of tournament %s: %s", tr.id, e)
 
     async def post_standings(self, tr: Tournament) -> None:
-        """The standings embed in the channel: edited in place, posted anew when it is gone."""
+        """The standings embed in the channel with its picture (drawn in the render workers): edited in place,
+        posted anew when it is gone."""
         lang = self.lang_of_tournament(tr)
-        embed = discord.Embed(**standings_embed_parts(tr, await self.tournaments.standings(tr), lang))
+        table = await self.tournaments.standings(tr)
+        embed = discord.Embed(**standings_embed_parts(tr, table, lang))
+        png = await images.standings_png(standings_data(tr, table), lang) if self.bot.config.render_images else None
+        files = [discord.File(io.BytesIO(png), filename="standings.png")] if png is not None else []
+        if files:
+            embed.set_image(url="attachment://standings.png")
         channel = self.bot.get_partial_messageable(tr.channel_id, guild_id=tr.guild_id)
         if tr.standings_message_id is not None:
             try:
-                await channel.get_partial_message(tr.standings_message_id).edit(embed=embed)
+                await channel.get_partial_message(tr.standings_message_id).edit(embed=embed, attachments=files)
                 return
             except discord.NotFound:
                 pass
@@ -283,7 +291,7 @@ class TournamentRunner(CogBase):
                 log.info("could not update the standings of tournament %s: %s", tr.id, e)
                 return
         try:
-            msg = await channel.send(embed=embed, allowed_mentions=NO_PINGS)
+            msg = await channel.send(embed=embed, files=files, allowed_mentions=NO_PINGS)
         except discord.HTTPException as e:
             log.info("could not post the standings of tournament %s: %s", tr.id, e)
             return

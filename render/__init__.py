@@ -15,10 +15,11 @@ from .final import draw_final
 from .hand import draw_hand
 from .lookup import draw_lookup
 from .review import draw_review
+from .standings import draw_standings
 
 __all__ = [
-    "Canvas", "TextBox", "draw_board", "draw_final", "draw_hand", "draw_lookup", "draw_review", "render_board",
-    "render_card", "render_final", "render_hand", "render_review",
+    "Canvas", "TextBox", "draw_board", "draw_final", "draw_hand", "draw_lookup", "draw_review", "draw_standings",
+    "render_board", "render_card", "render_final", "render_hand", "render_review", "render_standings",
 ]
 
 
@@ -26,6 +27,11 @@ def render_board(view: dict[str, Any], lang: str = "en", last_action: str | None
     """The board as the view's viewer sees it: phase and round, who decides, the last action (already
     translated by the caller), stacks, start-player tokens, the display and every player's area."""
     return draw_board(view, lang, last_action).to_png()
+
+
+def render_standings(data: dict[str, Any], lang: str = "en") -> bytes:
+    """A tournament's standings table (dropped players marked), with a podium when it is over."""
+    return draw_standings(data, lang).to_png()
 
 
 def render_hand(view: dict[str, Any], lang: str = "en") -> bytes:

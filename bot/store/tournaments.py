@@ -121,6 +121,18 @@ class StoreTournaments(StoreBase):
                                     "LIMIT 1", (channel_id,))
         return _tournament(rows[0]) if rows else None
 
+    async def tournament_named(self, guild_id: int, name: str) -> Tournament | None:
+        """The server's latest tournament of this name (any case), or None."""
+        rows = await self.fetch_all(f"SELECT {T_COLS} FROM tournaments WHERE guild_id = ? AND LOWER(name) = LOWER(?) "
+                                    "ORDER BY id DESC LIMIT 1", (guild_id, name.strip()))
+        return _tournament(rows[0]) if rows else None
+
+    async def tournaments_in(self, guild_id: int, limit: int = 25) -> list[Tournament]:
+        """The server's tournaments, the latest first."""
+        rows = await self.fetch_all(f"SELECT {T_COLS} FROM tournaments WHERE guild_id = ? ORDER BY id DESC LIMIT ?",
+                                    (guild_id, limit))
+        return [_tournament(r) for r in rows]
+
     async def running_tournaments(self, *, shards: tuple[Sequence[int], int] | None = None) -> list[Tournament]:
         """The tournaments in play (in the servers of ``shards`` when given), oldest first."""
         clause, params = shard_clause("guild_id", shards)

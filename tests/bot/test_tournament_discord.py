@@ -280,7 +280,7 @@ async def test_the_tournament_group_fits_discord(env: simcord.Env) -> None:
     subs = {o["name"]: o for o in root["options"]}
     assert len(subs) <= 25 and "tournament" in subs
     assert sorted(o["name"] for o in subs["tournament"]["options"]) == [
-        "cancel", "create", "drop", "join", "leave", "settings", "standings", "start"]
+        "adjudicate", "cancel", "create", "drop", "join", "leave", "settings", "standings", "start"]
 
 
 async def test_the_rules_tell_of_tournaments(env: simcord.Env) -> None:

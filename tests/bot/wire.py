@@ -4,9 +4,10 @@ starts (its worker processes).
 
 The bot logs in through ``DISCORD_REST_PROXY`` and connects to ``DISCORD_GATEWAY_URL``, both pointed here; it
 then runs as in production, waiting for events that never come. With ``messages`` the wire also keeps the
-channels' messages as Discord does (posted, edited, deleted, read back; DMs too), so the bot's boards show;
-with ``shard`` it is the gateway of one shard of a sharded bot (one wire per bot process: each wire's
-``calls`` are what that process did).
+channels' messages as Discord does (posted, edited, deleted, read back; DMs too), so the bot's boards show,
+and makes threads (a tournament's tables: made, listed, deleted; one may be left without its answer, as in a
+process killed while it waited); with ``shard`` it is the gateway of one shard of a sharded bot (one wire per
+bot process: each wire's ``calls`` are what that process did).
 """
 
 from __future__ import annotations
@@ -49,6 +50,10 @@ class Wire:
     channels: dict[int, list[dict[str, Any]]] = field(default_factory=dict)  # channel -> its messages, in order
     hold: dict[int, asyncio.Event] = field(default_factory=dict)  # channel -> posts, edits wait for the event
     held: asyncio.Event = field(default_factory=asyncio.Event)  # a post is waiting in ``hold``
+    threads: dict[int, dict[str, Any]] = field(default_factory=dict)  # thread id -> the thread, as made
+    stall_thread: int | None = None  # the n-th thread made (1, 2 …) is kept but never answered (``stalled``)
+    stalled: asyncio.Event = field(default_factory=asyncio.Event)
+    unstall: asyncio.Event = field(default_factory=asyncio.Event)  # set when the wire closes
 
     def touched(self, channel_id: int) -> int:
         """How many message calls the bot made in the channel."""
@@ -131,6 +136,33 @@ def _message_routes(app: web.Application, wire: Wire) -> None:
         user = {**USER, "id": recipient, "username": f"user{recipient}", "bot": False}
         return _json({"id": str(int(recipient) + 1), "type": 1, "recipients": [user], "last_message_id": None})
 
+    async def thread(request: web.Request) -> web.Response:
+        """A public thread made without a message (a tournament's table): kept; the ``stall_thread``-th is made
+        but its answer never comes (as a process killed before it read the answer)."""
+        wire.calls.append((request.method, request.path))
+        data = await _payload(request)
+        made = {"id": str(_snowflake()), "type": 11, "name": data.get("name", ""), "parent_id":
+                request.match_info["channel"], "guild_id": "1", "owner_id": BOT_ID,
+                "thread_metadata": {"archived": False, "auto_archive_duration": 1440, "locked": False,
+                                    "archive_timestamp": "2026-01-01T00:00:00+00:00"}}
+        wire.threads[int(made["id"])] = made
+        if wire.stall_thread == len(wire.threads):
+            wire.stalled.set()
+            await wire.unstall.wait()
+        return _json(made)
+
+    async def active_threads(request: web.Request) -> web.Response:
+        wire.calls.append((request.method, request.path))
+        return _json({"threads": list(wire.threads.values()), "members": [], "has_more": False})
+
+    async def delete_channel(request: web.Request) -> web.Response:
+        wire.calls.append((request.method, request.path))
+        gone = wire.threads.pop(int(request.match_info["channel"]), None)
+        return _json(gone) if gone else _json({"message": "Unknown Channel", "code": 10003}, status=404)
+
+    app.router.add_post("/api/v10/channels/{channel}/threads", thread)
+    app.router.add_get("/api/v10/guilds/{guild}/threads/active", active_threads)
+    app.router.add_route("DELETE", "/api/v10/channels/{channel}", delete_channel)
     app.router.add_post("/api/v10/channels/{channel}/messages", post)
     app.router.add_get("/api/v10/channels/{channel}/messages", history)
     app.router.add_route("PATCH", "/api/v10/channels/{channel}/messages/{message}", one)
@@ -200,7 +232,7 @@ async def wire_discord(*, ready: bool = False, refuse_token: bool = False, messa
     try:
         yield wire
     finally:
-        for event in wire.hold.values():
+        for event in [*wire.hold.values(), wire.unstall]:
             event.set()
         await runner.cleanup()
 
