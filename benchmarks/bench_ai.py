@@ -11,6 +11,8 @@ In bester Gesellschaft with and without Module 1, 2nd edition Module 2, the Mark
 the Market with Modules 3 to 6; 2 to 4 players).
 
 ``--compiled`` runs the mypyc build of the rules and the players' search (``players/compile.py``).
+``--level strong`` measures one level only (repeatable), e.g. its instructions an iteration under cachegrind
+(stable on a shared machine): a run of ``--iterations 120 --repeat 1`` less one of ``--iterations 20``.
 Figures are CPU time of this process, best of ``--repeat`` runs; on a shared machine they still swing
 by a third.
 """
@@ -37,6 +39,8 @@ from players.ai import SEARCHES  # noqa: E402
 from players.fastcore import core_name  # noqa: E402
 from players.search import search  # noqa: E402
 from rules import GameState, Ruleset, apply, legal_moves, new_game  # noqa: E402
+
+LEVELS = ("strong", "strong-maxn", "mcts", "mcts-random")
 
 PARTS = (
     dict(edition=1, expansions=("new_society",)),
@@ -83,6 +87,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--compiled", action="store_true", help="use the mypyc build of the rules core")
     ap.add_argument("--market", action="store_true", help="positions from games with the Market, 2-5 players")
     ap.add_argument("--parts", action="store_true", help="positions from games with the expansions and modules")
+    ap.add_argument("--level", action="append", choices=LEVELS,
+                    help="measure only this level (repeatable; default: all), e.g. under cachegrind")
     args = ap.parse_args(argv)
     sts = positions(args.positions, args.seed, args.market, args.parts)
     print(
@@ -90,7 +96,7 @@ def main(argv: list[str] | None = None) -> int:
         f"{' with the Market' if args.market else ''}{' with the expansions and modules' if args.parts else ''}, "
         f"{args.iterations} iterations each"
     )
-    for level in ("strong", "strong-maxn", "mcts", "mcts-random"):
+    for level in args.level or LEVELS:
         best = float("inf")
         for _ in range(args.repeat):
             t0 = time.process_time()

@@ -20,6 +20,7 @@ from rules.expansions.assignments import KEY as MODULE5
 from rules.expansions.banquet import KEY as BANQUET
 from rules.expansions.module6 import KEY as MODULE6
 from rules.expansions.society import beyond_ten
+from rules.ruleset import Ruleset
 from rules.state import GameState
 
 from . import parts_eval as parts
@@ -34,47 +35,65 @@ class Outlook:
     """Per-position figures every move estimate needs, computed once per decision."""
 
     __slots__ = (
-        "st", "rounds", "money", "scorings", "table", "market", "_reds", "_colours", "purple", "module5", "module6",
+        "st", "rounds", "money", "scorings", "table", "market", "purple", "module5", "module6", "_reds", "_colours",
         "_aims", "_symbols", "_needs",
     )
 
     def __init__(self, st: GameState) -> None:
         self.st = st
-        rounds = 1.0 if st.ending else 1.0 + min(len(d) for d in st.decks.values()) / CARDS_PER_ROUND
+        decks = st.decks
+        left = -1
+        for d in decks.values():
+            if left < 0 or len(d) < left:
+                left = len(d)
+        rounds = 1.0 if st.ending else 1.0 + left / CARDS_PER_ROUND
         self.rounds = rounds  # rounds still to play, this one included
         # What a ruble is worth in VP: much early (it buys cards), a tenth at the very end.
         self.money = max(0.1, min(1.0, 0.35 * (rounds - 1.0)))
         later = max(0.0, rounds - 1.0)
-        # Scorings of each colour still to come (this round's only if its phase is not over yet).
-        self.scorings = {
-            p.scores: later + (1.0 if st.phase <= i else 0.0) for i, p in enumerate(st.ruleset.phases) if p.scores
-        }
-        hooks = st.ruleset.hooks
-        self.table = parts.extended_table(st.ruleset.catalogue.aristocrat_table, beyond_ten in hooks.final)
+        # Scorings of each colour still to come (this round's only if its phase is not over yet), and the
+        # aristocrat table: the same for every position of a ruleset at one phase and stage (``_Static``).
+        fixed = _static(st.ruleset)
+        if fixed.phase == st.phase and fixed.later == later:  # as for the last position asked (a playout's)
+            scorings = fixed.last
+        else:
+            scorings = {colour: later + (1.0 if st.phase <= i else 0.0) for i, colour in fixed.scored}
+            fixed.phase = st.phase
+            fixed.later = later
+            fixed.last = scorings
+        self.scorings = scorings  # shared: read only
+        self.table = fixed.table
         ext = st.ext
-        self.market: MarketOutlook | None = market_outlook(st, self.scorings) if ext else None
+        self.market: MarketOutlook | None = market_outlook(st, scorings) if ext else None
         self.purple = BANQUET in ext  # purple hand cards (Module 1, the Banquet)
         self.module5 = MODULE5 in ext  # the seats' assignments
         self.module6 = MODULE6 in ext  # the obstacles on the VP track
-        self._reds: dict[int, set[str]] = {}  # per seat: the names of its red cards
-        self._colours: dict[tuple[int, str], int] = {}  # (seat, colour): cards of that colour
-        self._aims: dict[int, list[int]] = {}  # per seat: its assignments (Module 5)
-        self._symbols: dict[tuple[int, str], int] = {}  # (seat, symbol): green cards with that symbol
-        self._needs: dict[int, tuple[dict[str, int], float]] = {}  # per seat: its next real obstacle's lacks
+        # Made on first use: most positions of a playout ask for few of them.
+        self._reds: dict[int, set[str]] | None = None  # per seat: the names of its red cards
+        self._colours: dict[tuple[int, str], int] | None = None  # (seat, colour): cards of that colour
+        self._aims: dict[int, list[int]] | None = None  # per seat: its assignments (Module 5)
+        self._symbols: dict[tuple[int, str], int] | None = None  # (seat, symbol): green cards with that symbol
+        self._needs: dict[int, tuple[dict[str, int], float]] | None = None  # per seat: its next obstacle's lacks
 
     def symbol_count(self, seat: int, symbol: str) -> int:
-        found = self._symbols.get((seat, symbol))
+        symbols = self._symbols
+        if symbols is None:
+            symbols = self._symbols = {}
+        found = symbols.get((seat, symbol))
         if found is None:
             cards = self.st.cards
-            found = self._symbols[seat, symbol] = sum(
+            found = symbols[seat, symbol] = sum(
                 1 for c in self.st.tableaux[seat] if cards[c].colour == GREEN and symbol in cards[c].symbols
             )
         return found
 
     def needs(self, seat: int) -> tuple[dict[str, int], float]:
-        found = self._needs.get(seat)
+        needs = self._needs
+        if needs is None:
+            needs = self._needs = {}
+        found = needs.get(seat)
         if found is None:
-            found = self._needs[seat] = parts.obstacle_needs(self, seat)
+            found = needs[seat] = parts.obstacle_needs(self, seat)
         return found
 
     def owns(self, seat: int, card_id: str) -> bool:
@@ -87,9 +106,12 @@ class Outlook:
 
     def aims(self, seat: int) -> list[int]:
         """The seat's assignments (Module 5; only the deciding seat's own are asked for in ``score``)."""
-        found = self._aims.get(seat)
+        aims = self._aims
+        if aims is None:
+            aims = self._aims = {}
+        found = aims.get(seat)
         if found is None:
-            found = self._aims[seat] = parts.m5.dealt(self.st, seat) if self.module5 else []
+            found = aims[seat] = parts.m5.dealt(self.st, seat) if self.module5 else []
         return found
 
     def penalty_relief(self, seat: int, t: CardType | None) -> float:
@@ -105,17 +127,23 @@ class Outlook:
         return HAND_PENALTY - redeem
 
     def reds(self, seat: int) -> set[str]:
-        found = self._reds.get(seat)
+        reds = self._reds
+        if reds is None:
+            reds = self._reds = {}
+        found = reds.get(seat)
         if found is None:
             cards = self.st.cards
-            found = self._reds[seat] = {cards[c].id for c in self.st.tableaux[seat] if cards[c].colour == RED}
+            found = reds[seat] = {cards[c].id for c in self.st.tableaux[seat] if cards[c].colour == RED}
         return found
 
     def colour_count(self, seat: int, colour: str) -> int:
-        found = self._colours.get((seat, colour))
+        colours = self._colours
+        if colours is None:
+            colours = self._colours = {}
+        found = colours.get((seat, colour))
         if found is None:
             cards = self.st.cards
-            found = self._colours[seat, colour] = sum(1 for c in self.st.tableaux[seat] if cards[c].colour == colour)
+            found = colours[seat, colour] = sum(1 for c in self.st.tableaux[seat] if cards[c].colour == colour)
         return found
 
     def income(self, seat: int, t: CardType) -> float:
@@ -232,6 +260,33 @@ class Outlook:
         if self.module6 and parts.is_blocked(self, seat):
             value -= parts.BLOCKED * max(0.0, value - st.vp[seat])
         return value
+
+
+class _Static:
+    """What ``Outlook`` reads of a ruleset: the phases that score (index, colour), the aristocrat table, and
+    the scorings still to come of the last position asked for (at ``phase`` with ``later`` rounds after this)."""
+
+    __slots__ = ("ruleset", "scored", "table", "phase", "later", "last")
+
+    def __init__(self, ruleset: Ruleset) -> None:
+        self.ruleset = ruleset  # kept alive, so its id is not reused while cached
+        self.scored = [(i, p.scores) for i, p in enumerate(ruleset.phases) if p.scores]
+        self.table = parts.extended_table(ruleset.catalogue.aristocrat_table, beyond_ten in ruleset.hooks.final)
+        self.phase = -1
+        self.later = -1.0
+        self.last: dict[str, float] = {}
+
+
+_STATIC: dict[int, _Static] = {}
+
+
+def _static(ruleset: Ruleset) -> _Static:
+    found = _STATIC.get(id(ruleset))
+    if found is None or found.ruleset is not ruleset:
+        if len(_STATIC) > 256:  # rulesets made anew (tests, the bot's games): keep the cache small
+            _STATIC.clear()
+        found = _STATIC[id(ruleset)] = _Static(ruleset)
+    return found
 
 
 def final_rewards(st: GameState) -> list[float]:

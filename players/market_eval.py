@@ -44,6 +44,12 @@ def _goods() -> tuple[str, ...]:
     return goods()
 
 
+# A tableau's positions (``pos``) by its cards, for the tableaux of one catalogue without "?" cards: a
+# playout's steps change one tableau at a time, so most are asked for again. Shared: read only.
+_KNOWN: dict[tuple[int, ...], dict[str, int]] = {}
+_KNOWN_FOR: list[object] = [None]  # the catalogue of _KNOWN's tableaux
+
+
 def _sigmoid(x: float) -> float:
     return 1.0 / (1.0 + math.exp(-x))
 
@@ -85,8 +91,25 @@ class MarketOutlook:
         """Every seat's positions, as ``rules.expansions.market.positions`` counts them (MK-21, MK-23)."""
         if self._pos is None:
             st = self.st
-            held = token_goods(st)
-            self._pos = [positions(st, s, held) for s in range(st.n)]
+            cat = st.ruleset.catalogue
+            if _KNOWN_FOR[0] is not cat or len(_KNOWN) > 50_000:
+                _KNOWN.clear()
+                _KNOWN_FOR[0] = cat
+            markets = cat.markets
+            held: dict[int, str] | None = None
+            out = []
+            for s in range(st.n):
+                tab = st.tableaux[s]
+                key = tuple(tab)
+                found = _KNOWN.get(key)
+                if found is None:
+                    if held is None:
+                        held = token_goods(st)
+                    found = positions(st, s, held)
+                    if all(markets[c] != ANY for c in tab):  # a "?" card's good moves with its token
+                        _KNOWN[key] = found
+                out.append(found)
+            self._pos = out
         return self._pos
 
     def rivals(self, seat: int, good: str) -> tuple[int, int]:
