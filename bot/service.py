@@ -98,6 +98,18 @@ class GameService(TakeBacks, LobbyService, SocialService):
                 await self._reschedule(game)
             return game, await self.timing(game)
 
+    async def apply_settings(self, game_id: int, changes: dict[str, int]) -> Game | None:
+        """Settings the bot itself gives a game in play (a tournament round past its deadline); the current turn's
+        timers follow. None when the game is not in play."""
+        async with self.lock(game_id):
+            game = await self.store.get_game(game_id)
+            if game is None or game.status != ACTIVE:
+                return None
+            game.settings = {**game.settings, **changes}
+            await self.store.set_game_settings(game.id, game.settings)
+            await self._reschedule(game)
+            return game
+
     async def update_server_settings(self, guild_id: int, changes: dict[str, int]) -> Timing:
         """The server's defaults (for games that set nothing themselves); running games follow."""
         settings = {**(await self._server(guild_id) or {}), **changes}

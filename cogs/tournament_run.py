@@ -134,15 +134,8 @@ class TournamentRunner(CogBase):
         for table in await self.store.tournament_tables(tr.id, rnd):
             if table.game_id is None:
                 continue
-            async with self.service.lock(table.game_id):
-                game = await self.store.get_game(table.game_id)
-                if game is None or game.status != "active":
-                    continue
-                await self.store.set_game_settings(game.id, {**game.settings, "autopass": HURRY_MINUTES,
-                                                             "reminder": 0, DEADLINE_SETTING: 1})
-                game = await self.store.get_game(game.id)
-                assert game is not None
-                await self.service._reschedule(game)
+            await self.service.apply_settings(table.game_id, {"autopass": HURRY_MINUTES, "reminder": 0,
+                                                              DEADLINE_SETTING: 1})
         lang = self.lang_of_tournament(tr)
         await self.say(tr, t("bot.t_hurried", lang, name=tr.name, round=rnd), [])
 
