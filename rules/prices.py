@@ -27,10 +27,14 @@ def hand_room(st: GameState, seat: int, ctx: SeatContext) -> int:
 class CardIndex:
     """The card types of one catalogue by position: each physical card's type as an index into
     ``types`` (``of_card``), and the type indices of a discount's selector (``selected``), so that
-    prices are read from lists, not dicts keyed by card type. ``tables`` holds the catalogue's
-    shared moves (``rules.moves.MoveTables``, made there on first use)."""
+    prices are read from lists, not dicts keyed by card type.
 
-    __slots__ = ("cat", "types", "of_type", "of_card", "colours", "tables")
+    A *copy class* is what a move names of a card: its type, and where the ruleset tells copies apart
+    by their market roundel (MK-49), its roundel too. ``copies[r]`` holds, for ``r`` = 0 (copies alike)
+    and 1 (told apart by roundel), each physical card's class, each class's type index and roundel;
+    with copies alike a class is the type index itself."""
+
+    __slots__ = ("cat", "types", "of_type", "of_card", "colours", "copies")
 
     def __init__(self, cat: Catalogue) -> None:
         self.cat = cat
@@ -38,7 +42,8 @@ class CardIndex:
         self.of_type: dict[CardType, int] = {t: i for i, t in enumerate(cat.types)}
         self.of_card: list[int] = [self.of_type[t] for t in cat.cards]
         self.colours: dict[str, list[int]] = {}
-        self.tables: object = None
+        alike = Copies(self.of_card, list(range(len(self.types))), [""] * len(self.types))
+        self.copies: list[Copies] = [alike, _by_roundel(self.of_card, cat.copy_goods)]
 
     def selected(self, selector: str) -> list[int]:
         """The types of a colour (its trading cards included), or every trading card for ``TRADING``."""
@@ -48,6 +53,34 @@ class CardIndex:
                 i for i, t in enumerate(self.types) if t.colour == selector or (selector == TRADING and t.trading)
             ]
         return found
+
+
+class Copies:
+    """One way of telling a catalogue's cards apart in moves (see ``CardIndex``): ``of_card[c]`` is
+    physical card ``c``'s copy class, ``type_of[k]`` and ``good[k]`` the type index and roundel of
+    class ``k``. ``tables`` holds the moves of every class (``rules.moves.MoveTables``, made there on
+    first use)."""
+
+    __slots__ = ("of_card", "type_of", "good", "tables")
+
+    def __init__(self, of_card: list[int], type_of: list[int], good: list[str]) -> None:
+        self.of_card = of_card
+        self.type_of = type_of
+        self.good = good
+        self.tables: object = None
+
+
+def _by_roundel(of_card: list[int], goods: tuple[str, ...]) -> Copies:
+    """Copy classes (type, roundel) in the order of the first physical card of each (MK-49)."""
+    classes: dict[tuple[int, str], int] = {}
+    per_card: list[int] = []
+    for c, ti in enumerate(of_card):
+        key = (ti, goods[c] if c < len(goods) else "")
+        k = classes.get(key)
+        if k is None:
+            k = classes[key] = len(classes)
+        per_card.append(k)
+    return Copies(per_card, [ti for ti, _ in classes], [good for _, good in classes])
 
 
 # Per catalogue (each is kept alive by its cache, so its id is stable; the entry holds it to make sure).
@@ -65,83 +98,71 @@ class SeatContext:
     """Everything a player's prices, hand limit and Observatory depend on, from one pass over the
     tableau: what owned cards of the same name and discount cards take off each card type's price
     (``off``, by type index of ``index``), the distinct card types a trading card could displace
-    (``targets``, and their type indices ``target_idx``; never a trading card or a face-down
-    Observatory), the hand limit and a face-up Observatory.
+    (``targets``, and their type indices ``target_idx``; never a trading card, a face-down
+    Observatory or a locked card), the same by copy class (``trade_targets``, their values to
+    displace in ``trade_values``; ``copies`` is the ruleset's way of telling copies apart, see
+    ``CardIndex``), the hand limit and a face-up Observatory.
     ``tableau`` and ``face_down`` are copies of what it was built from, ``bonus`` the expansions'
     discounts beyond the tableau (``Hooks.discounts``, e.g. a Module-3 assistant, M3-01) folded into
-    ``off``: a context is a pure function of them, so a cached one is valid exactly while they are
-    unchanged.
+    ``off``, ``locked`` the cards no trading card may displace (``Hooks.locked``, BQ-11): a context is
+    a pure function of them, so a cached one is valid exactly while they are unchanged.
     """
 
     __slots__ = (
-        "tableau", "face_down", "off", "targets", "target_idx", "hand_limit", "observatory", "locked", "bonus",
-        "index", "shared",
+        "tableau", "face_down", "off", "targets", "target_idx", "trade_targets", "trade_values", "hand_limit",
+        "observatory", "locked", "bonus", "index", "copies", "shared",
     )  # fmt: skip
 
     def __init__(
         self,
         index: CardIndex,
+        copies: Copies,
         tableau: list[int],
         face_down: set[int],
         off: list[int],
         targets: list[CardType],
         target_idx: list[int],
+        trade_targets: list[int],
+        trade_values: list[int],
         hand_limit: int,
         observatory: int,
         locked: frozenset[int] = frozenset(),
         bonus: tuple[tuple[str, int], ...] = (),
     ) -> None:
         self.index = index
+        self.copies = copies
         self.bonus = bonus
         self.tableau = tableau
         self.face_down = face_down
         self.off = off
         self.targets = targets
         self.target_idx = target_idx
+        self.trade_targets = trade_targets
+        self.trade_values = trade_values
         self.hand_limit = hand_limit
         self.observatory = observatory
-        self.locked = locked  # cards no trading card may displace (``Hooks.locked``, BQ-11)
+        self.locked = locked
         # Its lists may be another state's too (a copied state shares its contexts, GameState.copy):
         # cloned before it changes in place (``seat_context``).
         self.shared = False
 
     @staticmethod
-    def fresh(st: GameState, seat: int) -> SeatContext:
-        """The context of ``seat``, from one pass over its tableau."""
-        index = card_index(st.ruleset.catalogue)
-        of_card = index.of_card
-        cards = st.cards
-        fd = st.face_down
-        locked = locked_cards(st)
-        off = [0] * len(index.types)
-        discounts: list[str] = []
-        targets: list[CardType] = []
-        target_idx: list[int] = []
-        limit = st.ruleset.base_hand_limit
-        observatory = -1
-        for c in st.tableaux[seat]:
-            t = cards[c]
-            ti = of_card[c]
-            off[ti] += 1
-            if t.discount is not None:
-                discounts.extend(t.discounts)
-            face_up = c not in fd
-            if not t.trading and face_up and c not in locked and ti not in target_idx:
-                targets.append(t)
-                target_idx.append(ti)
-            if observatory < 0 and face_up and t.ability == "observatory":
-                observatory = c
-            limit += t.hand_limit_bonus
-        for colour in discounts:
-            for ti in index.selected(colour):
-                off[ti] += 1
-        bonus = extra_discounts(st, seat)
-        for selector, amount in bonus:  # M3-04: on top of every other discount
+    def fresh(st: GameState, seat: int, index: CardIndex | None = None) -> SeatContext:
+        """The context of ``seat``, from one pass over its tableau (``index``: the catalogue's, if at hand)."""
+        cat = st.ruleset.catalogue
+        if index is None or index.cat is not cat:
+            index = card_index(cat)
+        ctx = SeatContext(
+            index, index.copies[1 if st.ruleset.roundels else 0], [], set(st.face_down), [0] * len(index.types),
+            [], [], [], [], st.ruleset.base_hand_limit, -1, locked_cards(st), extra_discounts(st, seat),
+        )  # fmt: skip
+        for c in st.tableaux[seat]:  # the cards one by one, as they would have been added
+            ctx.extend(st, c)
+        off = ctx.off
+        for selector, amount in ctx.bonus:  # M3-04: on top of every other discount
             for ti in index.selected(selector):
-                off[ti] += amount
-        return SeatContext(
-            index, list(st.tableaux[seat]), set(fd), off, targets, target_idx, limit, observatory, locked, bonus
-        )
+                off[ti] = off[ti] + amount
+        return ctx
 
     def extend(self, st: GameState, c: int) -> None:
         """Card ``c`` added at the end of this context's tableau, in place: what a fresh context
@@ -151,15 +172,20 @@ class SeatContext:
         index = self.index
         ti = index.of_card[c]
         off = self.off
-        off[ti] += 1
+        off[ti] = off[ti] + 1
         if t.discount is not None:
             for colour in t.discounts:
                 for d in index.selected(colour):
-                    off[d] += 1
+                    off[d] = off[d] + 1
         face_up = c not in self.face_down
-        if not t.trading and face_up and c not in self.locked and ti not in self.target_idx:
-            self.targets.append(t)
-            self.target_idx.append(ti)
+        if not t.trading and face_up and c not in self.locked:
+            if not _has(self.target_idx, ti):
+                self.targets.append(t)
+                self.target_idx.append(ti)
+            k = self.copies.of_card[c]
+            if not _has(self.trade_targets, k):
+                self.trade_targets.append(k)
+                self.trade_values.append(t.displace_value)
         if self.observatory < 0 and face_up and t.ability == "observatory":
             self.observatory = c
         self.hand_limit += t.hand_limit_bonus
@@ -169,8 +195,8 @@ class SeatContext:
         """This context for other face-down cards elsewhere (none of them in this tableau); its lists
         are this one's (so it is shared)."""
         ctx = SeatContext(
-            self.index, self.tableau, set(face_down), self.off, self.targets, self.target_idx, self.hand_limit,
-            self.observatory, self.locked, self.bonus,
+            self.index, self.copies, self.tableau, set(face_down), self.off, self.targets, self.target_idx,
+            self.trade_targets, self.trade_values, self.hand_limit, self.observatory, self.locked, self.bonus,
         )  # fmt: skip
         ctx.shared = True
         return ctx
@@ -178,8 +204,9 @@ class SeatContext:
     def clone(self) -> SeatContext:
         """A copy of this context with lists of its own (to change in place)."""
         return SeatContext(
-            self.index, list(self.tableau), self.face_down, list(self.off), list(self.targets),
-            list(self.target_idx), self.hand_limit, self.observatory, self.locked, self.bonus,
+            self.index, self.copies, list(self.tableau), self.face_down, list(self.off), list(self.targets),
+            list(self.target_idx), list(self.trade_targets), list(self.trade_values), self.hand_limit,
+            self.observatory, self.locked, self.bonus,
         )  # fmt: skip
 
     def card_price(self, st: GameState, card: int, lower: bool, displaced: CardType | None = None) -> int:
@@ -204,6 +231,11 @@ class SeatContext:
         return p if p > 1 else 1
 
 
+def _has(xs: list[int], x: int) -> bool:
+    """``x in xs`` for a short list of ints, without boxing ``x`` (compiled: a native loop)."""
+    return any(y == x for y in xs)
+
+
 def extra_discounts(st: GameState, seat: int) -> tuple[tuple[str, int], ...]:
     """The expansions' discounts for ``seat`` beyond its tableau (``Hooks.discounts``): (selector, rubles)."""
     hooks = st.ruleset.hooks.discounts
@@ -216,29 +248,44 @@ def extra_discounts(st: GameState, seat: int) -> tuple[tuple[str, int], ...]:
 
 
 def seat_context(st: GameState, seat: int) -> SeatContext:
-    """The SeatContext of ``seat``, rebuilt only when its tableau, the face-down cards or its discounts
-    beyond the tableau changed (extended when a card was added at the end of the tableau)."""
+    """The SeatContext of ``seat``, rebuilt only when its tableau, the face-down cards, the locked cards
+    or its discounts beyond the tableau changed (extended when a card was added at the end of the
+    tableau)."""
     ctx = st.contexts[seat]
+    if ctx is None:
+        return _rebuilt(st, seat, None)
+    hooks = st.ruleset.hooks
+    if hooks.discounts and ctx.bonus != extra_discounts(st, seat):
+        return _rebuilt(st, seat, ctx)  # e.g. the assistants passed on at the end of a round (M3-06)
+    if hooks.locked and ctx.locked != locked_cards(st):
+        return _rebuilt(st, seat, ctx)
+    fd = st.face_down
+    if (len(fd) != 0 or len(ctx.face_down) != 0) and ctx.face_down != fd:
+        if not (ctx.face_down ^ fd).isdisjoint(ctx.tableau):
+            return _rebuilt(st, seat, ctx)
+        # the cards turned face down or up are none of this tableau's: nothing else changes
+        ctx = st.contexts[seat] = ctx.refaced(fd)
     tableau = st.tableaux[seat]
-    if ctx is not None and st.ruleset.hooks.discounts and ctx.bonus != extra_discounts(st, seat):
-        ctx = None  # e.g. the assistants passed on at the end of a round (M3-06)
-    fresh_locks = not st.ruleset.hooks.locked or ctx is None or ctx.locked == locked_cards(st)
-    if ctx is not None and fresh_locks:
-        fd = st.face_down
-        if (fd or ctx.face_down) and ctx.face_down != fd:
-            if not (ctx.face_down ^ fd).isdisjoint(ctx.tableau):
-                ctx = st.contexts[seat] = SeatContext.fresh(st, seat)
-                return ctx
-            # the cards turned face down or up are none of this tableau's: nothing else changes
-            ctx = st.contexts[seat] = ctx.refaced(fd)
-        if ctx.tableau == tableau:
+    kept = ctx.tableau
+    n = len(kept)
+    size = len(tableau)
+    if size == n:
+        if tableau == kept:
             return ctx
-        if len(tableau) == len(ctx.tableau) + 1 and tableau[:-1] == ctx.tableau:
-            if ctx.shared:
-                ctx = st.contexts[seat] = ctx.clone()
-            ctx.extend(st, tableau[-1])
-            return ctx
-    ctx = st.contexts[seat] = SeatContext.fresh(st, seat)
+    elif size == n + 1:
+        for i in range(n):
+            if tableau[i] != kept[i]:
+                return _rebuilt(st, seat, ctx)
+        if ctx.shared:
+            ctx = st.contexts[seat] = ctx.clone()
+        ctx.extend(st, tableau[n])
+        return ctx
+    return _rebuilt(st, seat, ctx)
+
+
+def _rebuilt(st: GameState, seat: int, old: SeatContext | None) -> SeatContext:
+    """A fresh context of ``seat``, kept as the state's."""
+    ctx = st.contexts[seat] = SeatContext.fresh(st, seat, None if old is None else old.index)
     return ctx
 
 
