@@ -107,7 +107,7 @@ def offers(
     for row, line in rows:
         numbers.append(row)
         lines.append(line if isinstance(line, list) else list(line))
-    offer_rows(ctx, st.cards, tables_of(ctx, st), tuple(numbers), lines, money, take, out)
+    offer_rows(ctx, tables_of(ctx, st), tuple(numbers), lines, money, take, out)
 
 
 ROWS: Final[tuple[int, ...]] = (UPPER, LOWER, HAND)  # a normal turn's rows, in the order their moves are listed
@@ -115,7 +115,6 @@ ROWS: Final[tuple[int, ...]] = (UPPER, LOWER, HAND)  # a normal turn's rows, in 
 
 def offer_rows(
     ctx: SeatContext,
-    cards: tuple[CardType, ...],
     tables: MoveTables,
     rows: tuple[int, ...],
     lines: list[list[int]],
@@ -126,9 +125,9 @@ def offer_rows(
     """``offers`` for the cards ``lines[k]`` of row ``rows[k]``. The price arithmetic is
     SeatContext.price's, inlined: this is the hottest loop of random playouts (the property tests
     hold the two to agreement)."""
-    off = ctx.off
-    of_type = ctx.index.of_card
+    cost = ctx.cost
     of_copy = ctx.copies.of_card
+    type_of = ctx.copies.type_of
     trade_targets = ctx.trade_targets
     trade_values = ctx.trade_values
     for k in range(len(lines)):
@@ -138,28 +137,26 @@ def offer_rows(
             continue
         row = rows[k]
         place = tables.place[row]
-        takes = tables.take[row] if take and row != HAND else None
         trade = tables.trade[row]
+        takes = tables.take[row] if take and row != HAND else None
         lower = 1 if row == LOWER else 0
         for i in range(n):
             c = line[i]
             cc = of_copy[c]
-            dup = False
-            for j in range(i):  # one choice per copy class (a row holds a handful of cards)
-                if of_copy[line[j]] == cc:
-                    dup = True
-                    break
-            if dup:
-                continue
-            t = cards[c]
-            base: int = t.cost - off[of_type[c]] - lower
+            base: int = cost[type_of[cc]] - lower
             if base < 1:
                 base = 1
-            if not t.trading:
+            prices = place[cc]  # None for a trading card (and a card never laid out)
+            if prices is not None:
+                if base > money and takes is None:
+                    continue  # nothing to offer (the common case: checked before the duplicates)
+            elif money <= 0 and takes is None:
+                continue
+            if _earlier(of_copy, line, i, cc):
+                continue  # one choice per copy class: its moves are listed already
+            if prices is not None:
                 if base <= money:
-                    prices = place[cc]
-                    if prices is not None:
-                        out.append(prices[base])
+                    out.append(prices[base])
             elif money > 0:
                 trades = trade[cc]
                 if trades is not None:
@@ -173,6 +170,11 @@ def offer_rows(
                                 out.append(table[pr])
             if takes is not None:
                 out.append(takes[cc])
+
+
+def _earlier(of_copy: list[int], line: list[int], i: int, cc: int) -> bool:
+    """A card before ``line[i]`` in its row is of copy class ``cc`` (a row holds a handful of cards)."""
+    return any(of_copy[line[j]] == cc for j in range(i))
 
 
 def legal_moves(st: GameState) -> list[Move]:
@@ -201,7 +203,7 @@ def legal_moves(st: GameState) -> list[Move]:
         return moves
     hand = st.hands[seat]
     take = len(hand) < hand_room(st, seat, ctx)
-    offer_rows(ctx, cards, tables_of(ctx, st), ROWS, [st.upper, st.lower, hand], money, take, moves)
+    offer_rows(ctx, tables_of(ctx, st), ROWS, [st.upper, st.lower, hand], money, take, moves)
     if ctx.observatory >= 0 and observing_phase(st):
         for deck in st.ruleset.decks:
             if len(st.decks[deck]) >= 2:

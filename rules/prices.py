@@ -26,21 +26,22 @@ def hand_room(st: GameState, seat: int, ctx: SeatContext) -> int:
 
 class CardIndex:
     """The card types of one catalogue by position: each physical card's type as an index into
-    ``types`` (``of_card``), and the type indices of a discount's selector (``selected``), so that
-    prices are read from lists, not dicts keyed by card type.
+    ``types`` (``of_card``), the printed costs (``costs``) and the type indices of a discount's
+    selector (``selected``), so that prices are read from lists, not dicts keyed by card type.
 
     A *copy class* is what a move names of a card: its type, and where the ruleset tells copies apart
     by their market roundel (MK-49), its roundel too. ``copies[r]`` holds, for ``r`` = 0 (copies alike)
     and 1 (told apart by roundel), each physical card's class, each class's type index and roundel;
     with copies alike a class is the type index itself."""
 
-    __slots__ = ("cat", "types", "of_type", "of_card", "colours", "copies")
+    __slots__ = ("cat", "types", "of_type", "of_card", "costs", "colours", "copies")
 
     def __init__(self, cat: Catalogue) -> None:
         self.cat = cat
         self.types: list[CardType] = list(cat.types)
         self.of_type: dict[CardType, int] = {t: i for i, t in enumerate(cat.types)}
         self.of_card: list[int] = [self.of_type[t] for t in cat.cards]
+        self.costs: list[int] = [t.cost for t in cat.types]
         self.colours: dict[str, list[int]] = {}
         alike = Copies(self.of_card, list(range(len(self.types))), [""] * len(self.types))
         self.copies: list[Copies] = [alike, _by_roundel(self.of_card, cat.copy_goods)]
@@ -96,20 +97,21 @@ def card_index(cat: Catalogue) -> CardIndex:
 
 class SeatContext:
     """Everything a player's prices, hand limit and Observatory depend on, from one pass over the
-    tableau: what owned cards of the same name and discount cards take off each card type's price
-    (``off``, by type index of ``index``), the distinct card types a trading card could displace
-    (``targets``, and their type indices ``target_idx``; never a trading card, a face-down
-    Observatory or a locked card), the same by copy class (``trade_targets``, their values to
-    displace in ``trade_values``; ``copies`` is the ruleset's way of telling copies apart, see
-    ``CardIndex``), the hand limit and a face-up Observatory.
+    tableau: each card type's printed cost less what owned cards of the same name and discount
+    cards take off it (``cost``, by type index of ``index``; ``off`` is what they take off), the
+    distinct card types a trading card could displace (``targets``, and their type indices
+    ``target_idx``; never a trading card, a face-down Observatory or a locked card), the same by copy
+    class (``trade_targets``, their values to displace in ``trade_values``; ``copies`` is the
+    ruleset's way of telling copies apart, see ``CardIndex``), the hand limit and a face-up
+    Observatory.
     ``tableau`` and ``face_down`` are copies of what it was built from, ``bonus`` the expansions'
     discounts beyond the tableau (``Hooks.discounts``, e.g. a Module-3 assistant, M3-01) folded into
-    ``off``, ``locked`` the cards no trading card may displace (``Hooks.locked``, BQ-11): a context is
+    ``cost``, ``locked`` the cards no trading card may displace (``Hooks.locked``, BQ-11): a context is
     a pure function of them, so a cached one is valid exactly while they are unchanged.
     """
 
     __slots__ = (
-        "tableau", "face_down", "off", "targets", "target_idx", "trade_targets", "trade_values", "hand_limit",
+        "tableau", "face_down", "cost", "targets", "target_idx", "trade_targets", "trade_values", "hand_limit",
         "observatory", "locked", "bonus", "index", "copies", "shared",
     )  # fmt: skip
 
@@ -119,7 +121,7 @@ class SeatContext:
         copies: Copies,
         tableau: list[int],
         face_down: set[int],
-        off: list[int],
+        cost: list[int],
         targets: list[CardType],
         target_idx: list[int],
         trade_targets: list[int],
@@ -134,7 +136,7 @@ class SeatContext:
         self.bonus = bonus
         self.tableau = tableau
         self.face_down = face_down
-        self.off = off
+        self.cost = cost
         self.targets = targets
         self.target_idx = target_idx
         self.trade_targets = trade_targets
@@ -153,15 +155,15 @@ class SeatContext:
         if index is None or index.cat is not cat:
             index = card_index(cat)
         ctx = SeatContext(
-            index, index.copies[1 if st.ruleset.roundels else 0], [], set(st.face_down), [0] * len(index.types),
+            index, index.copies[1 if st.ruleset.roundels else 0], [], set(st.face_down), list(index.costs),
             [], [], [], [], st.ruleset.base_hand_limit, -1, locked_cards(st), extra_discounts(st, seat),
         )  # fmt: skip
         for c in st.tableaux[seat]:  # the cards one by one, as they would have been added
             ctx.extend(st, c)
-        off = ctx.off
+        cost = ctx.cost
         for selector, amount in ctx.bonus:  # M3-04: on top of every other discount
             for ti in index.selected(selector):
-                off[ti] = off[ti] + amount
+                cost[ti] = cost[ti] - amount
         return ctx
 
     def extend(self, st: GameState, c: int) -> None:
@@ -171,14 +173,14 @@ class SeatContext:
         t = st.cards[c]
         index = self.index
         ti = index.of_card[c]
-        off = self.off
-        off[ti] = off[ti] + 1
+        cost = self.cost
+        cost[ti] = cost[ti] - 1
         if t.discount is not None:
             for colour in t.discounts:
                 for d in index.selected(colour):
-                    off[d] = off[d] + 1
-        face_up = c not in self.face_down
-        if not t.trading and face_up and c not in self.locked:
+                    cost[d] = cost[d] - 1
+        face_up = len(self.face_down) == 0 or c not in self.face_down
+        if not t.trading and face_up and (len(self.locked) == 0 or c not in self.locked):
             if not _has(self.target_idx, ti):
                 self.targets.append(t)
                 self.target_idx.append(ti)
@@ -186,7 +188,7 @@ class SeatContext:
             if not _has(self.trade_targets, k):
                 self.trade_targets.append(k)
                 self.trade_values.append(t.displace_value)
-        if self.observatory < 0 and face_up and t.ability == "observatory":
+        if self.observatory < 0 and face_up and t.ability is not None and t.ability == "observatory":
             self.observatory = c
         self.hand_limit += t.hand_limit_bonus
         self.tableau.append(c)
@@ -195,7 +197,7 @@ class SeatContext:
         """This context for other face-down cards elsewhere (none of them in this tableau); its lists
         are this one's (so it is shared)."""
         ctx = SeatContext(
-            self.index, self.copies, self.tableau, set(face_down), self.off, self.targets, self.target_idx,
+            self.index, self.copies, self.tableau, set(face_down), self.cost, self.targets, self.target_idx,
             self.trade_targets, self.trade_values, self.hand_limit, self.observatory, self.locked, self.bonus,
         )  # fmt: skip
         ctx.shared = True
@@ -204,14 +206,14 @@ class SeatContext:
     def clone(self) -> SeatContext:
         """A copy of this context with lists of its own (to change in place)."""
         return SeatContext(
-            self.index, self.copies, list(self.tableau), self.face_down, list(self.off), list(self.targets),
+            self.index, self.copies, list(self.tableau), self.face_down, list(self.cost), list(self.targets),
             list(self.target_idx), list(self.trade_targets), list(self.trade_values), self.hand_limit,
             self.observatory, self.locked, self.bonus,
         )  # fmt: skip
 
     def card_price(self, st: GameState, card: int, lower: bool, displaced: CardType | None = None) -> int:
         """``price`` of the physical card ``card`` (its type by index: no dict lookup)."""
-        p = st.cards[card].cost - self.off[self.index.of_card[card]]
+        p = self.cost[self.index.of_card[card]]
         if lower:
             p -= 1
         if displaced is not None:
@@ -223,12 +225,18 @@ class SeatContext:
         for a trading card), minus 1 per card of the same name owned, 1 from the lower row, 1 per
         discount card of its colour; never below 1."""
         ti = self.index.of_type.get(ctype)
-        p = ctype.cost - (self.off[ti] if ti is not None else 0)
+        p = self.cost[ti] if ti is not None else ctype.cost
         if lower:
             p -= 1
         if displaced is not None:
             p -= displaced.displace_value
         return p if p > 1 else 1
+
+
+    @property
+    def off(self) -> list[int]:
+        """What the seat's discounts take off each card type's printed cost, by type index."""
+        return [t.cost - c for t, c in zip(self.index.types, self.cost, strict=True)]
 
 
 def _has(xs: list[int], x: int) -> bool:
