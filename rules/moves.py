@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Final
 
-from .actions import BUY, OBSERVE, PASS, PLAY, TAKE, Action, Move
+from .actions import BUY, DISCARD, OBSERVE, PASS, PLAY, PUB, TAKE, Action, Move
 from .cards import CardType
 from .prices import Copies, SeatContext, can_displace, hand_room, seat_context
 from .scoring import vp_cards
@@ -34,10 +34,11 @@ class MoveTables:
     """Every take and placement move of one catalogue's cards, per row (UPPER, LOWER, HAND, DRAWN),
     by copy class: ``take[row][k]``, ``place[row][k][price]`` (None for a trading card or a card
     played from the hand as an action) and ``trade[row][k][j][price]`` (trading card class ``k`` over
-    class ``j``; None where it may not displace it). A move names the roundel of its card, or for a
+    class ``j``; None where it may not displace it); and discarding a card drawn with the Observatory,
+    ``discard[k]`` (BG-08). A move names the roundel of its card, or for a
     trading card of the displaced card (``Action.good``, where the ruleset tells copies apart)."""
 
-    __slots__ = ("take", "place", "trade")
+    __slots__ = ("take", "place", "trade", "discard")
 
     def __init__(self, types: Sequence[CardType], copies: Copies, hand_only: frozenset[str] = frozenset()) -> None:
         rows = (UPPER, LOWER, HAND, DRAWN)
@@ -65,6 +66,7 @@ class MoveTables:
                 )
             self.place.append(place)
             self.trade.append(trade)
+        self.discard: list[Move] = [Move(Action(DISCARD, t.id, DRAWN, good=good), 0) for t, good in classes]
 
     def __repr__(self) -> str:
         return "MoveTables()"
@@ -102,79 +104,65 @@ def offers(
     (never from the hand). Cards of the same name in a row are one choice, unless the ruleset tells
     copies with different roundels apart (MK-49): then the action names the roundel (``Action.good``)
     of the card, or of the displaced card for a trading card."""
-    numbers: list[int] = []
-    lines: list[list[int]] = []
+    tables = tables_of(ctx, st)
     for row, line in rows:
-        numbers.append(row)
-        lines.append(line if isinstance(line, list) else list(line))
-    offer_rows(ctx, tables_of(ctx, st), tuple(numbers), lines, money, take, out)
+        offer_row(ctx, tables, row, line if isinstance(line, list) else list(line), money, take, out)
 
 
-ROWS: Final[tuple[int, ...]] = (UPPER, LOWER, HAND)  # a normal turn's rows, in the order their moves are listed
-
-
-def offer_rows(
-    ctx: SeatContext,
-    tables: MoveTables,
-    rows: tuple[int, ...],
-    lines: list[list[int]],
-    money: int,
-    take: bool,
-    out: list[Move],
+def offer_row(
+    ctx: SeatContext, tables: MoveTables, row: int, line: list[int], money: int, take: bool, out: list[Move]
 ) -> None:
-    """``offers`` for the cards ``lines[k]`` of row ``rows[k]``. The price arithmetic is
-    SeatContext.price's, inlined: this is the hottest loop of random playouts (the property tests
-    hold the two to agreement)."""
+    """``offers`` for the cards ``line`` of row ``row``. The price arithmetic is SeatContext.price's,
+    inlined: this is the hottest loop of random playouts (the property tests hold the two to
+    agreement)."""
+    n = len(line)
+    if n == 0:
+        return
     cost = ctx.cost
-    of_copy = ctx.copies.of_card
-    type_of = ctx.copies.type_of
-    trade_targets = ctx.trade_targets
-    trade_values = ctx.trade_values
-    for k in range(len(lines)):
-        line = lines[k]
-        n = len(line)
-        if n == 0:
+    copies = ctx.copies
+    of_copy = copies.of_card
+    type_of = copies.type_of
+    alike = copies.alike
+    place = tables.place[row]
+    takes = tables.take[row] if take and row != HAND else None
+    lower = 1 if row == LOWER else 0
+    for i in range(n):
+        c = line[i]
+        cc = of_copy[c]
+        base: int = cost[cc if alike else type_of[cc]] - lower
+        if base < 1:
+            base = 1
+        prices = place[cc]  # None for a trading card (and a card never laid out)
+        if prices is not None:
+            if base > money and takes is None:
+                continue  # nothing to offer (the common case: known before looking for duplicates)
+        elif money <= 0 and takes is None:
             continue
-        row = rows[k]
-        place = tables.place[row]
-        trade = tables.trade[row]
-        takes = tables.take[row] if take and row != HAND else None
-        lower = 1 if row == LOWER else 0
-        for i in range(n):
-            c = line[i]
-            cc = of_copy[c]
-            base: int = cost[type_of[cc]] - lower
-            if base < 1:
-                base = 1
-            prices = place[cc]  # None for a trading card (and a card never laid out)
-            if prices is not None:
-                if base > money and takes is None:
-                    continue  # nothing to offer (the common case: checked before the duplicates)
-            elif money <= 0 and takes is None:
-                continue
-            if _earlier(of_copy, line, i, cc):
-                continue  # one choice per copy class: its moves are listed already
-            if prices is not None:
-                if base <= money:
-                    out.append(prices[base])
-            elif money > 0:
-                trades = trade[cc]
-                if trades is not None:
-                    for j in range(len(trade_targets)):
-                        table = trades[trade_targets[j]]
-                        if table is not None:
-                            pr: int = base - trade_values[j]
-                            if pr < 1:
-                                pr = 1
-                            if pr <= money:
-                                out.append(table[pr])
-            if takes is not None:
-                out.append(takes[cc])
-
-
-def _earlier(of_copy: list[int], line: list[int], i: int, cc: int) -> bool:
-    """A card before ``line[i]`` in its row is of copy class ``cc`` (a row holds a handful of cards)."""
-    return any(of_copy[line[j]] == cc for j in range(i))
+        dup = False
+        for j in range(i):  # one choice per copy class: its moves are listed already (a row holds a handful)
+            if of_copy[line[j]] == cc:
+                dup = True
+                break
+        if dup:
+            continue
+        if prices is not None:
+            if base <= money:
+                out.append(prices[base])
+        elif money > 0:
+            trades = tables.trade[row][cc]
+            if trades is not None:
+                trade_targets = ctx.trade_targets
+                trade_values = ctx.trade_values
+                for j in range(len(trade_targets)):
+                    table = trades[trade_targets[j]]
+                    if table is not None:
+                        pr: int = base - trade_values[j]
+                        if pr < 1:
+                            pr = 1
+                        if pr <= money:
+                            out.append(table[pr])
+        if takes is not None:
+            out.append(takes[cc])
 
 
 def legal_moves(st: GameState) -> list[Move]:
@@ -203,7 +191,10 @@ def legal_moves(st: GameState) -> list[Move]:
         return moves
     hand = st.hands[seat]
     take = len(hand) < hand_room(st, seat, ctx)
-    offer_rows(ctx, tables_of(ctx, st), ROWS, [st.upper, st.lower, hand], money, take, moves)
+    tables = tables_of(ctx, st)
+    offer_row(ctx, tables, UPPER, st.upper, money, take, moves)
+    offer_row(ctx, tables, LOWER, st.lower, money, take, moves)
+    offer_row(ctx, tables, HAND, hand, money, take, moves)
     if ctx.observatory >= 0 and observing_phase(st):
         for deck in st.ruleset.decks:
             if len(st.decks[deck]) >= 2:
@@ -255,6 +246,18 @@ def pub_max(st: GameState, seat: int) -> int:
     """The most VP ``seat`` may buy at its Pubs now (BG-09): 5 per Pub that may yield VP (a covered
     one sells none, AMB-17(e)), 2 rubles each."""
     return min(PUB_VP_PER_CARD * vp_cards(st, seat, "pub"), st.rubles[seat] // PUB_PRICE)
+
+
+_PUB_MOVES: Final[list[Move]] = []
+
+
+def pub_moves(most: int) -> list[Move]:
+    """Buying 0 to ``most`` VP at the Pubs (BG-09), 2 rubles each; the moves are built once."""
+    made = _PUB_MOVES
+    while len(made) <= most:
+        k = len(made)
+        made.append(Move(Action(PUB, amount=k), PUB_PRICE * k))
+    return made[: most + 1]
 
 
 def observing_phase(st: GameState) -> bool:

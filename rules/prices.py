@@ -59,15 +59,16 @@ class CardIndex:
 class Copies:
     """One way of telling a catalogue's cards apart in moves (see ``CardIndex``): ``of_card[c]`` is
     physical card ``c``'s copy class, ``type_of[k]`` and ``good[k]`` the type index and roundel of
-    class ``k``. ``tables`` holds the moves of every class (``rules.moves.MoveTables``, made there on
-    first use)."""
+    class ``k``; ``alike``: each class is the type index itself. ``tables`` holds the moves of every
+    class (``rules.moves.MoveTables``, made there on first use)."""
 
-    __slots__ = ("of_card", "type_of", "good", "tables")
+    __slots__ = ("of_card", "type_of", "good", "alike", "tables")
 
     def __init__(self, of_card: list[int], type_of: list[int], good: list[str]) -> None:
         self.of_card = of_card
         self.type_of = type_of
         self.good = good
+        self.alike = type_of == list(range(len(type_of)))
         self.tables: object = None
 
 
