@@ -171,17 +171,52 @@ class SeatContext:
         """Card ``c`` added at the end of this context's tableau, in place: what a fresh context
         would be, made without a pass over the whole tableau (placing a card is the common change).
         Only for a context that is not ``shared``: no other state or context sees it change."""
+        self._count(st, c, 1)
+        self._consider(st, c)
+        self.tableau.append(c)
+
+    def replace(self, st: GameState, i: int, c: int) -> None:
+        """Card ``c`` in place of the ``i``-th card of this context's tableau (a trading card over the
+        card it displaced, BG-05), in place, like ``extend``: the counts of the two cards are moved,
+        the targets and the Observatory looked for anew."""
+        self._count(st, self.tableau[i], -1)
+        self._count(st, c, 1)
+        self.tableau[i] = c
+        self.rescan(st)
+
+    def rescan(self, st: GameState) -> None:
+        """The targets and the Observatory anew from the tableau, the face-down and the locked cards
+        (the costs and the hand limit do not depend on the last two). Only for a context that is not
+        ``shared``; it makes new lists of targets, so these may be shared."""
+        self.targets = []
+        self.target_idx = []
+        self.trade_targets = []
+        self.trade_values = []
+        self.observatory = -1
+        for c in self.tableau:
+            self._consider(st, c)
+
+    def _count(self, st: GameState, c: int, sign: int) -> None:
+        """Card ``c`` counted in the costs and the hand limit (``sign`` 1) or no longer (-1): one off
+        its own type (BG-04) and one off each type of the colours it discounts (BG-06); its hand slots."""
         t = st.cards[c]
         index = self.index
         ti = index.of_card[c]
         cost = self.cost
-        cost[ti] = cost[ti] - 1
+        cost[ti] = cost[ti] - sign
         if t.discount is not None:
             for colour in t.discounts:
                 for d in index.selected(colour):
-                    cost[d] = cost[d] - 1
+                    cost[d] = cost[d] - sign
+        self.hand_limit += sign * t.hand_limit_bonus
+
+    def _consider(self, st: GameState, c: int) -> None:
+        """Card ``c``, after the cards before it in the tableau: a new target (its type, its copy class)
+        where a trading card may displace it, the Observatory where it is the first face-up one."""
+        t = st.cards[c]
         face_up = len(self.face_down) == 0 or c not in self.face_down
         if not t.trading and face_up and (len(self.locked) == 0 or c not in self.locked):
+            ti = self.index.of_card[c]
             if not _has(self.target_idx, ti):
                 self.targets.append(t)
                 self.target_idx.append(ti)
@@ -191,8 +226,6 @@ class SeatContext:
                 self.trade_values.append(t.displace_value)
         if self.observatory < 0 and face_up and t.ability is not None and t.ability == "observatory":
             self.observatory = c
-        self.hand_limit += t.hand_limit_bonus
-        self.tableau.append(c)
 
     def refaced(self, face_down: set[int]) -> SeatContext:
         """This context for other face-down cards elsewhere (none of them in this tableau); its lists
@@ -257,23 +290,30 @@ def extra_discounts(st: GameState, seat: int) -> tuple[tuple[str, int], ...]:
 
 
 def seat_context(st: GameState, seat: int) -> SeatContext:
-    """The SeatContext of ``seat``, rebuilt only when its tableau, the face-down cards, the locked cards
-    or its discounts beyond the tableau changed (extended when a card was added at the end of the
-    tableau)."""
+    """The SeatContext of ``seat``, rebuilt only when its discounts beyond the tableau changed or its
+    tableau changed otherwise than by one card added at the end or put in place of another; after
+    other changes of the tableau, the face-down or the locked cards it is brought up to date."""
     ctx = st.contexts[seat]
     if ctx is None:
         return _rebuilt(st, seat, None)
     hooks = st.ruleset.hooks
     if hooks.discounts and ctx.bonus != extra_discounts(st, seat):
         return _rebuilt(st, seat, ctx)  # e.g. the assistants passed on at the end of a round (M3-06)
-    if hooks.locked and ctx.locked != locked_cards(st):
-        return _rebuilt(st, seat, ctx)
+    if hooks.locked:
+        locked = locked_cards(st)
+        if ctx.locked != locked:  # e.g. a card covered (BQ-11)
+            ctx = st.contexts[seat] = ctx.clone() if ctx.shared else ctx
+            ctx.locked = locked
+            ctx.rescan(st)
     fd = st.face_down
     if (len(fd) != 0 or len(ctx.face_down) != 0) and ctx.face_down != fd:
-        if not (ctx.face_down ^ fd).isdisjoint(ctx.tableau):
-            return _rebuilt(st, seat, ctx)
-        # the cards turned face down or up are none of this tableau's: nothing else changes
-        ctx = st.contexts[seat] = ctx.refaced(fd)
+        if (ctx.face_down ^ fd).isdisjoint(ctx.tableau):
+            # the cards turned face down or up are none of this tableau's: nothing else changes
+            ctx = st.contexts[seat] = ctx.refaced(fd)
+        else:  # e.g. its Observatory used (BG-08)
+            ctx = st.contexts[seat] = ctx.clone() if ctx.shared else ctx
+            ctx.face_down = set(fd)
+            ctx.rescan(st)
     tableau = st.tableaux[seat]
     kept = ctx.tableau
     n = len(kept)
@@ -281,12 +321,20 @@ def seat_context(st: GameState, seat: int) -> SeatContext:
     if size == n:
         if tableau == kept:
             return ctx
-    elif size == n + 1:
+        changed = -1
+        for i in range(n):
+            if tableau[i] != kept[i]:
+                if changed >= 0:
+                    return _rebuilt(st, seat, ctx)
+                changed = i
+        ctx = st.contexts[seat] = ctx.clone() if ctx.shared else ctx
+        ctx.replace(st, changed, tableau[changed])
+        return ctx
+    if size == n + 1:
         for i in range(n):
             if tableau[i] != kept[i]:
                 return _rebuilt(st, seat, ctx)
-        if ctx.shared:
-            ctx = st.contexts[seat] = ctx.clone()
+        ctx = st.contexts[seat] = ctx.clone() if ctx.shared else ctx
         ctx.extend(st, tableau[n])
         return ctx
     return _rebuilt(st, seat, ctx)
