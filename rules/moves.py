@@ -152,11 +152,11 @@ def offer_row(
             trades = tables.trade[row][cc]
             if trades is not None:
                 trade_targets = ctx.trade_targets
-                trade_values = ctx.trade_values
                 for j in range(len(trade_targets)):
-                    table = trades[trade_targets[j]]
+                    tk = trade_targets[j]
+                    table = trades[tk]
                     if table is not None:
-                        pr: int = base - trade_values[j]
+                        pr: int = base - copies.value[tk]
                         if pr < 1:
                             pr = 1
                         if pr <= money:

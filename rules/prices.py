@@ -43,8 +43,8 @@ class CardIndex:
         self.of_card: list[int] = [self.of_type[t] for t in cat.cards]
         self.costs: list[int] = [t.cost for t in cat.types]
         self.colours: dict[str, list[int]] = {}
-        alike = Copies(self.of_card, list(range(len(self.types))), [""] * len(self.types))
-        self.copies: list[Copies] = [alike, _by_roundel(self.of_card, cat.copy_goods)]
+        alike = Copies(self.types, self.of_card, list(range(len(self.types))), [""] * len(self.types))
+        self.copies: list[Copies] = [alike, _by_roundel(self.types, self.of_card, cat.copy_goods)]
 
     def selected(self, selector: str) -> list[int]:
         """The types of a colour (its trading cards included), or every trading card for ``TRADING``."""
@@ -58,21 +58,23 @@ class CardIndex:
 
 class Copies:
     """One way of telling a catalogue's cards apart in moves (see ``CardIndex``): ``of_card[c]`` is
-    physical card ``c``'s copy class, ``type_of[k]`` and ``good[k]`` the type index and roundel of
-    class ``k``; ``alike``: each class is the type index itself. ``tables`` holds the moves of every
-    class (``rules.moves.MoveTables``, made there on first use)."""
+    physical card ``c``'s copy class, ``type_of[k]``, ``good[k]`` and ``value[k]`` the type index,
+    roundel and value to displace (BG-05) of class ``k``; ``alike``: each class is the type index
+    itself. ``tables`` holds the moves of every class (``rules.moves.MoveTables``, made there on first
+    use)."""
 
-    __slots__ = ("of_card", "type_of", "good", "alike", "tables")
+    __slots__ = ("of_card", "type_of", "good", "value", "alike", "tables")
 
-    def __init__(self, of_card: list[int], type_of: list[int], good: list[str]) -> None:
+    def __init__(self, types: list[CardType], of_card: list[int], type_of: list[int], good: list[str]) -> None:
         self.of_card = of_card
         self.type_of = type_of
         self.good = good
+        self.value = [types[ti].displace_value for ti in type_of]
         self.alike = type_of == list(range(len(type_of)))
         self.tables: object = None
 
 
-def _by_roundel(of_card: list[int], goods: tuple[str, ...]) -> Copies:
+def _by_roundel(types: list[CardType], of_card: list[int], goods: tuple[str, ...]) -> Copies:
     """Copy classes (type, roundel) in the order of the first physical card of each (MK-49)."""
     classes: dict[tuple[int, str], int] = {}
     per_card: list[int] = []
@@ -82,7 +84,7 @@ def _by_roundel(of_card: list[int], goods: tuple[str, ...]) -> Copies:
         if k is None:
             k = classes[key] = len(classes)
         per_card.append(k)
-    return Copies(per_card, [ti for ti, _ in classes], [good for _, good in classes])
+    return Copies(types, per_card, [ti for ti, _ in classes], [good for _, good in classes])
 
 
 # Per catalogue (each is kept alive by its cache, so its id is stable; the entry holds it to make sure).
@@ -102,9 +104,9 @@ class SeatContext:
     cards take off it (``cost``, by type index of ``index``; ``off`` is what they take off), the
     distinct card types a trading card could displace (``targets``, and their type indices
     ``target_idx``; never a trading card, a face-down Observatory or a locked card), the same by copy
-    class (``trade_targets``, their values to displace in ``trade_values``; ``copies`` is the
-    ruleset's way of telling copies apart, see ``CardIndex``), the hand limit and a face-up
-    Observatory.
+    class (``trade_targets``; ``copies`` is the ruleset's way of telling copies apart, see
+    ``CardIndex``: where copies are alike, the classes are the types and ``trade_targets`` is
+    ``target_idx``, the same list), the hand limit and a face-up Observatory.
     ``tableau`` and ``face_down`` are copies of what it was built from, ``bonus`` the expansions'
     discounts beyond the tableau (``Hooks.discounts``, e.g. a Module-3 assistant, M3-01) folded into
     ``cost``, ``locked`` the cards no trading card may displace (``Hooks.locked``, BQ-11): a context is
@@ -112,7 +114,7 @@ class SeatContext:
     """
 
     __slots__ = (
-        "tableau", "face_down", "cost", "targets", "target_idx", "trade_targets", "trade_values", "hand_limit",
+        "tableau", "face_down", "cost", "targets", "target_idx", "trade_targets", "hand_limit",
         "observatory", "locked", "bonus", "index", "copies", "shared",
     )  # fmt: skip
 
@@ -126,7 +128,6 @@ class SeatContext:
         targets: list[CardType],
         target_idx: list[int],
         trade_targets: list[int],
-        trade_values: list[int],
         hand_limit: int,
         observatory: int,
         locked: frozenset[int] = frozenset(),
@@ -141,7 +142,6 @@ class SeatContext:
         self.targets = targets
         self.target_idx = target_idx
         self.trade_targets = trade_targets
-        self.trade_values = trade_values
         self.hand_limit = hand_limit
         self.observatory = observatory
         self.locked = locked
@@ -155,9 +155,12 @@ class SeatContext:
         cat = st.ruleset.catalogue
         if index is None or index.cat is not cat:
             index = card_index(cat)
+        copies = index.copies[1 if st.ruleset.roundels else 0]
+        target_idx: list[int] = []
         ctx = SeatContext(
-            index, index.copies[1 if st.ruleset.roundels else 0], [], set(st.face_down), list(index.costs),
-            [], [], [], [], st.ruleset.base_hand_limit, -1, locked_cards(st), extra_discounts(st, seat),
+            index, copies, [], set(st.face_down), list(index.costs), [], target_idx,
+            target_idx if copies.alike else [], st.ruleset.base_hand_limit, -1, locked_cards(st),
+            extra_discounts(st, seat),
         )  # fmt: skip
         for c in st.tableaux[seat]:  # the cards one by one, as they would have been added
             ctx.extend(st, c)
@@ -190,8 +193,7 @@ class SeatContext:
         ``shared``; it makes new lists of targets, so these may be shared."""
         self.targets = []
         self.target_idx = []
-        self.trade_targets = []
-        self.trade_values = []
+        self.trade_targets = self.target_idx if self.copies.alike else []
         self.observatory = -1
         for c in self.tableau:
             self._consider(st, c)
@@ -220,10 +222,11 @@ class SeatContext:
             if not _has(self.target_idx, ti):
                 self.targets.append(t)
                 self.target_idx.append(ti)
-            k = self.copies.of_card[c]
-            if not _has(self.trade_targets, k):
-                self.trade_targets.append(k)
-                self.trade_values.append(t.displace_value)
+            copies = self.copies
+            if not copies.alike:
+                k = copies.of_card[c]
+                if not _has(self.trade_targets, k):
+                    self.trade_targets.append(k)
         if self.observatory < 0 and face_up and t.ability is not None and t.ability == "observatory":
             self.observatory = c
 
@@ -232,16 +235,17 @@ class SeatContext:
         are this one's (so it is shared)."""
         ctx = SeatContext(
             self.index, self.copies, self.tableau, set(face_down), self.cost, self.targets, self.target_idx,
-            self.trade_targets, self.trade_values, self.hand_limit, self.observatory, self.locked, self.bonus,
+            self.trade_targets, self.hand_limit, self.observatory, self.locked, self.bonus,
         )  # fmt: skip
         ctx.shared = True
         return ctx
 
     def clone(self) -> SeatContext:
         """A copy of this context with lists of its own (to change in place)."""
+        target_idx = list(self.target_idx)
         return SeatContext(
             self.index, self.copies, list(self.tableau), self.face_down, list(self.cost), list(self.targets),
-            list(self.target_idx), list(self.trade_targets), list(self.trade_values), self.hand_limit,
+            target_idx, target_idx if self.copies.alike else list(self.trade_targets), self.hand_limit,
             self.observatory, self.locked, self.bonus,
         )  # fmt: skip
 
