@@ -126,8 +126,8 @@ def may_take_event(st: GameState, seat: int) -> bool:
     """M4-02: from round 2 on, one event per player in the whole game."""
     if st.round < 2:
         return False
-    used: dict[str, int] = m4(st)["used"]
-    return all(s != seat for s in used.values())
+    used: dict[str, int] = st.ext[KEY]["used"]
+    return seat not in used.values()
 
 
 # The moves of the events, built once each (an Action is a named tuple: costly to build in a hot loop).
@@ -246,7 +246,8 @@ class GrabberStep(TurnAction):
     kind = GRABBER
 
     def moves(self, st: GameState, seat: int, out: list[Move]) -> None:
-        if may_take_event(st, seat) and GRABBER in m4(st)["free"]:
+        free: list[str] = st.ext[KEY]["free"]
+        if GRABBER in free and may_take_event(st, seat):
             out.extend(grabber_moves(st, seat))
 
     def check(self, st: GameState, seat: int, action: Action) -> Checked:
@@ -283,7 +284,7 @@ def use_event(st: GameState, seat: int, event: str) -> list[Event]:
 
 def extra_hand_room(st: GameState, seat: int) -> int:
     """M4-10 (AMB-28): the event Warehouse adds 1 to its player's hand limit (on top of Warehouses)."""
-    used: dict[str, int] = m4(st)["used"]
+    used: dict[str, int] = st.ext[KEY]["used"]
     return 1 if used.get("warehouse", -1) == seat else 0
 
 
