@@ -127,7 +127,7 @@ def may_take_event(st: GameState, seat: int) -> bool:
     if st.round < 2:
         return False
     used: dict[str, int] = st.ext[KEY]["used"]
-    return seat not in used.values()
+    return all(s != seat for s in used.values())  # compiled: a loop over the values, no view object
 
 
 # The moves of the events, built once each (an Action is a named tuple: costly to build in a hot loop).
@@ -247,7 +247,7 @@ class GrabberStep(TurnAction):
 
     def moves(self, st: GameState, seat: int, out: list[Move]) -> None:
         free: list[str] = st.ext[KEY]["free"]
-        if GRABBER in free and may_take_event(st, seat):
+        if any(ev == GRABBER for ev in free) and may_take_event(st, seat):  # compiled: string equality
             out.extend(grabber_moves(st, seat))
 
     def check(self, st: GameState, seat: int, action: Action) -> Checked:
