@@ -246,9 +246,10 @@ class GrabberStep(TurnAction):
     kind = GRABBER
 
     def moves(self, st: GameState, seat: int, out: list[Move]) -> None:
-        free: list[str] = st.ext[KEY]["free"]
-        if any(ev == GRABBER for ev in free) and may_take_event(st, seat):  # compiled: string equality
-            out.extend(grabber_moves(st, seat))
+        if may_take_event(st, seat):
+            free: list[str] = st.ext[KEY]["free"]
+            if any(ev == GRABBER for ev in free):  # compiled: string equality, no generic search
+                out.extend(grabber_moves(st, seat))
 
     def check(self, st: GameState, seat: int, action: Action) -> Checked:
         listed: list[Move] = []
