@@ -8,7 +8,7 @@ from .checks import card_params, check_hand_room, check_placement, well_formed
 from .errors import RuleError
 from .flow import after_turn, discard, place, placed_event, resume_after
 from .hooks import Checked, Decision, Event, Hooks
-from .moves import PUB_PRICE, offer_row, pub_max, pub_moves, tables_of
+from .moves import DRAWN_ROW, PUB_PRICE, offer_rows, pub_max, pub_moves, tables_of
 from .prices import hand_room, seat_context
 from .scoring import buy_vp, income
 from .state import DRAWN, GameState, Pending
@@ -26,7 +26,7 @@ class ObservatoryDecision(Decision):
         moves: list[Move] = []
         room = len(st.hands[seat]) < hand_room(st, seat, ctx)
         tables = tables_of(ctx, st)
-        offer_row(ctx, tables, DRAWN, [p.card], st.rubles[seat], room, moves)
+        offer_rows(ctx, tables, DRAWN_ROW, [[p.card]], st.rubles[seat], room, moves)
         moves.append(tables.discard[ctx.copies.of_card[p.card]])  # ``default``'s action
         return moves
 

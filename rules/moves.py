@@ -104,65 +104,82 @@ def offers(
     (never from the hand). Cards of the same name in a row are one choice, unless the ruleset tells
     copies with different roundels apart (MK-49): then the action names the roundel (``Action.good``)
     of the card, or of the displaced card for a trading card."""
-    tables = tables_of(ctx, st)
+    numbers: list[int] = []
+    lines: list[list[int]] = []
     for row, line in rows:
-        offer_row(ctx, tables, row, line if isinstance(line, list) else list(line), money, take, out)
+        numbers.append(row)
+        lines.append(line if isinstance(line, list) else list(line))
+    offer_rows(ctx, tables_of(ctx, st), tuple(numbers), lines, money, take, out)
 
 
-def offer_row(
-    ctx: SeatContext, tables: MoveTables, row: int, line: list[int], money: int, take: bool, out: list[Move]
+ROWS: Final[tuple[int, ...]] = (UPPER, LOWER, HAND)  # a normal turn's rows, in the order their moves are listed
+UPPER_ROW: Final[tuple[int, ...]] = (UPPER,)
+DRAWN_ROW: Final[tuple[int, ...]] = (DRAWN,)
+
+
+def offer_rows(
+    ctx: SeatContext,
+    tables: MoveTables,
+    rows: tuple[int, ...],
+    lines: list[list[int]],
+    money: int,
+    take: bool,
+    out: list[Move],
 ) -> None:
-    """``offers`` for the cards ``line`` of row ``row``. The price arithmetic is SeatContext.price's,
-    inlined: this is the hottest loop of random playouts (the property tests hold the two to
-    agreement)."""
-    n = len(line)
-    if n == 0:
-        return
+    """``offers`` for the cards ``lines[k]`` of row ``rows[k]``. The price arithmetic is
+    SeatContext.price's, inlined: this is the hottest loop of random playouts (the property tests
+    hold the two to agreement)."""
     cost = ctx.cost
     copies = ctx.copies
     of_copy = copies.of_card
     type_of = copies.type_of
-    alike = copies.alike
-    place = tables.place[row]
-    takes = tables.take[row] if take and row != HAND else None
-    lower = 1 if row == LOWER else 0
-    for i in range(n):
-        c = line[i]
-        cc = of_copy[c]
-        base: int = cost[cc if alike else type_of[cc]] - lower
-        if base < 1:
-            base = 1
-        prices = place[cc]  # None for a trading card (and a card never laid out)
-        if prices is not None:
-            if base > money and takes is None:
-                continue  # nothing to offer (the common case: known before looking for duplicates)
-        elif money <= 0 and takes is None:
+    alike = copies.alike  # a copy class is its type index
+    for k in range(len(lines)):
+        line = lines[k]
+        n = len(line)
+        if n == 0:
             continue
-        dup = False
-        for j in range(i):  # one choice per copy class: its moves are listed already (a row holds a handful)
-            if of_copy[line[j]] == cc:
-                dup = True
-                break
-        if dup:
-            continue
-        if prices is not None:
-            if base <= money:
-                out.append(prices[base])
-        elif money > 0:
-            trades = tables.trade[row][cc]
-            if trades is not None:
-                trade_targets = ctx.trade_targets
-                for j in range(len(trade_targets)):
-                    tk = trade_targets[j]
-                    table = trades[tk]
-                    if table is not None:
-                        pr: int = base - copies.value[tk]
-                        if pr < 1:
-                            pr = 1
-                        if pr <= money:
-                            out.append(table[pr])
-        if takes is not None:
-            out.append(takes[cc])
+        row = rows[k]
+        place = tables.place[row]
+        takes = tables.take[row] if take and row != HAND else None
+        lower = 1 if row == LOWER else 0
+        for i in range(n):
+            c = line[i]
+            cc = of_copy[c]
+            base: int = cost[cc if alike else type_of[cc]] - lower
+            if base < 1:
+                base = 1
+            prices = place[cc]  # None for a trading card (and a card never laid out)
+            if prices is not None:
+                if base > money and takes is None:
+                    continue  # nothing to offer (the common case: known before looking for duplicates)
+            elif money <= 0 and takes is None:
+                continue
+            dup = False
+            for j in range(i):  # one choice per copy class: its moves are listed already (a row holds a handful)
+                if of_copy[line[j]] == cc:
+                    dup = True
+                    break
+            if dup:
+                continue
+            if prices is not None:
+                if base <= money:
+                    out.append(prices[base])
+            elif money > 0:
+                trades = tables.trade[row][cc]
+                if trades is not None:
+                    trade_targets = ctx.trade_targets
+                    for j in range(len(trade_targets)):
+                        tk = trade_targets[j]
+                        table = trades[tk]
+                        if table is not None:
+                            pr: int = base - copies.value[tk]
+                            if pr < 1:
+                                pr = 1
+                            if pr <= money:
+                                out.append(table[pr])
+            if takes is not None:
+                out.append(takes[cc])
 
 
 def legal_moves(st: GameState) -> list[Move]:
@@ -174,13 +191,14 @@ def legal_moves(st: GameState) -> list[Move]:
     if p is not None:
         return st.ruleset.hooks.decisions[p.kind].moves(st, p)
     seat = st.to_move
-    cards = st.cards
     money = st.rubles[seat]
     ctx = seat_context(st, seat)
     moves: list[Move] = []
     hooks = st.ruleset.hooks
     before = hooks.before_action
-    if first_worker_turn(st):  # BG-02: buy a worker; pass only if none is affordable
+    if st.round == 1 and st.phase == 0 and st.ruleset.mandatory_first_workers:  # first_worker_turn (BG-02)
+        # buy a worker; pass only if none is affordable
+        cards = st.cards
         rows = ((UPPER, st.upper), (LOWER, st.lower))
         workers = [(row, [c for c in line if cards[c].deck == "workers"]) for row, line in rows]
         offers(ctx, st, workers, money, False, moves)
@@ -190,11 +208,11 @@ def legal_moves(st: GameState) -> list[Move]:
             before_moves(st, seat, moves)
         return moves
     hand = st.hands[seat]
-    take = len(hand) < hand_room(st, seat, ctx)
-    tables = tables_of(ctx, st)
-    offer_row(ctx, tables, UPPER, st.upper, money, take, moves)
-    offer_row(ctx, tables, LOWER, st.lower, money, take, moves)
-    offer_row(ctx, tables, HAND, hand, money, take, moves)
+    take = len(hand) < (hand_room(st, seat, ctx) if hooks.hand_limit else ctx.hand_limit)
+    tables = ctx.copies.tables
+    if not isinstance(tables, MoveTables):
+        tables = tables_of(ctx, st)
+    offer_rows(ctx, tables, ROWS, [st.upper, st.lower, hand], money, take, moves)
     if ctx.observatory >= 0 and observing_phase(st):
         for deck in st.ruleset.decks:
             if len(st.decks[deck]) >= 2:

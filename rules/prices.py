@@ -173,9 +173,37 @@ class SeatContext:
     def extend(self, st: GameState, c: int) -> None:
         """Card ``c`` added at the end of this context's tableau, in place: what a fresh context
         would be, made without a pass over the whole tableau (placing a card is the common change).
-        Only for a context that is not ``shared``: no other state or context sees it change."""
-        self._count(st, c, 1)
-        self._consider(st, c)
+        Only for a context that is not ``shared``: no other state or context sees it change.
+        The steps of ``_count`` and ``rescan`` for one card, inlined (the property tests hold the
+        kept contexts equal to fresh ones)."""
+        t = st.cards[c]
+        index = self.index
+        ti = index.of_card[c]
+        cost = self.cost
+        cost[ti] = cost[ti] - 1
+        if t.discount is not None:
+            for colour in t.discounts:
+                for d in index.selected(colour):
+                    cost[d] = cost[d] - 1
+        self.hand_limit += t.hand_limit_bonus
+        face_up = len(self.face_down) == 0 or c not in self.face_down
+        if not t.trading and face_up and (len(self.locked) == 0 or c not in self.locked):
+            for x in self.target_idx:  # a loop rather than ``in``: compiled, it compares native ints
+                if x == ti:
+                    break
+            else:
+                self.targets.append(t)
+                self.target_idx.append(ti)
+            copies = self.copies
+            if not copies.alike:
+                k = copies.of_card[c]
+                for x in self.trade_targets:
+                    if x == k:
+                        break
+                else:
+                    self.trade_targets.append(k)
+        if self.observatory < 0 and face_up and t.ability is not None and t.ability == "observatory":
+            self.observatory = c
         self.tableau.append(c)
 
     def replace(self, st: GameState, i: int, c: int) -> None:
@@ -186,17 +214,6 @@ class SeatContext:
         self._count(st, c, 1)
         self.tableau[i] = c
         self.rescan(st)
-
-    def rescan(self, st: GameState) -> None:
-        """The targets and the Observatory anew from the tableau, the face-down and the locked cards
-        (the costs and the hand limit do not depend on the last two). Only for a context that is not
-        ``shared``; it makes new lists of targets, so these may be shared."""
-        self.targets = []
-        self.target_idx = []
-        self.trade_targets = self.target_idx if self.copies.alike else []
-        self.observatory = -1
-        for c in self.tableau:
-            self._consider(st, c)
 
     def _count(self, st: GameState, c: int, sign: int) -> None:
         """Card ``c`` counted in the costs and the hand limit (``sign`` 1) or no longer (-1): one off
@@ -212,23 +229,39 @@ class SeatContext:
                     cost[d] = cost[d] - sign
         self.hand_limit += sign * t.hand_limit_bonus
 
-    def _consider(self, st: GameState, c: int) -> None:
-        """Card ``c``, after the cards before it in the tableau: a new target (its type, its copy class)
-        where a trading card may displace it, the Observatory where it is the first face-up one."""
-        t = st.cards[c]
-        face_up = len(self.face_down) == 0 or c not in self.face_down
-        if not t.trading and face_up and (len(self.locked) == 0 or c not in self.locked):
-            ti = self.index.of_card[c]
-            if not _has(self.target_idx, ti):
-                self.targets.append(t)
-                self.target_idx.append(ti)
-            copies = self.copies
-            if not copies.alike:
-                k = copies.of_card[c]
-                if not _has(self.trade_targets, k):
-                    self.trade_targets.append(k)
-        if self.observatory < 0 and face_up and t.ability is not None and t.ability == "observatory":
-            self.observatory = c
+    def rescan(self, st: GameState) -> None:
+        """The targets and the Observatory anew from the tableau, the face-down and the locked cards
+        (the costs and the hand limit do not depend on the last two): each face-up card that is no
+        trading card and not locked is a target, once per type (and per copy class), in the order of
+        the tableau; the first face-up Observatory is the one to use. Only for a context that is not
+        ``shared``; it makes new lists of targets, so these may be shared."""
+        cards = st.cards
+        of_card = self.index.of_card
+        copies = self.copies
+        fd = self.face_down
+        locked = self.locked
+        targets: list[CardType] = []
+        target_idx: list[int] = []
+        trade_targets = target_idx if copies.alike else []
+        observatory = -1
+        for c in self.tableau:
+            t = cards[c]
+            face_up = len(fd) == 0 or c not in fd
+            if not t.trading and face_up and (len(locked) == 0 or c not in locked):
+                ti = of_card[c]
+                if ti not in target_idx:
+                    targets.append(t)
+                    target_idx.append(ti)
+                if not copies.alike:
+                    k = copies.of_card[c]
+                    if k not in trade_targets:
+                        trade_targets.append(k)
+            if observatory < 0 and face_up and t.ability is not None and t.ability == "observatory":
+                observatory = c
+        self.targets = targets
+        self.target_idx = target_idx
+        self.trade_targets = trade_targets
+        self.observatory = observatory
 
     def refaced(self, face_down: set[int]) -> SeatContext:
         """This context for other face-down cards elsewhere (none of them in this tableau); its lists
@@ -275,11 +308,6 @@ class SeatContext:
     def off(self) -> list[int]:
         """What the seat's discounts take off each card type's printed cost, by type index."""
         return [t.cost - c for t, c in zip(self.index.types, self.cost, strict=True)]
-
-
-def _has(xs: list[int], x: int) -> bool:
-    """``x in xs`` for a short list of ints, without boxing ``x`` (compiled: a native loop)."""
-    return any(y == x for y in xs)
 
 
 def extra_discounts(st: GameState, seat: int) -> tuple[tuple[str, int], ...]:

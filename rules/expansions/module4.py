@@ -22,7 +22,7 @@ from ..errors import RuleError
 from ..flow import _deal, discard, place
 from ..hooks import Checked, Event, Hooks, TurnAction
 from ..i18n import t
-from ..moves import offer_row, tables_of
+from ..moves import UPPER_ROW, offer_rows, tables_of
 from ..prices import seat_context
 from ..state import LOWER, ROW_NAMES, UPPER, GameState, Pending
 from .common import MarketModule
@@ -127,7 +127,10 @@ def may_take_event(st: GameState, seat: int) -> bool:
     if st.round < 2:
         return False
     used: dict[str, int] = st.ext[KEY]["used"]
-    return all(s != seat for s in used.values())  # compiled: a loop over the values, no view object
+    for s in used.values():  # noqa: SIM110 (a loop: compiled, neither a view nor a generator is made)
+        if s == seat:
+            return False
+    return True
 
 
 # The moves of the events, built once each (an Action is a named tuple: costly to build in a hot loop).
@@ -185,7 +188,7 @@ def grabber_moves(st: GameState, seat: int) -> list[Move]:
         return []
     buys: list[Move] = []
     ctx = seat_context(st, seat)
-    offer_row(ctx, tables_of(ctx, st), UPPER, [st.discard[-1]], st.rubles[seat], False, buys)
+    offer_rows(ctx, tables_of(ctx, st), UPPER_ROW, [[st.discard[-1]]], st.rubles[seat], False, buys)
     out: list[Move] = []
     for m in buys:
         found = _GRABBER_MOVES.get(m)
@@ -248,7 +251,7 @@ class GrabberStep(TurnAction):
     def moves(self, st: GameState, seat: int, out: list[Move]) -> None:
         if may_take_event(st, seat):
             free: list[str] = st.ext[KEY]["free"]
-            if any(ev == GRABBER for ev in free):  # compiled: string equality, no generic search
+            if GRABBER in free:
                 out.extend(grabber_moves(st, seat))
 
     def check(self, st: GameState, seat: int, action: Action) -> Checked:
