@@ -199,9 +199,8 @@ def legal_moves(st: GameState) -> list[Move]:
     if st.round == 1 and st.phase == 0 and st.ruleset.mandatory_first_workers:  # first_worker_turn (BG-02)
         # buy a worker; pass only if none is affordable
         cards = st.cards
-        rows = ((UPPER, st.upper), (LOWER, st.lower))
-        workers = [(row, [c for c in line if cards[c].deck == "workers"]) for row, line in rows]
-        offers(ctx, st, workers, money, False, moves)
+        workers = [[c for c in line if cards[c].deck == "workers"] for line in (st.upper, st.lower)]
+        offer_rows(ctx, tables_of(ctx, st), ROWS, workers, money, False, moves)
         if not moves:
             moves.append(PASS_MOVE)
         if before:

@@ -249,12 +249,18 @@ class SeatContext:
             face_up = len(fd) == 0 or c not in fd
             if not t.trading and face_up and (len(locked) == 0 or c not in locked):
                 ti = of_card[c]
-                if ti not in target_idx:
+                for x in target_idx:  # loops rather than ``in``, as in ``extend``
+                    if x == ti:
+                        break
+                else:
                     targets.append(t)
                     target_idx.append(ti)
                 if not copies.alike:
                     k = copies.of_card[c]
-                    if k not in trade_targets:
+                    for x in trade_targets:
+                        if x == k:
+                            break
+                    else:
                         trade_targets.append(k)
             if observatory < 0 and face_up and t.ability is not None and t.ability == "observatory":
                 observatory = c
