@@ -8,7 +8,7 @@ from .checks import card_params, check_hand_room, check_placement, well_formed
 from .errors import RuleError
 from .flow import after_turn, discard, place, placed_event, resume_after
 from .hooks import Checked, Decision, Event, Hooks
-from .moves import PUB_PRICE, offers, pub_max
+from .moves import DRAWN_ROW, PUB_PRICE, offer_rows, pub_max, pub_moves, tables_of
 from .prices import hand_room, seat_context
 from .scoring import buy_vp, income
 from .state import DRAWN, GameState, Pending
@@ -25,8 +25,9 @@ class ObservatoryDecision(Decision):
         ctx = seat_context(st, seat)
         moves: list[Move] = []
         room = len(st.hands[seat]) < hand_room(st, seat, ctx)
-        offers(ctx, st, ((DRAWN, (p.card,)),), st.rubles[seat], room, moves)
-        moves.append(Move(self.default(st, p), 0))
+        tables = tables_of(ctx, st)
+        offer_rows(ctx, tables, DRAWN_ROW, [[p.card]], st.rubles[seat], room, moves)
+        moves.append(tables.discard[ctx.copies.of_card[p.card]])  # ``default``'s action
         return moves
 
     def check(self, st: GameState, p: Pending, action: Action) -> Checked:
@@ -87,7 +88,7 @@ class PubDecision(Decision):
     kind = "pub"
 
     def moves(self, st: GameState, p: Pending) -> list[Move]:
-        return [Move(Action(PUB, amount=k), PUB_PRICE * k) for k in range(pub_max(st, p.seat) + 1)]
+        return pub_moves(pub_max(st, p.seat))
 
     def check(self, st: GameState, p: Pending, action: Action) -> Checked:
         if not well_formed(action):

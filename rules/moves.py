@@ -7,9 +7,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Final
 
-from .actions import BUY, OBSERVE, PASS, PLAY, TAKE, Action, Move
+from .actions import BUY, DISCARD, OBSERVE, PASS, PLAY, PUB, TAKE, Action, Move
 from .cards import CardType
-from .prices import CardIndex, SeatContext, can_displace, card_index, hand_room, locked_cards, seat_context
+from .prices import Copies, SeatContext, can_displace, hand_room, seat_context
 from .scoring import vp_cards
 from .state import DRAWN, HAND, LOWER, UPPER, GameState
 
@@ -25,43 +25,48 @@ def first_worker_turn(st: GameState) -> bool:
 
 
 # --- legal moves -------------------------------------------------------------------------------
-# Moves are immutable values, so each is built once per catalogue and shared: per row and card type
-# the take move and a table of placements indexed by price (for a trading card, one such table per
-# type it may displace). Card types are read by their index in the catalogue (``CardIndex``), so
-# legal_moves looks nothing up in a dict and allocates nothing but its list.
+# Moves are immutable values, so each is built once per catalogue and shared: per row and copy class
+# (``rules.prices.Copies``: the card type, and its roundel where copies differ, MK-49) the take move
+# and a table of placements indexed by price (for a trading card, one such table per class it may
+# displace). Cards are read by their index in the catalogue, so legal_moves looks nothing up in a
+# dict and allocates nothing but its list.
 class MoveTables:
     """Every take and placement move of one catalogue's cards, per row (UPPER, LOWER, HAND, DRAWN),
-    by type index: ``take[row][i]``, ``place[row][i][price]`` (None for a trading card or a card
-    played from the hand as an action) and ``trade[row][i][j][price]`` (trading card ``i`` over
-    type ``j``; None where it may not displace it)."""
+    by copy class: ``take[row][k]``, ``place[row][k][price]`` (None for a trading card or a card
+    played from the hand as an action) and ``trade[row][k][j][price]`` (trading card class ``k`` over
+    class ``j``; None where it may not displace it); and discarding a card drawn with the Observatory,
+    ``discard[k]`` (BG-08). A move names the roundel of its card, or for a
+    trading card of the displaced card (``Action.good``, where the ruleset tells copies apart)."""
 
-    __slots__ = ("take", "place", "trade")
+    __slots__ = ("take", "place", "trade", "discard")
 
-    def __init__(self, types: Sequence[CardType], hand_only: frozenset[str] = frozenset()) -> None:
+    def __init__(self, types: Sequence[CardType], copies: Copies, hand_only: frozenset[str] = frozenset()) -> None:
         rows = (UPPER, LOWER, HAND, DRAWN)
+        classes = [(types[ti], copies.good[k]) for k, ti in enumerate(copies.type_of)]
         self.take: list[list[Move]] = []
         self.place: list[list[list[Move] | None]] = []
         self.trade: list[list[list[list[Move] | None] | None]] = []
         for row in rows:
             kind = PLAY if row == HAND else BUY
-            self.take.append([Move(Action(TAKE, t.id, row), 0) for t in types])
+            self.take.append([Move(Action(TAKE, t.id, row, good=good), 0) for t, good in classes])
             place: list[list[Move] | None] = []
             trade: list[list[list[Move] | None] | None] = []
-            for t in types:
+            for t, good in classes:
                 laid = t.ability not in hand_only  # else played from the hand as an action, never laid out (BQ-03)
-                place.append(_by_price(Action(kind, t.id, row), t.cost) if laid and not t.trading else None)
+                place.append(_by_price(Action(kind, t.id, row, good=good), t.cost) if laid and not t.trading else None)
                 trade.append(
                     [
-                        _by_price(Action(kind, t.id, row, tt.id), t.cost - tt.displace_value)
+                        _by_price(Action(kind, t.id, row, tt.id, good=tgood), t.cost - tt.displace_value)
                         if can_displace(t, tt)
                         else None
-                        for tt in types
+                        for tt, tgood in classes
                     ]
                     if laid and t.trading
                     else None
                 )
             self.place.append(place)
             self.trade.append(trade)
+        self.discard: list[Move] = [Move(Action(DISCARD, t.id, DRAWN, good=good), 0) for t, good in classes]
 
     def __repr__(self) -> str:
         return "MoveTables()"
@@ -72,18 +77,14 @@ def _by_price(action: Action, highest: int) -> list[Move]:
     return [Move(action, pr) for pr in range(max(highest, 1) + 1)]
 
 
-def move_tables(st: GameState) -> MoveTables:
-    """The shared moves of the game's cards; types played as a hand action (``Hooks.hand_plays``)
-    have no placement moves (the same extras always come with the same hooks)."""
-    return tables_of(card_index(st.ruleset.catalogue), st)
-
-
-def tables_of(index: CardIndex, st: GameState) -> MoveTables:
-    found = index.tables
+def tables_of(ctx: SeatContext, st: GameState) -> MoveTables:
+    """The shared moves of the copy classes ``ctx`` tells apart."""
+    copies = ctx.copies
+    found = copies.tables
     if isinstance(found, MoveTables):
         return found
-    made = MoveTables(index.types, frozenset(st.ruleset.hooks.hand_plays))
-    index.tables = made
+    made = MoveTables(ctx.index.types, copies, frozenset(st.ruleset.hooks.hand_plays))
+    copies.tables = made
     return made
 
 
@@ -99,26 +100,25 @@ def offers(
     out: list[Move],
 ) -> None:
     """Append the moves for the cards of each (row, cards) in ``rows``: each affordable placement (buy,
-    or play from the hand; a trading card once per displaceable target type) and, if ``take``, taking
-    it (never from the hand). Cards of the same name in a row are one choice."""
-    if st.ruleset.roundels:
-        _offers_by_copy(ctx, st, rows, money, take, out)
-        return
-    tables = tables_of(ctx.index, st)
+    or play from the hand; a trading card once per displaceable target) and, if ``take``, taking it
+    (never from the hand). Cards of the same name in a row are one choice, unless the ruleset tells
+    copies with different roundels apart (MK-49): then the action names the roundel (``Action.good``)
+    of the card, or of the displaced card for a trading card."""
     numbers: list[int] = []
     lines: list[list[int]] = []
     for row, line in rows:
         numbers.append(row)
         lines.append(line if isinstance(line, list) else list(line))
-    offer_rows(ctx, st.cards, tables, tuple(numbers), lines, money, take, out)
+    offer_rows(ctx, tables_of(ctx, st), tuple(numbers), lines, money, take, out)
 
 
 ROWS: Final[tuple[int, ...]] = (UPPER, LOWER, HAND)  # a normal turn's rows, in the order their moves are listed
+UPPER_ROW: Final[tuple[int, ...]] = (UPPER,)
+DRAWN_ROW: Final[tuple[int, ...]] = (DRAWN,)
 
 
 def offer_rows(
     ctx: SeatContext,
-    cards: tuple[CardType, ...],
     tables: MoveTables,
     rows: tuple[int, ...],
     lines: list[list[int]],
@@ -126,11 +126,14 @@ def offer_rows(
     take: bool,
     out: list[Move],
 ) -> None:
-    """``offers`` for the cards ``lines[k]`` of row ``rows[k]`` (where copies of a type do not
-    differ). The price arithmetic is SeatContext.price's, inlined: this is the hottest loop of random
-    playouts (the property tests hold the two to agreement)."""
-    off = ctx.off
-    of_card = ctx.index.of_card
+    """``offers`` for the cards ``lines[k]`` of row ``rows[k]``. The price arithmetic is
+    SeatContext.price's, inlined: this is the hottest loop of random playouts (the property tests
+    hold the two to agreement)."""
+    cost = ctx.cost
+    copies = ctx.copies
+    of_copy = copies.of_card
+    type_of = copies.type_of
+    alike = copies.alike  # a copy class is its type index
     for k in range(len(lines)):
         line = lines[k]
         n = len(line)
@@ -139,140 +142,44 @@ def offer_rows(
         row = rows[k]
         place = tables.place[row]
         takes = tables.take[row] if take and row != HAND else None
-        trade = tables.trade[row]
         lower = 1 if row == LOWER else 0
-        seen: list[CardType] = []
         for i in range(n):
             c = line[i]
-            t = cards[c]
+            cc = of_copy[c]
+            base: int = cost[cc if alike else type_of[cc]] - lower
+            if base < 1:
+                base = 1
+            prices = place[cc]  # None for a trading card (and a card never laid out)
+            if prices is not None:
+                if base > money and takes is None:
+                    continue  # nothing to offer (the common case: known before looking for duplicates)
+            elif money <= 0 and takes is None:
+                continue
             dup = False
-            for s in seen:  # one choice per name (a row holds a handful of cards)
-                if s is t:
+            for j in range(i):  # one choice per copy class: its moves are listed already (a row holds a handful)
+                if of_copy[line[j]] == cc:
                     dup = True
                     break
             if dup:
                 continue
-            seen.append(t)
-            ti = of_card[c]
-            base: int = t.cost - off[ti] - lower
-            if base < 1:
-                base = 1
-            if not t.trading:
+            if prices is not None:
                 if base <= money:
-                    prices = place[ti]
-                    if prices is not None:
-                        out.append(prices[base])
+                    out.append(prices[base])
             elif money > 0:
-                trades = trade[ti]
+                trades = tables.trade[row][cc]
                 if trades is not None:
-                    target_idx = ctx.target_idx
-                    for j in range(len(target_idx)):
-                        table = trades[target_idx[j]]
+                    trade_targets = ctx.trade_targets
+                    for j in range(len(trade_targets)):
+                        tk = trade_targets[j]
+                        table = trades[tk]
                         if table is not None:
-                            pr: int = base - ctx.targets[j].displace_value
+                            pr: int = base - copies.value[tk]
                             if pr < 1:
                                 pr = 1
                             if pr <= money:
                                 out.append(table[pr])
             if takes is not None:
-                out.append(takes[ti])
-
-
-def _offers_by_copy(
-    ctx: SeatContext,
-    st: GameState,
-    rows: Iterable[tuple[int, Sequence[int]]],
-    money: int,
-    take: bool,
-    out: list[Move],
-) -> None:
-    """``offers`` where copies of a type with different roundels are different choices (MK-49): the
-    action names the roundel (``Action.good``) of the card, or of the displaced card for a trading
-    card. Same arithmetic as ``offers``."""
-    off = ctx.off
-    of_card = ctx.index.of_card
-    cards = st.cards
-    goods = st.ruleset.catalogue.copy_goods
-    tables = tables_of(ctx.index, st)
-    target_cards: list[int] | None = None
-    for row, line in rows:
-        if not line:
-            continue
-        place = tables.place[row]
-        takes = tables.take[row] if take and row != HAND else None
-        lower = 1 if row == LOWER else 0
-        seen_types: list[CardType] = []  # the (type, roundel) choices so far, side by side
-        seen_goods: list[str] = []
-        for c in line:
-            t = cards[c]
-            good = goods[c]
-            if _seen(seen_types, seen_goods, t, good):
-                continue
-            seen_types.append(t)
-            seen_goods.append(good)
-            ti = of_card[c]
-            base = t.cost - off[ti] - lower
-            if base < 1:
-                base = 1
-            if not t.trading:
-                if base <= money:
-                    prices = place[ti]
-                    if prices is not None:
-                        m = prices[base]
-                        out.append(_with_good(m, good) if good else m)
-            elif money > 0:
-                if target_cards is None:
-                    target_cards = _copy_targets(st)
-                trades = tables.trade[row][ti]
-                if trades is not None:
-                    for x in target_cards:
-                        table = trades[of_card[x]]
-                        if table is not None:
-                            pr = base - cards[x].displace_value
-                            if pr < 1:
-                                pr = 1
-                            if pr <= money:
-                                m = table[pr]
-                                tgood = goods[x]
-                                out.append(_with_good(m, tgood) if tgood else m)
-            if takes is not None:
-                m = takes[ti]
-                out.append(_with_good(m, good) if good else m)
-
-
-def _seen(types: list[CardType], goods: list[str], t: CardType, good: str) -> bool:
-    """``t`` with roundel ``good`` is among the (type, roundel) pairs of ``types`` and ``goods``."""
-    return any(types[i] is t and goods[i] == good for i in range(len(types)))
-
-
-def _copy_targets(st: GameState) -> list[int]:
-    """The deciding seat's displaceable cards, one of each (type, roundel naming the copy)."""
-    cards = st.cards
-    goods = st.ruleset.catalogue.copy_goods
-    fd = st.face_down
-    locked = locked_cards(st)
-    out: list[int] = []
-    types: list[CardType] = []
-    tgoods: list[str] = []
-    for x in st.tableaux[st.decider]:
-        t = cards[x]
-        good = goods[x]
-        if not t.trading and x not in fd and x not in locked and not _seen(types, tgoods, t, good):
-            out.append(x)
-            types.append(t)
-            tgoods.append(good)
-    return out
-
-
-_GOOD_MOVES: Final[dict[tuple[int, str], Move]] = {}
-
-
-def _with_good(m: Move, good: str) -> Move:
-    """The move ``m`` (one of the shared MoveTables moves) naming the roundel ``good``; built once."""
-    found = _GOOD_MOVES.get((id(m), good))
-    if found is None:
-        found = _GOOD_MOVES[id(m), good] = Move(m.action._replace(good=good), m.price)
-    return found
+                out.append(takes[cc])
 
 
 def legal_moves(st: GameState) -> list[Move]:
@@ -284,27 +191,27 @@ def legal_moves(st: GameState) -> list[Move]:
     if p is not None:
         return st.ruleset.hooks.decisions[p.kind].moves(st, p)
     seat = st.to_move
-    cards = st.cards
     money = st.rubles[seat]
     ctx = seat_context(st, seat)
     moves: list[Move] = []
     hooks = st.ruleset.hooks
     before = hooks.before_action
-    if first_worker_turn(st):  # BG-02: buy a worker; pass only if none is affordable
-        rows = ((UPPER, st.upper), (LOWER, st.lower))
-        workers = [(row, [c for c in line if cards[c].deck == "workers"]) for row, line in rows]
-        offers(ctx, st, workers, money, False, moves)
+    if st.round == 1 and st.phase == 0 and st.ruleset.mandatory_first_workers:  # first_worker_turn (BG-02)
+        # buy a worker; pass only if none is affordable
+        cards = st.cards
+        workers = [[c for c in line if cards[c].deck == "workers"] for line in (st.upper, st.lower)]
+        offer_rows(ctx, tables_of(ctx, st), ROWS, workers, money, False, moves)
         if not moves:
             moves.append(PASS_MOVE)
         if before:
             before_moves(st, seat, moves)
         return moves
     hand = st.hands[seat]
-    take = len(hand) < hand_room(st, seat, ctx)
-    if st.ruleset.roundels:
-        offers(ctx, st, ((UPPER, st.upper), (LOWER, st.lower), (HAND, hand)), money, take, moves)
-    else:
-        offer_rows(ctx, cards, tables_of(ctx.index, st), ROWS, [st.upper, st.lower, hand], money, take, moves)
+    take = len(hand) < (hand_room(st, seat, ctx) if hooks.hand_limit else ctx.hand_limit)
+    tables = ctx.copies.tables
+    if not isinstance(tables, MoveTables):
+        tables = tables_of(ctx, st)
+    offer_rows(ctx, tables, ROWS, [st.upper, st.lower, hand], money, take, moves)
     if ctx.observatory >= 0 and observing_phase(st):
         for deck in st.ruleset.decks:
             if len(st.decks[deck]) >= 2:
@@ -356,6 +263,18 @@ def pub_max(st: GameState, seat: int) -> int:
     """The most VP ``seat`` may buy at its Pubs now (BG-09): 5 per Pub that may yield VP (a covered
     one sells none, AMB-17(e)), 2 rubles each."""
     return min(PUB_VP_PER_CARD * vp_cards(st, seat, "pub"), st.rubles[seat] // PUB_PRICE)
+
+
+_PUB_MOVES: Final[list[Move]] = []
+
+
+def pub_moves(most: int) -> list[Move]:
+    """Buying 0 to ``most`` VP at the Pubs (BG-09), 2 rubles each; the moves are built once."""
+    made = _PUB_MOVES
+    while len(made) <= most:
+        k = len(made)
+        made.append(Move(Action(PUB, amount=k), PUB_PRICE * k))
+    return made[: most + 1]
 
 
 def observing_phase(st: GameState) -> bool:

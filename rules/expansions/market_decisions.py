@@ -22,6 +22,16 @@ AS: Final = "as"
 CONFIRM: Final = "confirm"
 RELEASE: Final = "release"
 
+_MOVES: Final[dict[tuple[str, str, int], Move]] = {}  # the decisions' moves, built once (Actions are costly)
+
+
+def _move(kind: str, card: str, price: int) -> Move:
+    """The move ``kind card`` (``as`` a good, ``confirm`` or ``release`` a crate) at ``price``."""
+    found = _MOVES.get((kind, card, price))
+    if found is None:
+        found = _MOVES[kind, card, price] = Move(Action(kind, card), price)
+    return found
+
 
 class GoodDecision(Decision):
     """MK-25 (AMB-04): the owner of a "?" card just placed chooses a good token still in the supply;
@@ -30,7 +40,7 @@ class GoodDecision(Decision):
     kind = "good"
 
     def moves(self, st: GameState, p: Pending) -> list[Move]:
-        return [Move(Action(AS, g), 0) for g in free_goods(st)]
+        return [_move(AS, g, 0) for g in free_goods(st)]
 
     def check(self, st: GameState, p: Pending, action: Action) -> Checked:
         if action.kind != AS or action.row != -1 or action.target or action.amount or action.good:
@@ -60,7 +70,7 @@ class CrateDecision(Decision):
 
     def moves(self, st: GameState, p: Pending) -> list[Move]:
         cid = st.cards[p.card].id
-        return [Move(Action(CONFIRM, cid), tile(st)[0]), Move(Action(RELEASE, cid), 0)]
+        return [_move(CONFIRM, cid, tile(st)[0]), _move(RELEASE, cid, 0)]
 
     def check(self, st: GameState, p: Pending, action: Action) -> Checked:
         cid = st.cards[p.card].id

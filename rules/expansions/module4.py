@@ -22,7 +22,7 @@ from ..errors import RuleError
 from ..flow import _deal, discard, place
 from ..hooks import Checked, Event, Hooks, TurnAction
 from ..i18n import t
-from ..moves import offers
+from ..moves import UPPER_ROW, offer_rows, tables_of
 from ..prices import seat_context
 from ..state import LOWER, ROW_NAMES, UPPER, GameState, Pending
 from .common import MarketModule
@@ -124,36 +124,61 @@ def phase_stack(st: GameState) -> list[int]:
 # --- which events a player may take now (M4-02, M4-12) ----------------------------------------------
 def may_take_event(st: GameState, seat: int) -> bool:
     """M4-02: from round 2 on, one event per player in the whole game."""
-    return st.round >= 2 and seat not in m4(st)["used"].values()
+    if st.round < 2:
+        return False
+    used: dict[str, int] = st.ext[KEY]["used"]
+    for s in used.values():  # noqa: SIM110 (a loop: compiled, neither a view nor a generator is made)
+        if s == seat:
+            return False
+    return True
 
 
-def row_cards(st: GameState) -> list[tuple[int, int]]:
-    return [(UPPER, c) for c in st.upper] + [(LOWER, c) for c in st.lower]
+# The moves of the events, built once each (an Action is a named tuple: costly to build in a hot loop).
+_EVENT_MOVES: Final[dict[str, Move]] = {}
+_GHOST_MOVES: Final[dict[tuple[int, str, str], Move]] = {}
+_GRABBER_MOVES: Final[dict[Move, Move]] = {}
+
+
+def _event_move(ev: str) -> Move:
+    found = _EVENT_MOVES.get(ev)
+    if found is None:
+        found = _EVENT_MOVES[ev] = Move(Action(EVENT, ev), 0)
+    return found
+
+
+def _ghost_move(row: int, card: str, good: str) -> Move:
+    key = (row, card, good)
+    found = _GHOST_MOVES.get(key)
+    if found is None:
+        found = _GHOST_MOVES[key] = Move(Action(EVENT, "ghost", row, card, good=good), 0)
+    return found
 
 
 def event_moves(st: GameState, seat: int, out: list[Move]) -> None:
-    m = m4(st)
     if not may_take_event(st, seat):
         return
+    m = m4(st)
     stack = phase_stack(st)
-    goods = st.ruleset.catalogue.copy_goods
-    for ev in m["free"]:
+    free: list[str] = m["free"]
+    for ev in free:
         if (
             ev in ("sponsor", "warehouse")
             or (ev == "twin" and stack and first_space(st) >= 0)
             or (ev == "new_luck" and stack and st.ruleset.display_size - len(st.upper) >= st.n)
         ):
-            out.append(Move(Action(EVENT, ev), 0))
+            out.append(_event_move(ev))
         elif ev == "ghost" and stack:
-            seen = set()
+            goods = st.ruleset.catalogue.copy_goods if st.ruleset.roundels else None
+            cards = st.cards
+            first = len(out)
             upper_full = len(st.upper) >= st.ruleset.display_size  # 10 spaces a row with the Market (AMB-23)
-            for row, c in row_cards(st):
+            for row, line in ((UPPER, st.upper), (LOWER, st.lower)):
                 if row == LOWER and upper_full:  # M4-12: the new card must find a space in the upper row
                     continue
-                a = Action(EVENT, ev, row, st.cards[c].id, good=goods[c] if st.ruleset.roundels else "")
-                if a not in seen:
-                    seen.add(a)
-                    out.append(Move(a, 0))
+                for c in line:
+                    mv = _ghost_move(row, cards[c].id, goods[c] if goods is not None else "")
+                    if not any(out[i] is mv for i in range(first, len(out))):  # one move per choice
+                        out.append(mv)
 
 
 def grabber_moves(st: GameState, seat: int) -> list[Move]:
@@ -162,8 +187,16 @@ def grabber_moves(st: GameState, seat: int) -> list[Move]:
     if not st.discard:
         return []
     buys: list[Move] = []
-    offers(seat_context(st, seat), st, ((UPPER, (st.discard[-1],)),), st.rubles[seat], False, buys)
-    return [Move(Action(GRABBER, m.action.card, -1, m.action.target, 0, m.action.good), m.price) for m in buys]
+    ctx = seat_context(st, seat)
+    offer_rows(ctx, tables_of(ctx, st), UPPER_ROW, [[st.discard[-1]]], st.rubles[seat], False, buys)
+    out: list[Move] = []
+    for m in buys:
+        found = _GRABBER_MOVES.get(m)
+        if found is None:
+            a = m.action
+            found = _GRABBER_MOVES[m] = Move(Action(GRABBER, a.card, -1, a.target, 0, a.good), m.price)
+        out.append(found)
+    return out
 
 
 class EventStep(TurnAction):
@@ -216,8 +249,10 @@ class GrabberStep(TurnAction):
     kind = GRABBER
 
     def moves(self, st: GameState, seat: int, out: list[Move]) -> None:
-        if may_take_event(st, seat) and GRABBER in m4(st)["free"]:
-            out.extend(grabber_moves(st, seat))
+        if may_take_event(st, seat):
+            free: list[str] = st.ext[KEY]["free"]
+            if GRABBER in free:
+                out.extend(grabber_moves(st, seat))
 
     def check(self, st: GameState, seat: int, action: Action) -> Checked:
         listed: list[Move] = []
@@ -253,7 +288,8 @@ def use_event(st: GameState, seat: int, event: str) -> list[Event]:
 
 def extra_hand_room(st: GameState, seat: int) -> int:
     """M4-10 (AMB-28): the event Warehouse adds 1 to its player's hand limit (on top of Warehouses)."""
-    return 1 if m4(st)["used"].get("warehouse") == seat else 0
+    used: dict[str, int] = st.ext[KEY]["used"]
+    return 1 if used.get("warehouse", -1) == seat else 0
 
 
 def resume_twin(st: GameState, events: list[Event]) -> bool:

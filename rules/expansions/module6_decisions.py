@@ -28,6 +28,17 @@ def as_action(option: tuple[str, str, int]) -> Action:
     return Action(BONUS, side, -1, cid)
 
 
+_MOVES: dict[tuple[str, str], Move] = {}  # each option's move, built once (an Action is costly to build)
+
+
+def as_move(option: tuple[str, str, int]) -> Move:
+    side, cid, _ = option
+    found = _MOVES.get((side, cid))
+    if found is None:
+        found = _MOVES[side, cid] = Move(as_action(option), 0)
+    return found
+
+
 class BonusDecision(Decision):
     """The choice inside an obstacle's bonus: rubles or VP, and which card (printed values, AMB-18).
     Absent player: the best for him (M6-18, UI-26)."""
@@ -35,7 +46,7 @@ class BonusDecision(Decision):
     kind = BONUS
 
     def moves(self, st: GameState, p: Pending) -> list[Move]:
-        return [Move(as_action(o), 0) for o in options(st, p)]
+        return [as_move(o) for o in options(st, p)]
 
     def check(self, st: GameState, p: Pending, action: Action) -> Checked:
         if action not in {as_action(o) for o in options(st, p)}:
