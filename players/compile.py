@@ -28,9 +28,12 @@ MODULES = (
     "players/eval.py",
     "players/parts_eval.py",
     "players/market_eval.py",
+    "players/rand.py",
     "players/hidden.py",
     "players/search.py",
     "players/mcts.py",
+    "players/judge_eval.py",
+    "players/judge.py",
 )
 STAMP = ".sources-digest"  # as rules.compile.STAMP
 
