@@ -109,8 +109,16 @@ class Outlook:
         return card_id in found
 
     def top_vp(self, seat: int, colour: str) -> int:
+        """The most VP printed on a card of ``colour`` in ``seat``'s tableau (0: none)."""
         cards = self.st.cards
-        return max((cards[c].vp for c in self.st.tableaux[seat] if cards[c].colour == colour), default=0)
+        top = 0
+        found = False
+        for c in self.st.tableaux[seat]:
+            t = cards[c]
+            if t.colour == colour and (not found or t.vp > top):
+                top = t.vp
+                found = True
+        return top
 
     def aims(self, seat: int) -> list[int]:
         """The seat's assignments (Module 5; only the deciding seat's own are asked for in ``score``)."""
@@ -156,7 +164,8 @@ class Outlook:
 
     def income(self, seat: int, t: CardType) -> float:
         """What card ``t`` in ``seat``'s tableau should still bring (income, bonuses, abilities)."""
-        k = self.scorings.get(t.colour, 0.0)
+        found = self.scorings.get(t.colour)
+        k = 0.0 if found is None else found
         w = self.money
         value = k * (t.vp + t.rubles * w)
         per_colour = t.bonus_per
@@ -288,12 +297,21 @@ class _Static:
 _STATIC: Final[dict[int, _Static]] = {}
 
 
+_LAST: Final[list[_Static]] = []  # the one asked for last (a playout's steps ask for the same one)
+
+
 def _static(ruleset: Ruleset) -> _Static:
+    if _LAST and _LAST[0].ruleset is ruleset:
+        return _LAST[0]
     found = _STATIC.get(id(ruleset))
     if found is None or found.ruleset is not ruleset:
         if len(_STATIC) > 256:  # rulesets made anew (tests, the bot's games): keep the cache small
             _STATIC.clear()
         found = _STATIC[id(ruleset)] = _Static(ruleset)
+    if _LAST:
+        _LAST[0] = found
+    else:
+        _LAST.append(found)
     return found
 
 

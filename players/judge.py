@@ -27,7 +27,7 @@ from .eval import Outlook
 from .hidden import determinize
 from .judge_eval import judge_chances
 from .labels import equivalent_drop, label_of
-from .search import STRONG, heuristic_move, search
+from .search import STRONG, greedy_move, heuristic_move, search
 
 DEFAULT_ITERATIONS = 64  # the strong search's iterations per decision (a fixed budget: no wall clock)
 MIN_SIMULATIONS = 32  # every valued move gets at least this many simulations of its own
@@ -110,10 +110,11 @@ def _simulate(deals: list[GameState], seeds: list[int], action: Action) -> list[
     for d, s in zip(deals, seeds, strict=True):
         st = d.copy()
         apply(st, action)
-        rng = random.Random(s)
+        rng = random.Random(s) if VALUE_EPSILON > 0.0 else None  # (greedy: no draw)
         steps = 0
         while not st.finished and steps < VALUE_DEPTH:
-            apply(st, heuristic_move(st, legal_moves(st), rng, VALUE_EPSILON))
+            moves = legal_moves(st)
+            apply(st, greedy_move(st, moves) if rng is None else heuristic_move(st, moves, rng, VALUE_EPSILON))
             steps += 1
         out.append(chances(st))
     return out

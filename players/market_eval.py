@@ -46,9 +46,9 @@ def _goods() -> tuple[str, ...]:
     return goods()
 
 
-# A tableau's positions (``pos``) by its cards, for the tableaux of one catalogue without "?" cards: a
-# playout's steps change one tableau at a time, so most are asked for again. Shared: read only.
-_KNOWN: Final[dict[tuple[int, ...], dict[str, int]]] = {}
+# A tableau's positions (``pos``) by its cards, for the tableaux of one catalogue, without its "?" cards, and
+# its "?" cards: a playout's steps change one tableau at a time, so most are asked for again. Shared: read only.
+_KNOWN: Final[dict[tuple[int, ...], tuple[dict[str, int], tuple[int, ...]]]] = {}
 _KNOWN_FOR: Final[list[object]] = [None]  # the catalogue of _KNOWN's tableaux
 
 
@@ -64,11 +64,21 @@ class MarketOutlook:
     def __init__(self, st: GameState, scorings: float) -> None:
         self.st = st
         m = mstate(st)
-        phase_index = _yellow_phase(st)
-        start = m["tile"] if st.phase <= phase_index and not st.finished else m["tile"] + 1
-        self.high, self.low, self.next_high, self.next_low, self.soft = _figures(start, scorings)
+        last = _LAST
+        rs = st.ruleset
+        if last.ruleset is not rs:
+            last.ruleset = rs
+            last.phase = next(i for i, p in enumerate(rs.phases) if p.scores == YELLOW)
+            last.start = -1
+            last.goods = _goods()
+        start = m["tile"] if st.phase <= last.phase and not st.finished else m["tile"] + 1
+        if start != last.start or scorings != last.scorings:
+            last.figures = _figures(start, scorings)
+            last.start = start
+            last.scorings = scorings
+        self.high, self.low, self.next_high, self.next_low, self.soft = last.figures
         self._pos: list[dict[str, int]] | None = None
-        self.goods = _goods()
+        self.goods = last.goods
         # per good: the two highest positions (and their seats) and the third (``rivals``)
         self._top: dict[str, tuple[int, int, int, int, int]] | None = None
 
@@ -84,16 +94,22 @@ class MarketOutlook:
             held: dict[int, str] | None = None
             out = []
             for s in range(st.n):
-                tab = st.tableaux[s]
-                key = tuple(tab)
+                key = tuple(st.tableaux[s])
                 found = _KNOWN.get(key)
                 if found is None:
+                    # the symbols of the cards with a roundel, and the "?" cards, whose good moves with its token
+                    anys = tuple(c for c in key if markets[c] == ANY)
+                    found = _KNOWN[key] = (positions(st, s, {}), anys)
+                counts, anys = found
+                if anys:  # MK-25: a "?" card counts 1 for its token's good
                     if held is None:
                         held = token_goods(st)
-                    found = positions(st, s, held)
-                    if all(markets[c] != ANY for c in tab):  # a "?" card's good moves with its token
-                        _KNOWN[key] = found
-                out.append(found)
+                    counts = dict(counts)
+                    for c in anys:
+                        good = held.get(c)
+                        if good is not None:
+                            counts[good] += 1
+                out.append(counts)
             self._pos = out
         return self._pos
 
@@ -207,30 +223,29 @@ def market_outlook(st: GameState, scorings: dict[str, float]) -> MarketOutlook |
     return MarketOutlook(st, scorings.get(YELLOW, 0.0))
 
 
-_PHASE: Final[dict[int, tuple[object, int]]] = {}  # id(ruleset) -> (ruleset, the index of the phase scoring the goods)
-# (first tile index, scorings to come) -> MarketOutlook's high, low, next_high, next_low, soft
-_FIGURES: Final[dict[tuple[int, float], tuple[float, float, float, float, float]]] = {}
+class _Last:
+    """What ``MarketOutlook`` reads of a ruleset and of the last position asked for (a playout's steps share
+    them): the index of the phase scoring the goods, the first tile to come and the scorings to come, and the
+    figures made of them (``_figures``)."""
+
+    __slots__ = ("ruleset", "phase", "start", "scorings", "figures", "goods")
+
+    def __init__(self) -> None:
+        self.ruleset: object = None  # kept alive, so that it is not another one at the same address
+        self.phase = -1
+        self.start = -1
+        self.scorings = -1.0
+        self.figures: tuple[float, float, float, float, float] = (0.0, 0.0, 0.0, 0.0, 0.0)
+        self.goods: tuple[str, ...] = ()
 
 
-def _yellow_phase(st: GameState) -> int:
-    """The index of the ruleset's phase that scores the marketplace (kept per ruleset)."""
-    rs = st.ruleset
-    found = _PHASE.get(id(rs))
-    if found is None or found[0] is not rs:
-        if len(_PHASE) > 256:  # rulesets made anew (tests, the bot's games): keep the cache small
-            _PHASE.clear()
-        index = next(i for i, p in enumerate(rs.phases) if p.scores == YELLOW)
-        found = _PHASE[id(rs)] = (rs, index)
-    return found[1]
+_LAST: Final = _Last()
 
 
 def _figures(start: int, scorings: float) -> tuple[float, float, float, float, float]:
     """The tiles of the scorings still to come from tile ``start`` (the last one repeats, MK-18), the last
     one partly: their first and second place VP, those of the next scoring, and the lead in symbols that
-    makes a place fairly sure (``MarketOutlook``'s figures, the same for every position that shares them)."""
-    found = _FIGURES.get((start, scorings))
-    if found is not None:
-        return found
+    makes a place fairly sure (``MarketOutlook``'s figures)."""
     table = _tiles()
     high = low = 0.0
     k = 0
@@ -244,21 +259,18 @@ def _figures(start: int, scorings: float) -> tuple[float, float, float, float, f
         k += 1
     nxt = table[min(start, len(table) - 1)] if scorings > 0 else (0, 0)
     soft = 0.6 + 0.4 * scorings  # symbols of lead that make a place fairly sure
-    if len(_FIGURES) > 4096:
-        _FIGURES.clear()
-    found = _FIGURES[start, scorings] = (high, low, float(nxt[0]), float(nxt[1]), soft)
-    return found
+    return high, low, float(nxt[0]), float(nxt[1]), soft
 
 
 def roundels(st: GameState, a: Action, t: CardType, displaced: CardType | None) -> tuple[str | None, str | None]:
     """The market roundels of the card an action places and of the card it displaces (MK-49: the
     action names the roundel of the target for a trading card, else of the card, where copies differ)."""
-
-    def of(ct: CardType, named: str) -> str | None:
-        if named:
-            return named
-        return ct.market[0] if ct.market else None
-
     if displaced is not None and t.trading:
-        return of(t, ""), of(displaced, a.good)
-    return of(t, a.good), (of(displaced, "") if displaced is not None else None)
+        return _roundel(t, ""), _roundel(displaced, a.good)
+    return _roundel(t, a.good), (_roundel(displaced, "") if displaced is not None else None)
+
+
+def _roundel(ct: CardType, named: str) -> str | None:
+    if named:
+        return named
+    return ct.market[0] if ct.market else None

@@ -13,7 +13,6 @@ Values are expected VP over the rest of the game, with rubles at ``Outlook.money
 
 from __future__ import annotations
 
-from functools import cache
 from typing import TYPE_CHECKING, Any, Final
 
 from rules.actions import BUY, TAKE, Action, Move
@@ -257,13 +256,23 @@ _PLACED: Final[dict[tuple[Any, ...], list[tuple[int, str]]]] = {}
 _REAL: Final[dict[str, bool]] = {}
 
 
+_PLACED_LAST: Final[list[Any]] = [None, []]  # the obstacles asked for last (kept alive) and their answer
+
+
 def _placed(st: GameState) -> list[tuple[int, str]]:
-    key = tuple(m6.m6(st)["obstacles"].items())
+    obstacles = m6.m6(st)["obstacles"]  # set up once, never changed (M6-02)
+    last = _PLACED_LAST
+    if last[0] is obstacles:  # the same state's (a playout's steps)
+        kept: list[tuple[int, str]] = last[1]
+        return kept
+    key = tuple(obstacles.items())
     found = _PLACED.get(key)
     if found is None:
         if len(_PLACED) > 1024:
             _PLACED.clear()
         found = _PLACED[key] = m6.placed(st)
+    last[0] = obstacles
+    last[1] = found
     return found
 
 
@@ -274,9 +283,14 @@ def _is_real(obstacle: str) -> bool:
     return found
 
 
-@cache
+_NEED: Final[dict[tuple[str, int], Any]] = {}
+
+
 def _need(obstacle: str, field: int) -> Any:
-    return m6.obstacle_info()[obstacle]["need"][str(field)]
+    found = _NEED.get((obstacle, field))
+    if found is None:
+        found = _NEED[obstacle, field] = m6.obstacle_info()[obstacle]["need"][str(field)]
+    return found
 
 
 def obstacle_gain(o: Outlook, seat: int, t: CardType) -> float:

@@ -120,6 +120,13 @@ def heuristic_move(st: GameState, moves: list[Move], rng: random.Random, epsilon
         return moves[0].action
     if rng.random() < epsilon:
         return moves[below(rng, len(moves))].action
+    return greedy_move(st, moves)
+
+
+def greedy_move(st: GameState, moves: list[Move]) -> Action:
+    """The move of the highest heuristic value (the first of them)."""
+    if len(moves) == 1:
+        return moves[0].action
     out = Outlook(st)
     best = moves[0]
     best_score = out.score(best)
