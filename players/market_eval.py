@@ -64,21 +64,18 @@ class MarketOutlook:
     def __init__(self, st: GameState, scorings: float) -> None:
         self.st = st
         m = mstate(st)
-        last = _LAST
+        last = _LAST[0]  # (ruleset, its phase scoring the goods, start, scorings, figures, goods): one tuple
         rs = st.ruleset
-        if last.ruleset is not rs:
-            last.ruleset = rs
-            last.phase = next(i for i, p in enumerate(rs.phases) if p.scores == YELLOW)
-            last.start = -1
-            last.goods = _goods()
-        start = m["tile"] if st.phase <= last.phase and not st.finished else m["tile"] + 1
-        if start != last.start or scorings != last.scorings:
-            last.figures = _figures(start, scorings)
-            last.start = start
-            last.scorings = scorings
-        self.high, self.low, self.next_high, self.next_low, self.soft = last.figures
+        if last[0] is not rs:
+            phase = next(i for i, p in enumerate(rs.phases) if p.scores == YELLOW)
+            last = (rs, phase, -1, -1.0, last[4], _goods())
+        start = m["tile"] if st.phase <= last[1] and not st.finished else m["tile"] + 1
+        if start != last[2] or scorings != last[3]:
+            last = (rs, last[1], start, scorings, _figures(start, scorings), last[5])
+            _LAST[0] = last
+        self.high, self.low, self.next_high, self.next_low, self.soft = last[4]
         self._pos: list[dict[str, int]] | None = None
-        self.goods = last.goods
+        self.goods = last[5]
         # per good: the two highest positions (and their seats) and the third (``rivals``)
         self._top: dict[str, tuple[int, int, int, int, int]] | None = None
 
@@ -223,23 +220,13 @@ def market_outlook(st: GameState, scorings: dict[str, float]) -> MarketOutlook |
     return MarketOutlook(st, scorings.get(YELLOW, 0.0))
 
 
-class _Last:
-    """What ``MarketOutlook`` reads of a ruleset and of the last position asked for (a playout's steps share
-    them): the index of the phase scoring the goods, the first tile to come and the scorings to come, and the
-    figures made of them (``_figures``)."""
-
-    __slots__ = ("ruleset", "phase", "start", "scorings", "figures", "goods")
-
-    def __init__(self) -> None:
-        self.ruleset: object = None  # kept alive, so that it is not another one at the same address
-        self.phase = -1
-        self.start = -1
-        self.scorings = -1.0
-        self.figures: tuple[float, float, float, float, float] = (0.0, 0.0, 0.0, 0.0, 0.0)
-        self.goods: tuple[str, ...] = ()
-
-
-_LAST: Final = _Last()
+# What ``MarketOutlook`` reads of a ruleset and of the last position asked for (a playout's steps share them):
+# the ruleset (kept alive, so that no other one is at its address), the index of its phase scoring the goods,
+# the first tile to come and the scorings to come, the figures made of them (``_figures``) and the goods. One
+# tuple, replaced whole.
+_LAST: Final[list[tuple[object, int, int, float, tuple[float, float, float, float, float], tuple[str, ...]]]] = [
+    (None, -1, -1, -1.0, (0.0, 0.0, 0.0, 0.0, 0.0), ())
+]
 
 
 def _figures(start: int, scorings: float) -> tuple[float, float, float, float, float]:

@@ -256,23 +256,22 @@ _PLACED: Final[dict[tuple[Any, ...], list[tuple[int, str]]]] = {}
 _REAL: Final[dict[str, bool]] = {}
 
 
-_PLACED_LAST: Final[list[Any]] = [None, []]  # the obstacles asked for last (kept alive) and their answer
+# the obstacles asked for last (kept alive) and their answer, as one pair (replaced whole, never torn)
+_PLACED_LAST: Final[list[tuple[Any, list[tuple[int, str]]]]] = [(None, [])]
 
 
 def _placed(st: GameState) -> list[tuple[int, str]]:
     obstacles = m6.m6(st)["obstacles"]  # set up once, never changed (M6-02)
-    last = _PLACED_LAST
+    last = _PLACED_LAST[0]
     if last[0] is obstacles:  # the same state's (a playout's steps)
-        kept: list[tuple[int, str]] = last[1]
-        return kept
+        return last[1]
     key = tuple(obstacles.items())
     found = _PLACED.get(key)
     if found is None:
         if len(_PLACED) > 1024:
             _PLACED.clear()
         found = _PLACED[key] = m6.placed(st)
-    last[0] = obstacles
-    last[1] = found
+    _PLACED_LAST[0] = (obstacles, found)
     return found
 
 
