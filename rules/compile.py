@@ -37,7 +37,7 @@ MODULES = tuple(  # the playout path of the rules (the computer players add thei
     f"rules/{m}.py"
     for m in (
         "engine", "state", "cards", "actions", "ruleset", "errors",
-        "hooks", "prices", "moves", "checks", "flow", "scoring", "base",
+        "hooks", "prices", "moves", "checks", "flow", "scoring", "base", "lots",
         "expansions/market", "expansions/market_decisions", "expansions/common",
         "expansions/module4", "expansions/module4_decisions", "expansions/module6", "expansions/module6_decisions",
         "expansions/banquet", "expansions/banquet_cards", "expansions/banquet_decisions", "expansions/debtors_prison",

@@ -11,6 +11,7 @@ from typing import Any
 from .actions import OBSERVE, PASS, PLAY, TAKE, Action, split_good
 from .cards import CardType, Catalogue
 from .checks import check
+from .lots import shuffle
 from .moves import BEFORE_ACTION
 from .ruleset import Ruleset
 from .scoring import end_game
@@ -26,7 +27,7 @@ def deal_tokens(
     """Start-player tokens (BG-01; MK-08): each player gets as many as all can get alike (two
     each with two players and four tokens), the rest go by lot to different players."""
     order = list(tokens)
-    rng.shuffle(order)
+    shuffle(rng, order)
     each = 2 if n == 2 else 1
     owners = [s for s in range(n) for _ in range(each)]
     extra = len(order) - len(owners)
@@ -78,10 +79,10 @@ def new_game(
                     raise ValueError(f"stack {deck!r}: no (more) card {name!r} in this deck")
                 pool.remove(match)
                 order.append(match)
-            rng.shuffle(pool)
+            shuffle(rng, pool)
             ids = order + pool  # named cards on top, the rest below in random order
         else:
-            rng.shuffle(ids)
+            shuffle(rng, ids)
         decks[deck] = ids[::-1]  # top card at the end
     n = ruleset.players
     st = GameState(
