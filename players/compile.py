@@ -28,7 +28,6 @@ MODULES = (
     "players/eval.py",
     "players/parts_eval.py",
     "players/market_eval.py",
-    "players/rand.py",
     "players/hidden.py",
     "players/search.py",
     "players/mcts.py",

@@ -14,9 +14,8 @@ from __future__ import annotations
 
 import random
 
+from rules.lots import shuffle
 from rules.state import GameState
-
-from .rand import shuffle
 
 
 def hidden_hands(st: GameState, seat: int) -> list[int]:
