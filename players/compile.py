@@ -31,6 +31,8 @@ MODULES = (
     "players/hidden.py",
     "players/search.py",
     "players/mcts.py",
+    "players/judge_eval.py",
+    "players/judge.py",
 )
 STAMP = ".sources-digest"  # as rules.compile.STAMP
 

@@ -13,6 +13,7 @@ left in hand costs 5 VP.
 from __future__ import annotations
 
 import math
+from typing import Final
 
 from rules.actions import BUY, OBSERVE, PLAY, PUB, TAKE, Move
 from rules.cards import GREEN, RED, CardType
@@ -27,8 +28,8 @@ from . import parts_eval as parts
 from .market_eval import MarketOutlook, market_outlook, roundels
 from .parts_eval import PURPLE
 
-HAND_PENALTY = 5  # BG-14: each card left in hand at the end
-CARDS_PER_ROUND = 6  # about how many cards of each stack a round uses
+HAND_PENALTY: Final = 5  # BG-14: each card left in hand at the end
+CARDS_PER_ROUND: Final = 6  # about how many cards of each stack a round uses
 
 
 class Outlook:
@@ -36,7 +37,7 @@ class Outlook:
 
     __slots__ = (
         "st", "rounds", "money", "scorings", "table", "market", "purple", "module5", "module6", "_reds", "_colours",
-        "_aims", "_symbols", "_needs",
+        "_aims", "_symbols", "_needs", "_ids",
     )
 
     def __init__(self, st: GameState) -> None:
@@ -74,6 +75,7 @@ class Outlook:
         self._aims: dict[int, list[int]] | None = None  # per seat: its assignments (Module 5)
         self._symbols: dict[tuple[int, str], int] | None = None  # (seat, symbol): green cards with that symbol
         self._needs: dict[int, tuple[dict[str, int], float]] | None = None  # per seat: its next obstacle's lacks
+        self._ids: dict[int, set[str]] | None = None  # per seat: the names of its cards
 
     def symbol_count(self, seat: int, symbol: str) -> int:
         symbols = self._symbols
@@ -97,12 +99,26 @@ class Outlook:
         return found
 
     def owns(self, seat: int, card_id: str) -> bool:
-        cards = self.st.cards
-        return any(cards[c].id == card_id for c in self.st.tableaux[seat])
+        ids = self._ids
+        if ids is None:
+            ids = self._ids = {}
+        found = ids.get(seat)
+        if found is None:
+            cards = self.st.cards
+            found = ids[seat] = {cards[c].id for c in self.st.tableaux[seat]}
+        return card_id in found
 
     def top_vp(self, seat: int, colour: str) -> int:
+        """The most VP printed on a card of ``colour`` in ``seat``'s tableau (0: none)."""
         cards = self.st.cards
-        return max((cards[c].vp for c in self.st.tableaux[seat] if cards[c].colour == colour), default=0)
+        top = 0
+        found = False
+        for c in self.st.tableaux[seat]:
+            t = cards[c]
+            if t.colour == colour and (not found or t.vp > top):
+                top = t.vp
+                found = True
+        return top
 
     def aims(self, seat: int) -> list[int]:
         """The seat's assignments (Module 5; only the deciding seat's own are asked for in ``score``)."""
@@ -148,7 +164,8 @@ class Outlook:
 
     def income(self, seat: int, t: CardType) -> float:
         """What card ``t`` in ``seat``'s tableau should still bring (income, bonuses, abilities)."""
-        k = self.scorings.get(t.colour, 0.0)
+        found = self.scorings.get(t.colour)
+        k = 0.0 if found is None else found
         w = self.money
         value = k * (t.vp + t.rubles * w)
         per_colour = t.bonus_per
@@ -277,15 +294,24 @@ class _Static:
         self.last: dict[str, float] = {}
 
 
-_STATIC: dict[int, _Static] = {}
+_STATIC: Final[dict[int, _Static]] = {}
+
+
+_LAST: Final[list[_Static]] = []  # the one asked for last (a playout's steps ask for the same one)
 
 
 def _static(ruleset: Ruleset) -> _Static:
+    if _LAST and _LAST[0].ruleset is ruleset:
+        return _LAST[0]
     found = _STATIC.get(id(ruleset))
     if found is None or found.ruleset is not ruleset:
         if len(_STATIC) > 256:  # rulesets made anew (tests, the bot's games): keep the cache small
             _STATIC.clear()
         found = _STATIC[id(ruleset)] = _Static(ruleset)
+    if _LAST:
+        _LAST[0] = found
+    else:
+        _LAST.append(found)
     return found
 
 

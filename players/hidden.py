@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import random
 
+from rules.lots import shuffle
 from rules.state import GameState
 
 
@@ -60,11 +61,11 @@ def determinize(st: GameState, seat: int, rng: random.Random) -> GameState:
             pools.setdefault(copy_decks[c] if copy_decks else cards[c].deck, []).append(c)
     for k in sorted(pools):
         pools[k].sort()
-        rng.shuffle(pools[k])
+        shuffle(rng, pools[k])
     # The hidden hands hold as many cards of each kind as the pools have beyond the stacks' sizes;
     # which hand holds which kind is dealt at random.
     kinds = [k for k in sorted(pools) for _ in range(len(pools[k]) - len(d.decks.get(k, ())))]
-    rng.shuffle(kinds)
+    shuffle(rng, kinds)
     i = 0
     for s in hands:
         hand = d.hands[s]

@@ -27,7 +27,7 @@ from .eval import Outlook
 from .hidden import determinize
 from .judge_eval import judge_chances
 from .labels import equivalent_drop, label_of
-from .search import STRONG, heuristic_move, search
+from .search import STRONG, greedy_move, heuristic_move, search
 
 DEFAULT_ITERATIONS = 64  # the strong search's iterations per decision (a fixed budget: no wall clock)
 MIN_SIMULATIONS = 32  # every valued move gets at least this many simulations of its own
@@ -110,13 +110,20 @@ def _simulate(deals: list[GameState], seeds: list[int], action: Action) -> list[
     for d, s in zip(deals, seeds, strict=True):
         st = d.copy()
         apply(st, action)
-        rng = random.Random(s)
+        rng = random.Random(s) if VALUE_EPSILON > 0.0 else None  # (greedy: no draw)
         steps = 0
         while not st.finished and steps < VALUE_DEPTH:
-            apply(st, heuristic_move(st, legal_moves(st), rng, VALUE_EPSILON))
+            moves = legal_moves(st)
+            apply(st, greedy_move(st, moves) if rng is None else heuristic_move(st, moves, rng, VALUE_EPSILON))
             steps += 1
         out.append(chances(st))
     return out
+
+
+def _sum(xs: list[float]) -> float:
+    """``sum(xs)``, typed: the compiled module must not take it for an int."""
+    total: float = sum(xs)
+    return total
 
 
 def _mean(sims: list[list[float]]) -> list[float]:
@@ -135,8 +142,8 @@ def paired_error(a: list[float], b: list[float]) -> float:
     """The standard error of mean(a) - mean(b) from the paired differences."""
     diffs = [x - y for x, y in zip(a, b, strict=True)]
     k = len(diffs)
-    mean = sum(diffs) / k
-    return math.sqrt(sum((d - mean) ** 2 for d in diffs) / (k - 1) / k) if k > 1 else 0.0
+    mean = _sum(diffs) / k
+    return math.sqrt(_sum([(d - mean) ** 2 for d in diffs]) / (k - 1) / k) if k > 1 else 0.0
 
 
 def heuristic_best(st: GameState, count: int) -> list[Action]:
@@ -184,18 +191,18 @@ def judge(st: GameState, played: Action, *, iterations: int, seed: int, index: i
         mover = {a: [x[seat] for x in sims[a]] for a in live}
         best = played
         for a in live[1:]:
-            if sum(mover[a]) > sum(mover[best]):
+            if _sum(mover[a]) > _sum(mover[best]):
                 best = a
         error = paired_error(mover[best], mover[played])
-        gap = (sum(mover[best]) - sum(mover[played])) / count
-        if count >= cap or settled(sum(mover[best]) / count, sum(mover[played]) / count, error):
+        gap = (_sum(mover[best]) - _sum(mover[played])) / count
+        if count >= cap or settled(_sum(mover[best]) / count, _sum(mover[played]) / count, error):
             break
-        top = sum(mover[best]) / count
+        top = _sum(mover[best]) / count
         live = [
             a
             for a in live
             if a in (played, best)
-            or (count < wide and sum(mover[a]) / count + CONFIDENCE * paired_error(mover[best], mover[a]) >= top)
+            or (count < wide and _sum(mover[a]) / count + CONFIDENCE * paired_error(mover[best], mover[a]) >= top)
         ]
         count = min(2 * count, cap)
     values = {a: _mean(s) for a, s in sims.items()}

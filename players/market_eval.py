@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 from functools import cache
+from typing import Final
 
 from rules.actions import Action
 from rules.cards import CardType
@@ -31,7 +32,8 @@ from rules.expansions.market import (
 )
 from rules.state import GameState
 
-CONFIRM, AS = "confirm", "as"  # the Market's decision kinds (rules.expansions.market_decisions)
+CONFIRM: Final = "confirm"  # the Market's decision kinds (rules.expansions.market_decisions)
+AS: Final = "as"
 
 
 @cache
@@ -44,10 +46,10 @@ def _goods() -> tuple[str, ...]:
     return goods()
 
 
-# A tableau's positions (``pos``) by its cards, for the tableaux of one catalogue without "?" cards: a
-# playout's steps change one tableau at a time, so most are asked for again. Shared: read only.
-_KNOWN: dict[tuple[int, ...], dict[str, int]] = {}
-_KNOWN_FOR: list[object] = [None]  # the catalogue of _KNOWN's tableaux
+# A tableau's positions (``pos``) by its cards, for the tableaux of one catalogue, without its "?" cards, and
+# its "?" cards: a playout's steps change one tableau at a time, so most are asked for again. Shared: read only.
+_KNOWN: Final[dict[tuple[int, ...], tuple[dict[str, int], tuple[int, ...]]]] = {}
+_KNOWN_FOR: Final[list[object]] = [None]  # the catalogue of _KNOWN's tableaux
 
 
 def _sigmoid(x: float) -> float:
@@ -57,35 +59,25 @@ def _sigmoid(x: float) -> float:
 class MarketOutlook:
     """Per-position Market figures for ``eval.Outlook`` (positions computed once, on first use)."""
 
-    __slots__ = ("st", "high", "low", "next_high", "next_low", "soft", "_pos", "goods", "_gains", "_rivals")
+    __slots__ = ("st", "high", "low", "next_high", "next_low", "soft", "_pos", "goods", "_top")
 
     def __init__(self, st: GameState, scorings: float) -> None:
         self.st = st
         m = mstate(st)
-        phase_index = next(i for i, p in enumerate(st.ruleset.phases) if p.scores == YELLOW)
-        table = _tiles()
-        start = m["tile"] if st.phase <= phase_index and not st.finished else m["tile"] + 1
-        # The tiles of the scorings still to come (the last one repeats, MK-18), the last one partly.
-        high = low = 0.0
-        k = 0
-        left = scorings
-        while left > 1e-9:
-            share = min(1.0, left)
-            h, lo = table[min(start + k, len(table) - 1)]
-            high += share * h
-            low += share * lo
-            left -= share
-            k += 1
-        self.high = high
-        self.low = low
-        nxt = table[min(start, len(table) - 1)] if scorings > 0 else (0, 0)
-        self.next_high: float = nxt[0]
-        self.next_low: float = nxt[1]
-        self.soft = 0.6 + 0.4 * scorings  # symbols of lead that make a place fairly sure
+        last = _LAST[0]  # (ruleset, its phase scoring the goods, start, scorings, figures, goods): one tuple
+        rs = st.ruleset
+        if last[0] is not rs:
+            phase = next(i for i, p in enumerate(rs.phases) if p.scores == YELLOW)
+            last = (rs, phase, -1, -1.0, last[4], _goods())
+        start = m["tile"] if st.phase <= last[1] and not st.finished else m["tile"] + 1
+        if start != last[2] or scorings != last[3]:
+            last = (rs, last[1], start, scorings, _figures(start, scorings), last[5])
+            _LAST[0] = last
+        self.high, self.low, self.next_high, self.next_low, self.soft = last[4]
         self._pos: list[dict[str, int]] | None = None
-        self.goods = _goods()
-        self._gains: dict[tuple[int, str, int, bool], float] = {}  # gain's and next_gain's answers
-        self._rivals: dict[tuple[int, str], tuple[int, int]] = {}  # the best two others' positions
+        self.goods = last[5]
+        # per good: the two highest positions (and their seats) and the third (``rivals``)
+        self._top: dict[str, tuple[int, int, int, int, int]] | None = None
 
     def pos(self) -> list[dict[str, int]]:
         """Every seat's positions, as ``rules.expansions.market.positions`` counts them (MK-21, MK-23)."""
@@ -99,34 +91,53 @@ class MarketOutlook:
             held: dict[int, str] | None = None
             out = []
             for s in range(st.n):
-                tab = st.tableaux[s]
-                key = tuple(tab)
+                key = tuple(st.tableaux[s])
                 found = _KNOWN.get(key)
                 if found is None:
+                    # the symbols of the cards with a roundel, and the "?" cards, whose good moves with its token
+                    anys = tuple(c for c in key if markets[c] == ANY)
+                    found = _KNOWN[key] = (positions(st, s, {}), anys)
+                counts, anys = found
+                if anys:  # MK-25: a "?" card counts 1 for its token's good
                     if held is None:
                         held = token_goods(st)
-                    found = positions(st, s, held)
-                    if all(markets[c] != ANY for c in tab):  # a "?" card's good moves with its token
-                        _KNOWN[key] = found
-                out.append(found)
+                    counts = dict(counts)
+                    for c in anys:
+                        good = held.get(c)
+                        if good is not None:
+                            counts[good] += 1
+                out.append(counts)
             self._pos = out
         return self._pos
 
     def rivals(self, seat: int, good: str) -> tuple[int, int]:
         """The highest and second highest positions in ``good`` of the other seats."""
-        found = self._rivals.get((seat, good))
+        top = self._top
+        if top is None:
+            top = self._top = {}
+        found = top.get(good)
         if found is None:
+            # the three highest positions, the first two with their seats (ties: the lower seat first)
             pos = self.pos()
-            best = second = 0
+            b1 = b2 = b3 = 0
+            s1 = s2 = -1
             for s in range(self.st.n):
-                if s != seat:
-                    p = pos[s][good]
-                    if p > best:
-                        best, second = p, best
-                    elif p > second:
-                        second = p
-            found = self._rivals[seat, good] = (best, second)
-        return found
+                p = pos[s][good]
+                if s1 < 0 or p > b1:
+                    b3, b2, s2 = b2, b1, s1
+                    b1, s1 = p, s
+                elif s2 < 0 or p > b2:
+                    b3 = b2
+                    b2, s2 = p, s
+                elif p > b3:
+                    b3 = p
+            found = top[good] = (b1, s1, b2, s2, b3)
+        b1, s1, b2, s2, b3 = found
+        if seat == s1:
+            return b2, b3
+        if seat == s2:
+            return b1, b3
+        return b1, b2
 
     def standing(self, seat: int, good: str, mine: int, high: float, low: float, soft: float) -> float:
         """The VP ``seat`` should get from ``good`` with ``mine`` symbols of it (others as they are)."""
@@ -141,29 +152,19 @@ class MarketOutlook:
 
     def gain(self, seat: int, good: str, symbols: int) -> float:
         """What ``symbols`` more (or fewer, if negative) of ``good`` bring ``seat`` over the scorings to come."""
-        key = (seat, good, symbols, False)
-        found = self._gains.get(key)
-        if found is None:
-            mine = self.pos()[seat][good]
-            high, low, soft = self.high, self.low, self.soft
-            found = self.standing(seat, good, mine + symbols, high, low, soft) - self.standing(
-                seat, good, mine, high, low, soft
-            )
-            self._gains[key] = found
-        return found
+        mine = self.pos()[seat][good]
+        high, low, soft = self.high, self.low, self.soft
+        return self.standing(seat, good, mine + symbols, high, low, soft) - self.standing(
+            seat, good, mine, high, low, soft
+        )
 
     def next_gain(self, seat: int, good: str, symbols: int) -> float:
         """The same for the next scoring alone, ranked nearly as it will be (a crate, MK-33)."""
-        key = (seat, good, symbols, True)
-        found = self._gains.get(key)
-        if found is None:
-            mine = self.pos()[seat][good]
-            high, low = self.next_high, self.next_low
-            found = self.standing(seat, good, mine + symbols, high, low, 0.6) - self.standing(
-                seat, good, mine, high, low, 0.6
-            )
-            self._gains[key] = found
-        return found
+        mine = self.pos()[seat][good]
+        high, low = self.next_high, self.next_low
+        return self.standing(seat, good, mine + symbols, high, low, 0.6) - self.standing(
+            seat, good, mine, high, low, 0.6
+        )
 
     def best_free(self, seat: int) -> float:
         """A "?" card's worth: one symbol of the best good token still free (MK-25)."""
@@ -219,15 +220,44 @@ def market_outlook(st: GameState, scorings: dict[str, float]) -> MarketOutlook |
     return MarketOutlook(st, scorings.get(YELLOW, 0.0))
 
 
+# What ``MarketOutlook`` reads of a ruleset and of the last position asked for (a playout's steps share them):
+# the ruleset (kept alive, so that no other one is at its address), the index of its phase scoring the goods,
+# the first tile to come and the scorings to come, the figures made of them (``_figures``) and the goods. One
+# tuple, replaced whole.
+_LAST: Final[list[tuple[object, int, int, float, tuple[float, float, float, float, float], tuple[str, ...]]]] = [
+    (None, -1, -1, -1.0, (0.0, 0.0, 0.0, 0.0, 0.0), ())
+]
+
+
+def _figures(start: int, scorings: float) -> tuple[float, float, float, float, float]:
+    """The tiles of the scorings still to come from tile ``start`` (the last one repeats, MK-18), the last
+    one partly: their first and second place VP, those of the next scoring, and the lead in symbols that
+    makes a place fairly sure (``MarketOutlook``'s figures)."""
+    table = _tiles()
+    high = low = 0.0
+    k = 0
+    left = scorings
+    while left > 1e-9:
+        share = min(1.0, left)
+        h, lo = table[min(start + k, len(table) - 1)]
+        high += share * h
+        low += share * lo
+        left -= share
+        k += 1
+    nxt = table[min(start, len(table) - 1)] if scorings > 0 else (0, 0)
+    soft = 0.6 + 0.4 * scorings  # symbols of lead that make a place fairly sure
+    return high, low, float(nxt[0]), float(nxt[1]), soft
+
+
 def roundels(st: GameState, a: Action, t: CardType, displaced: CardType | None) -> tuple[str | None, str | None]:
     """The market roundels of the card an action places and of the card it displaces (MK-49: the
     action names the roundel of the target for a trading card, else of the card, where copies differ)."""
-
-    def of(ct: CardType, named: str) -> str | None:
-        if named:
-            return named
-        return ct.market[0] if ct.market else None
-
     if displaced is not None and t.trading:
-        return of(t, ""), of(displaced, a.good)
-    return of(t, a.good), (of(displaced, "") if displaced is not None else None)
+        return _roundel(t, ""), _roundel(displaced, a.good)
+    return _roundel(t, a.good), (_roundel(displaced, "") if displaced is not None else None)
+
+
+def _roundel(ct: CardType, named: str) -> str | None:
+    if named:
+        return named
+    return ct.market[0] if ct.market else None

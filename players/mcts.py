@@ -18,6 +18,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from typing import Final
 
 from rules import apply, legal_moves
 from rules.actions import Action, Move
@@ -27,9 +28,9 @@ from .eval import Outlook, final_rewards
 from .hidden import determinize
 from .search import SearchResult, heuristic_move
 
-PRIOR_TEMPERATURE = 2.5  # VP: as the easy level's softmax
-EXPLORE = 1.0  # OpenSpiel's uct_c = 2 for returns in [-1, 1]; ours are win shares in [0, 1]
-EPSILON = 0.15  # playouts: chance of a uniformly random move
+PRIOR_TEMPERATURE: Final = 2.5  # VP: as the easy level's softmax
+EXPLORE: Final = 1.0  # OpenSpiel's uct_c = 2 for returns in [-1, 1]; ours are win shares in [0, 1]
+EPSILON: Final = 0.15  # playouts: chance of a uniformly random move
 
 
 class PNode:

@@ -13,8 +13,7 @@ Values are expected VP over the rest of the game, with rubles at ``Outlook.money
 
 from __future__ import annotations
 
-from functools import cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from rules.actions import BUY, TAKE, Action, Move
 from rules.cards import BLUE, GREEN, RED, CardType
@@ -22,23 +21,27 @@ from rules.expansions import assignments as m5
 from rules.expansions import module6 as m6
 
 if TYPE_CHECKING:
+    from rules.state import GameState
+
     from .eval import Outlook
 
-PURPLE = "purple"  # the Banquet's hand cards (BQ-03): never laid out, no -5 at the end (BQ-06)
-GUILD_HALL_SPLIT = 4  # M2-09: 4 split between rubles and VP at each building scoring
-TRADING_HOUSE_RUBLES, TRADING_HOUSE_VP = 3, 2  # M2-03: once after each building scoring
-SYCOPHANT_FEE = 1  # M2-05: 1 ruble at each aristocrat scoring, or the card goes
-BEYOND_TEN = 10  # IBG-04: each distinct aristocrat beyond the tenth
-GOLDEN_DONKEY = 5  # BQ-15: 5 rubles from the bank
-SPONSOR_SELF, SPONSOR_OTHERS = 6, 2  # M4-07
-HOLD = 0.6  # share of a purple card's effect counted while it waits in the hand
-AIM = 0.5  # share of an assignment's progress counted (the one chosen at the end may be another)
-MARKET = -1.0  # the urgency given for the market's obstacle: not valued here (its positions are)
-URGENT = 4.0  # a blocked seat's VP gains are lost until it meets the condition
-BLOCKED = 0.3  # share of a blocked seat's future gains counted as lost (M6-09: VP past F - 1 are lost)
+PURPLE: Final = "purple"  # the Banquet's hand cards (BQ-03): never laid out, no -5 at the end (BQ-06)
+GUILD_HALL_SPLIT: Final = 4  # M2-09: 4 split between rubles and VP at each building scoring
+TRADING_HOUSE_RUBLES: Final = 3  # M2-03: once after each building scoring
+TRADING_HOUSE_VP: Final = 2
+SYCOPHANT_FEE: Final = 1  # M2-05: 1 ruble at each aristocrat scoring, or the card goes
+BEYOND_TEN: Final = 10  # IBG-04: each distinct aristocrat beyond the tenth
+GOLDEN_DONKEY: Final = 5  # BQ-15: 5 rubles from the bank
+SPONSOR_SELF: Final = 6  # M4-07
+SPONSOR_OTHERS: Final = 2
+HOLD: Final = 0.6  # share of a purple card's effect counted while it waits in the hand
+AIM: Final = 0.5  # share of an assignment's progress counted (the one chosen at the end may be another)
+MARKET: Final = -1.0  # the urgency given for the market's obstacle: not valued here (its positions are)
+URGENT: Final = 4.0  # a blocked seat's VP gains are lost until it meets the condition
+BLOCKED: Final = 0.3  # share of a blocked seat's future gains counted as lost (M6-09: VP past F - 1 are lost)
 
 # Module 4's events (M4-03 ... M4-08) taken before the action: what each brings besides the action.
-EVENT_KINDS = ("event", "grabber")
+EVENT_KINDS: Final = ("event", "grabber")
 
 
 def extended_table(table: tuple[int, ...], beyond_ten: bool) -> tuple[int, ...]:
@@ -210,8 +213,8 @@ def obstacle_needs(o: Outlook, seat: int) -> tuple[dict[str, int], float]:
     or less), or further. Counted here from the tableau (``progress`` would rank the marketplace too)."""
     st = o.st
     done = m6.m6(st)["passed"][seat]
-    for f, ob in m6.placed(st):
-        if f in done or not m6.is_real(ob):
+    for f, ob in _placed(st):
+        if f in done or not _is_real(ob):
             continue
         if ob == "real_market":
             return {}, MARKET
@@ -247,9 +250,46 @@ def is_blocked(o: Outlook, seat: int) -> bool:
     return urgency == URGENT
 
 
-@cache
+# ``module6.placed`` by the obstacles of the state (fixed for a game; a playout asks at every step) and
+# ``module6.is_real`` by obstacle. Shared: read only.
+_PLACED: Final[dict[tuple[Any, ...], list[tuple[int, str]]]] = {}
+_REAL: Final[dict[str, bool]] = {}
+
+
+# the obstacles asked for last (kept alive) and their answer, as one pair (replaced whole, never torn)
+_PLACED_LAST: Final[list[tuple[Any, list[tuple[int, str]]]]] = [(None, [])]
+
+
+def _placed(st: GameState) -> list[tuple[int, str]]:
+    obstacles = m6.m6(st)["obstacles"]  # set up once, never changed (M6-02)
+    last = _PLACED_LAST[0]
+    if last[0] is obstacles:  # the same state's (a playout's steps)
+        return last[1]
+    key = tuple(obstacles.items())
+    found = _PLACED.get(key)
+    if found is None:
+        if len(_PLACED) > 1024:
+            _PLACED.clear()
+        found = _PLACED[key] = m6.placed(st)
+    _PLACED_LAST[0] = (obstacles, found)
+    return found
+
+
+def _is_real(obstacle: str) -> bool:
+    found = _REAL.get(obstacle)
+    if found is None:
+        found = _REAL[obstacle] = m6.is_real(obstacle)
+    return found
+
+
+_NEED: Final[dict[tuple[str, int], Any]] = {}
+
+
 def _need(obstacle: str, field: int) -> Any:
-    return m6.obstacle_info()[obstacle]["need"][str(field)]
+    found = _NEED.get((obstacle, field))
+    if found is None:
+        found = _NEED[obstacle, field] = m6.obstacle_info()[obstacle]["need"][str(field)]
+    return found
 
 
 def obstacle_gain(o: Outlook, seat: int, t: CardType) -> float:

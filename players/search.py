@@ -25,6 +25,7 @@ from dataclasses import dataclass
 
 from rules import apply, legal_moves
 from rules.actions import Action, Move
+from rules.lots import randbelow
 from rules.state import GameState
 
 from .eval import Outlook, estimated_rewards
@@ -118,11 +119,19 @@ def heuristic_move(st: GameState, moves: list[Move], rng: random.Random, epsilon
     if len(moves) == 1:
         return moves[0].action
     if rng.random() < epsilon:
-        return moves[rng.randrange(len(moves))].action
+        return moves[randbelow(rng, len(moves))].action
+    return greedy_move(st, moves)
+
+
+def greedy_move(st: GameState, moves: list[Move]) -> Action:
+    """The move of the highest heuristic value (the first of them)."""
+    if len(moves) == 1:
+        return moves[0].action
     out = Outlook(st)
     best = moves[0]
     best_score = out.score(best)
-    for m in moves[1:]:
+    for i in range(1, len(moves)):
+        m = moves[i]
         s = out.score(m)
         if s > best_score:
             best, best_score = m, s
@@ -143,7 +152,7 @@ def _playout(st: GameState, cfg: SearchConfig, rng: random.Random) -> list[float
     depth = -1 if cfg.full_min <= st.n <= cfg.full_max else cfg.playout_depth
     while not st.finished and steps != depth:
         moves = legal_moves(st)
-        action = heuristic_move(st, moves, rng, cfg.epsilon) if cfg.guided else moves[rng.randrange(len(moves))].action
+        action = heuristic_move(st, moves, rng, cfg.epsilon) if cfg.guided else moves[randbelow(rng, len(moves))].action
         apply(st, action)
         steps += 1
     return estimated_rewards(st, cfg.spread, cfg.margin if st.n > 2 else cfg.duel_margin)
@@ -179,7 +188,7 @@ def _select(node: Node, st: GameState, cfg: SearchConfig, rng: random.Random) ->
     else:
         untried = [m.action for m in moves if m.action not in children]
         if untried:
-            return untried[rng.randrange(len(untried))], 0.0
+            return untried[randbelow(rng, len(untried))], 0.0
         actions = [m.action for m in moves]
         eligible = [children[a] for a in actions]
     best_i = 0

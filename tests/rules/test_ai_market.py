@@ -94,3 +94,29 @@ def test_MK_33_a_crate_is_worth_what_it_keeps_less_its_price() -> None:
                 assert out.score(confirm) == pytest.approx(keep - drop - confirm.price * out.money)
                 seen += 1
     assert seen >= 3
+
+
+def test_MK_25_positions_follow_the_good_tokens_of_known_tableaux() -> None:
+    """A tableau's positions are kept by its cards, its "?" cards apart: a "?" card counts for the good its
+    token names at each position, also when the same tableau was counted before with another token or none."""
+    seen = 0
+    for players in (2, 3, 4, 5):
+        for st in market_positions(players, 40 + players):
+            assert MarketOutlook(st, 2.0).pos() == [positions(st, s) for s in range(st.n)]
+            markets = st.ruleset.catalogue.markets
+            seen += any(markets[c] == "?" for s in range(st.n) for c in st.tableaux[s])
+    assert seen > 20  # the "?" cards were in play
+
+
+@pytest.mark.parametrize("players", [2, 3, 5])
+def test_the_rivals_are_the_best_two_other_seats(players: int) -> None:
+    """``rivals``: the highest and second highest positions in a good among the other seats (0 where fewer)."""
+    for k, st in enumerate(market_positions(players, 21)):
+        if k % 4:
+            continue
+        m = MarketOutlook(st, 2.0)
+        pos = m.pos()
+        for seat in range(st.n):
+            for g in goods():
+                others = sorted((pos[s][g] for s in range(st.n) if s != seat), reverse=True) + [0, 0]
+                assert m.rivals(seat, g) == (others[0], others[1]), (seat, g, pos)

@@ -13,7 +13,7 @@ import pytest
 from players.ai import SEARCHES, decide, search_config
 from players.arena import play
 from players.eval import HAND_PENALTY, Outlook
-from players.search import STRONG, Node, _playout, _settled, sampled_move, search
+from players.search import STRONG, Node, _playout, _settled, greedy_move, heuristic_move, sampled_move, search
 from rules import GameState, Ruleset, apply, legal_moves, new_game
 
 
@@ -188,3 +188,18 @@ def test_an_arena_of_fixed_iterations_is_not_cut_short_by_the_clock(monkeypatch:
     result = play(["strong", "normal"], players=3, games=1, seed=1, iterations=5)
     strong = result.tallies["strong"]
     assert strong.searched > 0 and strong.iterations == 5 * strong.searched
+
+
+def test_the_greedy_move_is_the_heuristic_move_without_random_moves() -> None:
+    """``greedy_move`` (the review's valuation playouts, no random draw) picks what ``heuristic_move`` picks
+    at epsilon 0: the first move of the highest heuristic value."""
+    for seed in range(6):
+        st = position(Ruleset(edition=1 + seed % 2, players=2 + seed % 3), seed)
+        rng = random.Random(seed)
+        while not st.finished:
+            moves = legal_moves(st)
+            out = Outlook(st)
+            values = [out.score(m) for m in moves]
+            best = moves[values.index(max(values))].action
+            assert greedy_move(st, moves) == heuristic_move(st, moves, random.Random(0), 0.0) == best
+            apply(st, rng.choice(moves).action)

@@ -1,7 +1,8 @@
 """The rules core compiled with mypyc (rules/compile.py, used for speed) plays exactly the
 games pure Python plays: same legal moves, prices, events, errors and final scores, in base games
 and games with the Market, In bester Gesellschaft, Module 2, the Banquet and Modules 3 to 6 (where
-the compiled core calls the expansions' hooks).
+the compiled core calls the expansions' hooks). The compiled players (``players.compile.MODULES``)
+search and judge exactly as the pure ones: the same visits and values on seeded positions.
 
 Runs on the computer players' build (``players/compile.py``, ``build/mypyc``: the rules core's modules of
 ``rules.compile.MODULES`` compiled with the players' search), the one compiled build the suite makes;
@@ -54,9 +55,37 @@ print(json.dumps(out))
 """
 
 
-def play(path: Path) -> dict[str, object]:
+SEARCH = r"""
+import json, random, sys
+import players.search
+from players.ai import SEARCHES
+from players.judge import judge
+from players.search import search
+from rules import Ruleset, apply, legal_moves, new_game
+
+out = {"compiled": players.search.__file__.endswith(".so"), "results": []}
+rulesets = [Ruleset(edition=2, players=3), Ruleset(edition=2, players=5, expansions=("market",)),
+            Ruleset(edition=2, players=4, expansions=("market",), modules=(1, 2, 3, 4, 5, 6))]
+for k, rs in enumerate(rulesets):
+    st = new_game(rs, [f"P{i}" for i in range(rs.players)], seed=k)
+    rng = random.Random(k)
+    for _ in range(25 + 10 * k):
+        apply(st, rng.choice(legal_moves(st)).action)
+    while len(legal_moves(st)) < 2:
+        apply(st, legal_moves(st)[0].action)
+    for level in ("strong", "mcts-random"):
+        r = search(st, st.decider, random.Random(k), SEARCHES[level], iterations=40)
+        out["results"].append([list(r.action), sorted((list(a), v) for a, v in r.visits.items()), r.win_chance])
+    j = judge(st, legal_moves(st)[-1].action, iterations=8, seed=k, index=st.action_count)
+    out["results"].append([list(j.preferred), j.error, j.lead, j.simulations,
+                           sorted((list(a), v) for a, v in j.values.items())])
+print(json.dumps(out))
+"""
+
+
+def play(path: Path, script: str = PLAY) -> dict[str, object]:
     env = {**os.environ, "PYTHONPATH": str(path)}
-    run = subprocess.run([sys.executable, "-c", PLAY], cwd=path, env=env, capture_output=True, text=True)
+    run = subprocess.run([sys.executable, "-c", script], cwd=path, env=env, capture_output=True, text=True)
     assert run.returncode == 0, run.stderr[-3000:]
     result: dict[str, object] = json.loads(run.stdout)
     return result
@@ -71,3 +100,13 @@ def test_compiled_core_plays_the_same_games(players_build: Path) -> None:
     assert compiled["compiled"] is True, "the compiled modules were not the ones imported"
     assert pure["compiled"] is False
     assert compiled["games"] == pure["games"]
+
+
+def test_compiled_players_search_and_judge_as_the_pure_ones(players_build: Path) -> None:
+    """The same visits, win chances and review values (floats as Python computes them: a compiled module that
+    took a float sum for an int would fail or differ here)."""
+    compiled = play(players_build, SEARCH)
+    pure = play(ROOT, SEARCH)
+    assert compiled["compiled"] is True, "the compiled players were not the ones imported"
+    assert pure["compiled"] is False
+    assert compiled["results"] == pure["results"]
