@@ -7,7 +7,7 @@ from .actions import BUY, DISCARD, PUB, TAKE, Action, Move
 from .checks import card_params, check_hand_room, check_placement, well_formed
 from .errors import RuleError
 from .flow import after_turn, discard, place, placed_event, resume_after
-from .hooks import Checked, Decision, Event, Hooks
+from .hooks import Checked, Decision, Event, Events, Hooks
 from .moves import PUB_PRICE, offers, pub_max
 from .prices import hand_room, seat_context
 from .scoring import buy_vp, income
@@ -112,7 +112,7 @@ class PubDecision(Decision):
         return Action(PUB, amount=0)
 
 
-def pub_step(st: GameState, events: list[Event]) -> bool:
+def pub_step(st: GameState, events: Events) -> bool:
     """Scoring step 'pub', right after building scoring (BG-09; X-05, AMB-11): from the
     phase's start player, each player settles the decisions of ``Hooks.settle`` he has, in their
     order (the Pub in the base game), before the next player."""
@@ -142,7 +142,7 @@ def _open_settle(st: GameState, queue: list[int], after: tuple[int, str] | None)
     return False
 
 
-def settle_next(st: GameState, p: Pending, events: list[Event]) -> None:
+def settle_next(st: GameState, p: Pending, events: Events) -> None:
     """After a settling decision ``p``: the next one, or the rest of the phase's scoring."""
     if not _open_settle(st, p.queue, (p.seat, p.kind)):
         resume_after(st, "pub", events)

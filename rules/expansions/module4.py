@@ -21,6 +21,7 @@ from ..checks import check_placement, find
 from ..errors import RuleError
 from ..flow import _deal, discard, place
 from ..hooks import Checked, Event, Hooks, TurnAction
+from ..hooks import Events as EventLog
 from ..i18n import t
 from ..moves import offers
 from ..prices import seat_context
@@ -101,7 +102,7 @@ def slots(st: GameState, key: str) -> list[int]:
     return [c if c in row else -1 for c in m4(st)[key]]
 
 
-def round_end(st: GameState, events: list[Event]) -> None:
+def round_end(st: GameState, events: EventLog) -> None:
     """M4-14: the lower row is cleared left to right (the rightmost card ends on top of the discard
     pile); the upper row moves down, each card keeping its column."""
     assign(st)
@@ -256,7 +257,7 @@ def extra_hand_room(st: GameState, seat: int) -> int:
     return 1 if m4(st)["used"].get("warehouse") == seat else 0
 
 
-def resume_twin(st: GameState, events: list[Event]) -> bool:
+def resume_twin(st: GameState, events: EventLog) -> bool:
     """A Twin whose first card opened a decision (a "?" good) goes on with its second card."""
     m = m4(st)
     if m["resume"] is None or st.pending is not None:
