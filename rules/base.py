@@ -124,19 +124,20 @@ def _open_settle(st: GameState, queue: list[int], after: tuple[int, str] | None)
     """Open the next decision to settle: the same seat's later kinds after ``after`` (seat, kind),
     then the seats of ``queue`` in turn. Whether a seat has one is asked only when it comes up, so
     rubles gained from one decision can pay for the next (X-05)."""
-    settle = st.ruleset.hooks.settle
-    kinds = sorted(settle, key=lambda k: settle[k][0])
+    order = st.ruleset.hooks.settle_order()
     queue = list(queue)
     if after is not None:
         seat, done = after
-        for kind in kinds[kinds.index(done) + 1 :]:
-            if settle[kind][1](st, seat):
+        later = False
+        for kind, has in order:
+            if later and has(st, seat):
                 st.pending = Pending(kind, seat, queue=queue)
                 return True
+            later = later or kind == done
     while queue:
         seat = queue.pop(0)
-        for kind in kinds:
-            if settle[kind][1](st, seat):
+        for kind, has in order:
+            if has(st, seat):
                 st.pending = Pending(kind, seat, queue=queue)
                 return True
     return False

@@ -3,14 +3,13 @@ lists and says why anything else is refused, with a RuleError code (rules/errors
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Any, Final
 
 from .actions import BUY, DISCARD, OBSERVE, PASS, PLAY, PUB, TAKE, Action
 from .errors import RuleError
 from .hooks import HandPlay
 from .moves import BEFORE_ACTION, first_worker_turn, legal_moves, usable_observatory
-from .prices import displaceable, hand_limit, locked_cards, seat_context
+from .prices import can_displace, hand_limit, locked_cards, seat_context
 from .state import HAND, LOWER, UPPER, GameState
 
 
@@ -29,7 +28,7 @@ def check(st: GameState, action: Action, seat: int | None = None) -> tuple[int, 
     if p is not None:
         return st.ruleset.hooks.decisions[p.kind].check(st, p, action)
     hooks = st.ruleset.hooks
-    if kind in hooks.parsers and kind not in hooks.turn_actions and kind not in hooks.before_action:
+    if hooks.parsers and kind in hooks.parsers and kind not in hooks.turn_actions and kind not in hooks.before_action:
         # an expansion's decision, none open
         raise RuleError("not_pending", kind=kind)
     if kind == PASS:
@@ -127,20 +126,23 @@ def card_params(st: GameState, card_id: str, target_id: str = "") -> dict[str, A
     return params
 
 
-def find(st: GameState, line: Iterable[int], type_id: str, good: str = "") -> int:
+def find(st: GameState, line: list[int], type_id: str, good: str = "") -> int:
     """The first card of type ``type_id`` in ``line`` (-1: none); where the ruleset tells copies apart
     by roundel (MK-49), the one whose roundel is ``good`` ("" for a type whose copies do not differ)."""
-    cards = st.cards
+    t = st.ruleset.catalogue.by_id.get(type_id)
+    if t is None:
+        return -1
+    cards = st.cards  # one object per card type (CardType): compared by identity
     if not st.ruleset.roundels:
         if good:
             return -1
         for c in line:
-            if cards[c].id == type_id:
+            if cards[c] is t:
                 return c
         return -1
     goods = st.ruleset.catalogue.copy_goods
     for c in line:
-        if cards[c].id == type_id and goods[c] == good:
+        if cards[c] is t and goods[c] == good:
             return c
     return -1
 
@@ -170,8 +172,10 @@ def resolve_placement(st: GameState, seat: int, card: int, action: Action, lower
         raise RuleError("not_placeable", **card_params(st, t.id))
     ctx = seat_context(st, seat)
     if t.trading:
-        disp = displaceable(t)
-        if not any(tt in disp for tt in ctx.targets):
+        for tt in ctx.targets:
+            if can_displace(t, tt):
+                break
+        else:
             raise RuleError("no_target", **card_params(st, t.id))
         if not action.target:
             raise RuleError("needs_target", **card_params(st, t.id))
@@ -182,7 +186,7 @@ def resolve_placement(st: GameState, seat: int, card: int, action: Action, lower
             tt = cards[c]
             if (
                 tt.id == action.target
-                and tt in disp
+                and can_displace(t, tt)
                 and c not in fd
                 and c not in locked
                 and (goods[c] if goods else "") == action.good

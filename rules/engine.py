@@ -3,7 +3,7 @@
 - ``rules/prices.py``: prices and discounts, trading-card targets, hand limit (BG-04 … BG-06)
 - ``rules/moves.py``: legal moves (seed 000 "Die Aktionen"; BG-02, BG-03, BG-08)
 - ``rules/checks.py``: validation, agreeing with ``legal_moves`` (tests/rules/test_properties.py)
-- ``rules/flow.py``: setup, apply (and ``advance``, the same without the events), phases and rounds (BG-01, BG-03, BG-11 … BG-13)
+- ``rules/flow.py``: setup, apply (``advance``: the same without events), phases, rounds (BG-01, BG-03, BG-11 … BG-13)
 - ``rules/scoring.py``: income and final scoring (BG-07, BG-10, BG-14)
 - ``rules/base.py``: the Observatory and Pub decisions and the base scoring steps, as hooks
 - ``rules/hooks.py`` and ``rules/expansions/``: how expansions and modules join in

@@ -183,7 +183,7 @@ def _apply(st: GameState, action: Action, checked: tuple[int, int, int], events:
         return
     row = action.row
     if kind == TAKE:
-        (st.upper if row == UPPER else st.lower).remove(card)
+        _remove(st.upper if row == UPPER else st.lower, card)
         st.hands[decider].append(card)
         stats = st.stats[decider]
         stats["taken"] = stats.get("taken", 0) + 1
@@ -193,7 +193,7 @@ def _apply(st: GameState, action: Action, checked: tuple[int, int, int], events:
         # a hand card played as an action (Hooks.hand_plays): never a pass (AMB-22)
         _logged(events, hooks.hand_plays[st.cards[card].ability or ""].apply(st, decider, action, checked))
     elif kind in (BUY, PLAY):
-        (st.hands[decider] if kind == PLAY else st.upper if row == UPPER else st.lower).remove(card)
+        _remove(st.hands[decider] if kind == PLAY else st.upper if row == UPPER else st.lower, card)
         if events is not None:
             events.append(placed_event(kind, decider, st.cards[card], pr, row, target, st.cards))
         place(st, decider, card, target, pr, events)
@@ -201,6 +201,15 @@ def _apply(st: GameState, action: Action, checked: tuple[int, int, int], events:
         _logged(events, hooks.turn_actions[kind].apply(st, decider, action, checked))
     st.passes = 0
     after_turn(st, events)
+
+
+def _remove(line: list[int], card: int) -> None:
+    """``line.remove(card)``, comparing native ints (the compiled core: no rich comparison per item)."""
+    for i in range(len(line)):
+        if line[i] == card:
+            line.pop(i)
+            return
+    raise ValueError(card)
 
 
 def after_turn(st: GameState, events: Events) -> None:

@@ -245,6 +245,16 @@ class Hooks:
     # Hidden things an expansion turns up beyond cards drawn from a stack (``rules.takeback.revealed``): an
     # action that turned one up cannot be taken back.
     reveals: list[Reveals] = field(default_factory=list)
+    # ``settle`` in its order, made on first use (once the ruleset's parts have all merged theirs).
+    settle_cache: list[tuple[str, Settles]] | None = field(default=None, repr=False, compare=False)
+
+    def settle_order(self) -> list[tuple[str, Settles]]:
+        """The decisions settled after building scoring (``settle``) in their order: (kind, whether a seat has it)."""
+        order = self.settle_cache
+        if order is None:
+            kinds = sorted(self.settle, key=lambda k: self.settle[k][0])
+            order = self.settle_cache = [(k, self.settle[k][1]) for k in kinds]
+        return order
 
     def merge(self, other: Hooks) -> None:
         for name in (

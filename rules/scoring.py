@@ -22,7 +22,11 @@ def vp_cards(st: GameState, seat: int, ability: str) -> int:
     Pubs that sell VP, a Guild Hall that may split into VP, a Trading House that sells VP."""
     cards = st.cards
     void = no_vp_cards(st)
-    return sum(1 for c in st.tableaux[seat] if cards[c].ability == ability and c not in void)
+    n = 0
+    for c in st.tableaux[seat]:
+        if cards[c].ability == ability and c not in void:
+            n += 1
+    return n
 
 
 def gain_vp(st: GameState, seat: int, vp: int, source: str, events: Events) -> int:
