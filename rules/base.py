@@ -10,7 +10,7 @@ from .flow import after_turn, discard, place, placed_event, resume_after
 from .hooks import Checked, Decision, Event, Events, Hooks
 from .moves import PUB_PRICE, offers, pub_max
 from .prices import hand_room, seat_context
-from .scoring import buy_vp, income
+from .scoring import buy_vp, income, vp_cards
 from .state import DRAWN, GameState, Pending
 
 
@@ -150,7 +150,8 @@ def settle_next(st: GameState, p: Pending, events: Events) -> None:
 
 
 def _has_pub(st: GameState, seat: int) -> bool:
-    return pub_max(st, seat) > 0
+    """``pub_max(st, seat) > 0``: the rubles for one VP and a Pub that may sell VP (BG-09)."""
+    return st.rubles[seat] >= PUB_PRICE and vp_cards(st, seat, "pub") > 0
 
 
 def base_hooks() -> Hooks:

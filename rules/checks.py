@@ -129,20 +129,17 @@ def card_params(st: GameState, card_id: str, target_id: str = "") -> dict[str, A
 def find(st: GameState, line: list[int], type_id: str, good: str = "") -> int:
     """The first card of type ``type_id`` in ``line`` (-1: none); where the ruleset tells copies apart
     by roundel (MK-49), the one whose roundel is ``good`` ("" for a type whose copies do not differ)."""
-    t = st.ruleset.catalogue.by_id.get(type_id)
-    if t is None:
-        return -1
-    cards = st.cards  # one object per card type (CardType): compared by identity
+    cards = st.cards
     if not st.ruleset.roundels:
         if good:
             return -1
         for c in line:
-            if cards[c] is t:
+            if cards[c].id == type_id:
                 return c
         return -1
     goods = st.ruleset.catalogue.copy_goods
     for c in line:
-        if cards[c] is t and goods[c] == good:
+        if cards[c].id == type_id and goods[c] == good:
             return c
     return -1
 

@@ -134,7 +134,8 @@ def advance(st: GameState, action: Action) -> None:
     changed) and the same rules carry ``action`` out, leaving the state ``apply`` leaves; only the events
     that record what happened are not built (``Events`` None)."""
     _apply(st, action, check(st, action, None), None)
-    _interrupt(st, None)
+    if st.ruleset.hooks.interrupts:
+        _interrupt(st, None)
 
 
 def _interrupt(st: GameState, events: Events) -> None:
@@ -234,7 +235,8 @@ def placed_event(kind: str, seat: int, t: CardType, pr: int, row: int, target: i
 def place(st: GameState, seat: int, card: int, target: int, pr: int, events: Events) -> None:
     """Pay and lay out a card; a trading card replaces ``target``, which goes to the discard pile.
     Then the expansions react (``Hooks.on_place``), e.g. with a decision about the new card."""
-    st.rubles[seat] -= pr
+    rubles = st.rubles  # written out, not -=: compiled, a list item's -= is a generic in-place subtraction
+    rubles[seat] = rubles[seat] - pr
     tab = st.tableaux[seat]
     stats = st.stats[seat]
     stats["spent"] = stats.get("spent", 0) + pr
@@ -285,11 +287,10 @@ def _deal(st: GameState, deck: str, count: int, events: Events) -> None:
     """Place up to ``count`` cards from ``deck`` in the upper row; placing a stack's last card, or a
     stack too short to fill the display, triggers the end of the game (BG-13)."""
     stack = st.decks[deck]
-    dealt = []
-    for _ in range(count):
-        if not stack:
-            break
-        dealt.append(stack.pop())
+    top = len(stack) - max(0, min(count, len(stack)))
+    dealt = stack[top:]  # the top card (the end of the list) first, as drawn one by one
+    dealt.reverse()
+    del stack[top:]
     st.upper.extend(dealt)
     for react in st.ruleset.hooks.dealt:
         react(st, dealt)

@@ -29,6 +29,15 @@ def vp_cards(st: GameState, seat: int, ability: str) -> int:
     return n
 
 
+def tally(counts: dict[str, int], key: str, n: int) -> None:
+    """``counts[key] += n``, the key made on first use (with 0 too); a 0 added to a present key writes nothing."""
+    had = counts.get(key)
+    if had is None:
+        counts[key] = n
+    elif n:
+        counts[key] = had + n
+
+
 def gain_vp(st: GameState, seat: int, vp: int, source: str, events: Events) -> int:
     """Every VP gain passes here (M6-19): the active parts' filters (``Hooks.vp_filters``) may hold
     some back, the rest moves the marker, then the parts react (``Hooks.vp_gained``); ``events``
@@ -38,9 +47,9 @@ def gain_vp(st: GameState, seat: int, vp: int, source: str, events: Events) -> i
     if hooks.vp_filters:
         for keep in hooks.vp_filters:
             vp = keep(st, seat, vp, source, events)
-    st.vp[seat] += vp
-    d = st.vp_by_source[seat]
-    d[source] = d.get(source, 0) + vp
+    vps = st.vp  # written out, not +=: compiled, a list item's += is a generic in-place addition
+    vps[seat] = vps[seat] + vp
+    tally(st.vp_by_source[seat], source, vp)
     for react in hooks.vp_gained:
         react(st, seat, vp, source, events)
     return vp
@@ -49,7 +58,8 @@ def gain_vp(st: GameState, seat: int, vp: int, source: str, events: Events) -> i
 def buy_vp(st: GameState, seat: int, vp: int, price: int, source: str, events: Events) -> None:
     """``seat`` pays ``price`` rubles for ``vp`` VP from ``source`` (the Pub, BG-09; the Trading House, IBG):
     the VP through ``gain_vp``, the rubles counted as spent."""
-    st.rubles[seat] -= price
+    rubles = st.rubles
+    rubles[seat] = rubles[seat] - price
     gain_vp(st, seat, vp, source, events)
     stats = st.stats[seat]
     stats["spent"] = stats.get("spent", 0) + price
@@ -96,10 +106,11 @@ def score_colour(st: GameState, colour: str, key: str, events: Events) -> None:
                     k = bonus_count(st, seat, t.bonus_per)
                     rub += t.bonus_rubles * k
                     vp += t.bonus_vp * k
-        st.rubles[seat] += rub
+        rubles = st.rubles
+        rubles[seat] = rubles[seat] + rub  # (not +=: see gain_vp)
         s = st.stats[seat]
-        s[rubles_key] = s.get(rubles_key, 0) + rub
-        s[vp_key] = s.get(vp_key, 0) + vp
+        tally(s, rubles_key, rub)
+        tally(s, vp_key, vp)
         if events is not None:
             # the totals after it, so a scoring reads as before + gained = after (UI-15); what an
             # obstacle holds back or adds follows in events of its own (M6-19)
