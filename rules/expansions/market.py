@@ -33,6 +33,7 @@ def market_data() -> dict[str, Any]:
 
 
 @cache
+@cache
 def goods() -> tuple[str, ...]:
     """MK-19: chicken, grain, apple, fish, cabbage (also X-07's order for an absent player's choice)."""
     return tuple(market_data()["goods"])
@@ -73,14 +74,14 @@ def positions(st: GameState, seat: int, held: dict[int, str] | None = None) -> d
     count for nothing; a "?" card counts 1 for its token's good: ``held``, ``token_goods`` if not given)."""
     cat = st.ruleset.catalogue
     markets, cards = cat.markets, cat.cards
-    if held is None:
-        held = token_goods(st)
-    out = dict.fromkeys(goods(), 0)
+    out = {g: 0 for g in goods()}
     for c in st.tableaux[seat]:
         roundel = markets[c]
         if roundel is None:
             continue
         if roundel == ANY:
+            if held is None:  # made only for a tableau with a "?" card
+                held = token_goods(st)
             good = held.get(c)
             if good is not None:
                 out[good] += 1

@@ -79,20 +79,28 @@ def assign(st: GameState, *_: object) -> None:
     order it was laid. A Twin's second card lies on slot 1 too and takes no slot of its own. Only
     ever called while an action is carried out, so the slots are part of the game's history."""
     m = m4(st)
-    extra = set(m["twin"][1:])
-    for key, row in (("upper_slots", st.upper), ("lower_slots", st.lower)):
+    twin: list[int] = m["twin"]
+    for key in ("upper_slots", "lower_slots"):
+        row = st.upper if key == "upper_slots" else st.lower
         slots: list[int] = m[key]
-        present = set(row)
-        for i, c in enumerate(slots):
-            if c >= 0 and c not in present:
+        for i in range(len(slots)):
+            if slots[i] >= 0 and _index(row, slots[i]) < 0:
                 slots[i] = -1
-        held = {c for c in slots if c >= 0}
-        for c in row:
-            if c not in held and c not in extra:
-                if -1 in slots:
-                    slots[slots.index(-1)] = c
+        for c in row:  # a card already on a slot keeps it (row cards are distinct: one look each)
+            if _index(slots, c) < 0 and _index(twin, c, 1) < 0:
+                free = _index(slots, -1)
+                if free >= 0:
+                    slots[free] = c
                 else:
                     slots.append(c)
+
+
+def _index(xs: list[int], x: int, start: int = 0) -> int:
+    """The first index of ``x`` in ``xs`` from ``start`` on, or -1 (native ints compared: no sets built)."""
+    for i in range(start, len(xs)):
+        if xs[i] == x:
+            return i
+    return -1
 
 
 def slots(st: GameState, key: str) -> list[int]:

@@ -58,9 +58,17 @@ def m6(st: GameState) -> dict[str, Any]:
     return m
 
 
+@cache
+def track() -> tuple[tuple[int, str], ...]:
+    """The obstacles' fields in the order of the track, each with its key in the state's ``obstacles``
+    (setup and ``read_obstacles`` put one obstacle on each of ``fields``)."""
+    return tuple((f, str(f)) for f in sorted(fields()))
+
+
 def placed(st: GameState) -> list[tuple[int, str]]:
     """(field, obstacle) in the order of the track."""
-    return sorted((int(f), o) for f, o in m6(st)["obstacles"].items())
+    obstacles = m6(st)["obstacles"]
+    return [(f, obstacles[key]) for f, key in track() if key in obstacles]
 
 
 # --- setup ---------------------------------------------------------------------------------------
@@ -112,23 +120,33 @@ def counts(st: GameState, seat: int) -> dict[str, int]:
     """The tableau counts the obstacles read (AMB-34: tableau cards only; trading cards count for
     their colour)."""
     cards = st.cards
-    out = {"green": 0, "blue": 0, "red": 0, "trading": 0, "green_trading": 0, "blue_trading": 0, "red_trading": 0}
+    green = blue = red = trading = green_trading = blue_trading = red_trading = 0
     distinct: set[str] = set()
     for c in st.tableaux[seat]:
         t = cards[c]
-        if t.colour in (GREEN, BLUE, RED):
-            out[t.colour] += 1
-            if t.trading:
-                out[f"{t.colour}_trading"] += 1
-        if t.trading:
-            out["trading"] += 1
-        if t.colour == GREEN:
+        colour = t.colour
+        if colour == GREEN:
+            green += 1
+            green_trading += t.trading
             distinct.add(t.id)
-    out["distinct_green"] = len(distinct)
-    pos = positions(st, seat)
-    out["chips"] = sum(1 for p in pos.values() if p > 0)  # a chip: a good he has a marker for (MK-22)
-    out["best_position"] = max(pos.values(), default=0)  # AMB-05: in full
-    return out
+        elif colour == BLUE:
+            blue += 1
+            blue_trading += t.trading
+        elif colour == RED:
+            red += 1
+            red_trading += t.trading
+        trading += t.trading
+    chips = best = 0
+    for p in positions(st, seat).values():
+        if p > 0:
+            chips += 1  # a chip: a good he has a marker for (MK-22)
+        if p > best:
+            best = p  # AMB-05: in full
+    return {
+        "green": green, "blue": blue, "red": red, "trading": trading, "green_trading": green_trading,
+        "blue_trading": blue_trading, "red_trading": red_trading, "distinct_green": len(distinct), "chips": chips,
+        "best_position": best,
+    }
 
 
 def progress(st: GameState, seat: int, obstacle: str, field: int) -> list[dict[str, Any]]:
@@ -185,9 +203,13 @@ def keep_vp(st: GameState, seat: int, vp: int, source: str, events: Events) -> i
     v = st.vp[seat]
     target = v + vp
     done = m["passed"][seat]
-    for f, ob in placed(st):
+    obstacles = m["obstacles"]
+    for f, key in track():
+        if target < f - 1:
+            break  # no obstacle reached from here on (a real one is checked at F - 1, a bonus one at F)
         if f in done:
             continue
+        ob = obstacles[key]
         real = is_real(ob)
         if target < (f - 1 if real else f):
             break
