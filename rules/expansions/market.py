@@ -39,9 +39,10 @@ def goods() -> tuple[str, ...]:
     return tuple(market_data()["goods"])
 
 
-def tiles() -> list[tuple[int, int]]:
+@cache
+def tiles() -> tuple[tuple[int, int], ...]:
     """MK-07, MK-62 (AMB-01): the value tiles, lowest first, as (first place VP, second place VP)."""
-    return [(a, b) for a, b in market_data()["market_values"]]
+    return tuple((a, b) for a, b in market_data()["market_values"])
 
 
 def mstate(st: GameState) -> dict[str, Any]:
@@ -197,19 +198,25 @@ def marketplace_step(st: GameState, events: Events) -> bool:
     pos = [positions(st, s) for s in range(n)]
     gained = [0] * n
     for good in goods():
-        ranked = [(pos[s][good], s) for s in range(n) if pos[s][good] > 0]
-        if not ranked:
-            continue
-        best = max(p for p, _ in ranked)
-        firsts = [s for p, s in ranked if p == best]
-        for s in firsts:
-            gained[s] += high
-        rest = [p for p, _ in ranked if p < best]
-        if len(firsts) == 1 and rest:
-            second = max(rest)
-            for p, s in ranked:
-                if p == second:
-                    gained[s] += low
+        at = [pos[s][good] for s in range(n)]
+        best = firsts = 0
+        for p in at:
+            if p > best:
+                best, firsts = p, 1
+            elif p == best and p > 0:
+                firsts += 1
+        if not best:
+            continue  # nobody ranked for this good
+        second = 0  # with one clear first, the highest position below it (0: none ranked)
+        if firsts == 1:
+            for p in at:
+                if second < p < best:
+                    second = p
+        for s in range(n):
+            if at[s] == best:
+                gained[s] += high
+            elif second and at[s] == second:
+                gained[s] += low
     start = st.tokens[st.ruleset.phases[st.phase].token]
     for i in range(n):
         seat = (start + i) % n
