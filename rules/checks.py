@@ -28,9 +28,6 @@ def check(st: GameState, action: Action, seat: int | None = None) -> tuple[int, 
     if p is not None:
         return st.ruleset.hooks.decisions[p.kind].check(st, p, action)
     hooks = st.ruleset.hooks
-    if hooks.parsers and kind in hooks.parsers and kind not in hooks.turn_actions and kind not in hooks.before_action:
-        # an expansion's decision, none open
-        raise RuleError("not_pending", kind=kind)
     if kind == PASS:
         if card_id or row != -1 or target_id or amount or good:
             raise RuleError("malformed_action")
@@ -50,6 +47,10 @@ def check(st: GameState, action: Action, seat: int | None = None) -> tuple[int, 
             check_hand_room(st, decider)
             return card, -1, 0
         return check_placement(st, decider, card, action, lower=row == LOWER)
+    # (the parts' notation never names a base kind, so pass, buy and take are never this)
+    if kind in hooks.parsers and kind not in hooks.turn_actions and kind not in hooks.before_action:
+        # an expansion's decision, none open
+        raise RuleError("not_pending", kind=kind)
     if not well_formed(action) and not (kind == PLAY and hand_play_of(st, card_id) is not None):
         raise RuleError("malformed_action")
     if kind in (PUB, DISCARD):

@@ -264,9 +264,9 @@ def next_turn(st: GameState, events: Events) -> None:
     """After a turn: the phase ends when all passed in succession or the display is empty (BG-03).
     An expansion may first go on with the same player's turn (``Hooks.turn_end``, e.g. BQ-14); after a
     step before the action (``Hooks.before_action``) the same player's regular turn follows."""
-    if st.ext and BEFORE_ACTION in st.ext:
-        return
     rs = st.ruleset
+    if rs.hooks.before_action and BEFORE_ACTION in st.ext:  # only such parts set it
+        return
     for goes_on in rs.hooks.turn_end:
         if goes_on(st, events):
             return
