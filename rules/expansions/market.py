@@ -39,9 +39,13 @@ def goods() -> tuple[str, ...]:
     return tuple(market_data()["goods"])
 
 
-@cache
-def tiles() -> tuple[tuple[int, int], ...]:
+def tiles() -> list[tuple[int, int]]:
     """MK-07, MK-62 (AMB-01): the value tiles, lowest first, as (first place VP, second place VP)."""
+    return list(_tiles())
+
+
+@cache
+def _tiles() -> tuple[tuple[int, int], ...]:
     return tuple((a, b) for a, b in market_data()["market_values"])
 
 
@@ -54,7 +58,7 @@ def mstate(st: GameState) -> dict[str, Any]:
 
 def tile(st: GameState) -> tuple[int, int]:
     """MK-18, MK-45: the current market value; round r uses tile min(r, 6)."""
-    return tiles()[mstate(st)["tile"]]
+    return _tiles()[mstate(st)["tile"]]
 
 
 def token_goods(st: GameState) -> dict[int, str]:
