@@ -287,12 +287,14 @@ def _deal(st: GameState, deck: str, count: int, events: Events) -> None:
     """Place up to ``count`` cards from ``deck`` in the upper row; placing a stack's last card, or a
     stack too short to fill the display, triggers the end of the game (BG-13)."""
     stack = st.decks[deck]
-    top = len(stack) - max(0, min(count, len(stack)))
-    dealt = stack[top:]  # the top card (the end of the list) first, as drawn one by one
-    dealt.reverse()
-    del stack[top:]
-    st.upper.extend(dealt)
-    for react in st.ruleset.hooks.dealt:
+    upper = st.upper
+    k = max(0, min(count, len(stack)))
+    for _ in range(k):
+        upper.append(stack.pop())
+    hooks = st.ruleset.hooks
+    # the cards dealt, top card first, as a list of their own only where a part or the log reads them
+    dealt = upper[len(upper) - k :] if hooks.dealt or events is not None else []
+    for react in hooks.dealt:
         react(st, dealt)
     if count > 0 and not stack and not st.ending:
         st.ending = True
