@@ -10,6 +10,7 @@ the OS allows it. Not a test; run it from the repository root::
     .venv/bin/python benchmarks/bench_rules.py --modules 2 [--market]   # Module 2, 2nd edition
     .venv/bin/python benchmarks/bench_rules.py --market --modules 4,6   # with modules
     .venv/bin/python benchmarks/bench_rules.py --modules 1 [--market]   # the Banquet (both editions; Module 1)
+    .venv/bin/python benchmarks/bench_rules.py --no-events              # rules.advance, as the searches play
 
 Totals are CPU time of this process; each configuration is run ``--repeat`` times and the fastest run
 is reported, which keeps other load on the machine out of the figures as far as possible. The
