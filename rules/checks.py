@@ -9,7 +9,7 @@ from .actions import BUY, DISCARD, OBSERVE, PASS, PLAY, PUB, TAKE, Action
 from .errors import RuleError
 from .hooks import HandPlay
 from .moves import BEFORE_ACTION, first_worker_turn, legal_moves, usable_observatory
-from .prices import can_displace, hand_limit, locked_cards, seat_context
+from .prices import displaceable, hand_limit, locked_cards, seat_context
 from .state import HAND, LOWER, UPPER, GameState
 
 
@@ -170,8 +170,9 @@ def resolve_placement(st: GameState, seat: int, card: int, action: Action, lower
         raise RuleError("not_placeable", **card_params(st, t.id))
     ctx = seat_context(st, seat)
     if t.trading:
+        disp = displaceable(t)
         for tt in ctx.targets:
-            if can_displace(t, tt):
+            if tt in disp:
                 break
         else:
             raise RuleError("no_target", **card_params(st, t.id))
@@ -184,7 +185,7 @@ def resolve_placement(st: GameState, seat: int, card: int, action: Action, lower
             tt = cards[c]
             if (
                 tt.id == action.target
-                and can_displace(t, tt)
+                and tt in disp
                 and c not in fd
                 and c not in locked
                 and (goods[c] if goods else "") == action.good

@@ -125,7 +125,8 @@ def apply(st: GameState, action: Action, seat: int | None = None) -> list[Event]
     checked = check(st, action, seat)
     events: list[Event] = []
     _apply(st, action, checked, events)
-    _interrupt(st, events)
+    if st.ruleset.hooks.interrupts:
+        _interrupt(st, events)
     return events
 
 
@@ -184,7 +185,7 @@ def _apply(st: GameState, action: Action, checked: tuple[int, int, int], events:
         return
     row = action.row
     if kind == TAKE:
-        _remove(st.upper if row == UPPER else st.lower, card)
+        (st.upper if row == UPPER else st.lower).remove(card)
         st.hands[decider].append(card)
         stats = st.stats[decider]
         stats["taken"] = stats.get("taken", 0) + 1
@@ -194,7 +195,7 @@ def _apply(st: GameState, action: Action, checked: tuple[int, int, int], events:
         # a hand card played as an action (Hooks.hand_plays): never a pass (AMB-22)
         _logged(events, hooks.hand_plays[st.cards[card].ability or ""].apply(st, decider, action, checked))
     elif kind in (BUY, PLAY):
-        _remove(st.hands[decider] if kind == PLAY else st.upper if row == UPPER else st.lower, card)
+        (st.hands[decider] if kind == PLAY else st.upper if row == UPPER else st.lower).remove(card)
         if events is not None:
             events.append(placed_event(kind, decider, st.cards[card], pr, row, target, st.cards))
         place(st, decider, card, target, pr, events)
@@ -202,15 +203,6 @@ def _apply(st: GameState, action: Action, checked: tuple[int, int, int], events:
         _logged(events, hooks.turn_actions[kind].apply(st, decider, action, checked))
     st.passes = 0
     after_turn(st, events)
-
-
-def _remove(line: list[int], card: int) -> None:
-    """``line.remove(card)``, comparing native ints (the compiled core: no rich comparison per item)."""
-    for i in range(len(line)):
-        if line[i] == card:
-            line.pop(i)
-            return
-    raise ValueError(card)
 
 
 def after_turn(st: GameState, events: Events) -> None:
@@ -287,14 +279,12 @@ def _deal(st: GameState, deck: str, count: int, events: Events) -> None:
     """Place up to ``count`` cards from ``deck`` in the upper row; placing a stack's last card, or a
     stack too short to fill the display, triggers the end of the game (BG-13)."""
     stack = st.decks[deck]
-    upper = st.upper
-    k = max(0, min(count, len(stack)))
-    for _ in range(k):
-        upper.append(stack.pop())
-    hooks = st.ruleset.hooks
-    # the cards dealt, top card first, as a list of their own only where a part or the log reads them
-    dealt = upper[len(upper) - k :] if hooks.dealt or events is not None else []
-    for react in hooks.dealt:
+    top = len(stack) - max(0, min(count, len(stack)))
+    dealt = stack[top:]  # the top card (the end of the list) first, as drawn one by one
+    dealt.reverse()
+    del stack[top:]
+    st.upper.extend(dealt)
+    for react in st.ruleset.hooks.dealt:
         react(st, dealt)
     if count > 0 and not stack and not st.ending:
         st.ending = True

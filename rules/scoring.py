@@ -29,15 +29,6 @@ def vp_cards(st: GameState, seat: int, ability: str) -> int:
     return n
 
 
-def tally(counts: dict[str, int], key: str, n: int) -> None:
-    """``counts[key] += n``, the key made on first use (with 0 too); a 0 added to a present key writes nothing."""
-    had = counts.get(key)
-    if had is None:
-        counts[key] = n
-    elif n:
-        counts[key] = had + n
-
-
 def gain_vp(st: GameState, seat: int, vp: int, source: str, events: Events) -> int:
     """Every VP gain passes here (M6-19): the active parts' filters (``Hooks.vp_filters``) may hold
     some back, the rest moves the marker, then the parts react (``Hooks.vp_gained``); ``events``
@@ -49,7 +40,8 @@ def gain_vp(st: GameState, seat: int, vp: int, source: str, events: Events) -> i
             vp = keep(st, seat, vp, source, events)
     vps = st.vp  # written out, not +=: compiled, a list item's += is a generic in-place addition
     vps[seat] = vps[seat] + vp
-    tally(st.vp_by_source[seat], source, vp)
+    d = st.vp_by_source[seat]
+    d[source] = d.get(source, 0) + vp
     for react in hooks.vp_gained:
         react(st, seat, vp, source, events)
     return vp
@@ -109,8 +101,8 @@ def score_colour(st: GameState, colour: str, key: str, events: Events) -> None:
         rubles = st.rubles
         rubles[seat] = rubles[seat] + rub  # (not +=: see gain_vp)
         s = st.stats[seat]
-        tally(s, rubles_key, rub)
-        tally(s, vp_key, vp)
+        s[rubles_key] = s.get(rubles_key, 0) + rub
+        s[vp_key] = s.get(vp_key, 0) + vp
         if events is not None:
             # the totals after it, so a scoring reads as before + gained = after (UI-15); what an
             # obstacle holds back or adds follows in events of its own (M6-19)
