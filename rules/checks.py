@@ -9,7 +9,7 @@ from .actions import BUY, DISCARD, OBSERVE, PASS, PLAY, PUB, TAKE, Action
 from .errors import RuleError
 from .hooks import HandPlay
 from .moves import BEFORE_ACTION, first_worker_turn, legal_moves, usable_observatory
-from .prices import displaceable, hand_limit, locked_cards, seat_context
+from .prices import can_displace, hand_limit, locked_cards, seat_context
 from .state import HAND, LOWER, UPPER, GameState
 
 
@@ -170,9 +170,10 @@ def resolve_placement(st: GameState, seat: int, card: int, action: Action, lower
         raise RuleError("not_placeable", **card_params(st, t.id))
     ctx = seat_context(st, seat)
     if t.trading:
-        disp = displaceable(t)
+        # can_displace itself, not the table ``displaceable`` (the same answers): a check needs no table of
+        # every type a trading card may displace, whose first making costs far more than this pass
         for tt in ctx.targets:
-            if tt in disp:
+            if can_displace(t, tt):
                 break
         else:
             raise RuleError("no_target", **card_params(st, t.id))
@@ -185,7 +186,7 @@ def resolve_placement(st: GameState, seat: int, card: int, action: Action, lower
             tt = cards[c]
             if (
                 tt.id == action.target
-                and tt in disp
+                and can_displace(t, tt)
                 and c not in fd
                 and c not in locked
                 and (goods[c] if goods else "") == action.good
