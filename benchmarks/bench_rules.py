@@ -10,6 +10,7 @@ the OS allows it. Not a test; run it from the repository root::
     .venv/bin/python benchmarks/bench_rules.py --modules 2 [--market]   # Module 2, 2nd edition
     .venv/bin/python benchmarks/bench_rules.py --market --modules 4,6   # with modules (X-01, X-02)
     .venv/bin/python benchmarks/bench_rules.py --modules 1 [--market]   # the Banquet (both editions; Module 1)
+    .venv/bin/python benchmarks/bench_rules.py --no-events              # rules.advance, as the searches play
 
 Totals are CPU time of this process; each configuration is run ``--repeat`` times and the fastest run
 is reported, which keeps other load on the machine out of the figures as far as possible. The
@@ -49,7 +50,7 @@ if "--compiled" in sys.argv[1:]:  # before rules is imported: take it from the m
     import_from(build())
 
 import rules.engine  # noqa: E402
-from rules import Ruleset, apply, legal_moves, new_game  # noqa: E402
+from rules import Ruleset, advance, apply, legal_moves, new_game  # noqa: E402
 
 IMPLEMENTATION = "compiled with mypyc" if rules.engine.__file__.endswith((".so", ".pyd")) else "pure Python"
 
@@ -57,6 +58,8 @@ MAX_ACTIONS = 5000
 # Expansions (besides the Market) and modules of every configuration: --society, --sp-plus, --modules.
 EXPANSIONS: tuple[str, ...] = ()
 MODULES: tuple[int, ...] = ()
+# --no-events: play with rules.advance (apply without building the events), as the searches do.
+NO_EVENTS = False
 
 
 @dataclass
@@ -93,6 +96,7 @@ def play_games(
     ruleset = Ruleset(edition=edition, players=players, expansions=expansions, modules=modules or MODULES)
     seats = [f"P{i}" for i in range(players)]
     clock = time.perf_counter
+    play = advance if NO_EVENTS else apply
     actions = 0
     t_apply = t_moves = 0.0
     start = time.process_time()  # CPU time of this process: other load on the machine does not count
@@ -106,12 +110,12 @@ def play_games(
                 t0 = clock()
                 action = choice(legal_moves(st)).action
                 t1 = clock()
-                apply(st, action)
+                play(st, action)
                 t2 = clock()
                 t_moves += t1 - t0
                 t_apply += t2 - t1
             else:
-                apply(st, choice(legal_moves(st)).action)
+                play(st, choice(legal_moves(st)).action)
             n += 1
             if n > MAX_ACTIONS:
                 raise RuntimeError(f"game {seed + g} did not finish")
@@ -215,12 +219,18 @@ def main(argv: list[str] | None = None) -> int:
         help="skip the timed run that splits legal_moves from apply (e.g. when counting instructions)",
     )
     ap.add_argument(
+        "--no-events",
+        action="store_true",
+        help="play with rules.advance, as the searches do: apply without building the events it returns",
+    )
+    ap.add_argument(
         "--compiled",
         action="store_true",
         help="run the rules core compiled with mypyc (built or reused by rules/compile.py)",
     )
     args = ap.parse_args(argv)
-    global EXPANSIONS, MODULES
+    global EXPANSIONS, MODULES, NO_EVENTS
+    NO_EVENTS = args.no_events
     chosen = (("new_society", args.society), ("new_society_replacements_only", args.sp_plus))
     EXPANSIONS = tuple(key for key, on in chosen if on)
     MODULES = tuple(int(m) for m in args.modules.split(",") if m.strip())
@@ -228,7 +238,7 @@ def main(argv: list[str] | None = None) -> int:
     five = args.market or args.society
     print(
         f"Python {sys.version.split()[0]}, rules core {IMPLEMENTATION}, {pin_to_one_cpu(args.cpu)}, "
-        f"random player over legal_moves, seed {args.seed}"
+        f"random player over legal_moves, {'advance' if NO_EVENTS else 'apply'}, seed {args.seed}"
         + (f", with {', '.join([*EXPANSIONS, *(f'module {m}' for m in MODULES)])}" if EXPANSIONS or MODULES else "")
     )
     bench(

@@ -3,6 +3,7 @@
 from .actions import BUY, DISCARD, OBSERVE, PASS, PLAY, PUB, TAKE, Action, Move, format_action, parse_action
 from .cards import CardType, Catalogue, catalogue
 from .engine import (
+    advance,
     apply,
     aristocrat_vp,
     can_displace,
@@ -45,6 +46,7 @@ __all__ = [
     "RuleError",
     "RulesetError",
     "Ruleset",
+    "advance",
     "apply",
     "aristocrat_vp",
     "can_displace",

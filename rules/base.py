@@ -7,10 +7,10 @@ from .actions import BUY, DISCARD, PUB, TAKE, Action, Move
 from .checks import card_params, check_hand_room, check_placement, well_formed
 from .errors import RuleError
 from .flow import after_turn, discard, place, placed_event, resume_after
-from .hooks import Checked, Decision, Event, Hooks
+from .hooks import Checked, Decision, Event, Events, Hooks
 from .moves import DRAWN_ROW, PUB_PRICE, offer_rows, pub_max, pub_moves, tables_of
 from .prices import hand_room, seat_context
-from .scoring import buy_vp, income
+from .scoring import buy_vp, income, vp_cards
 from .state import DRAWN, GameState, Pending
 
 
@@ -113,7 +113,7 @@ class PubDecision(Decision):
         return Action(PUB, amount=0)
 
 
-def pub_step(st: GameState, events: list[Event]) -> bool:
+def pub_step(st: GameState, events: Events) -> bool:
     """Scoring step 'pub', right after building scoring (BG-09; X-05, AMB-11): from the
     phase's start player, each player settles the decisions of ``Hooks.settle`` he has, in their
     order (the Pub in the base game), before the next player."""
@@ -125,32 +125,34 @@ def _open_settle(st: GameState, queue: list[int], after: tuple[int, str] | None)
     """Open the next decision to settle: the same seat's later kinds after ``after`` (seat, kind),
     then the seats of ``queue`` in turn. Whether a seat has one is asked only when it comes up, so
     rubles gained from one decision can pay for the next (X-05)."""
-    settle = st.ruleset.hooks.settle
-    kinds = sorted(settle, key=lambda k: settle[k][0])
+    order = st.ruleset.hooks.settle_order()
     queue = list(queue)
     if after is not None:
         seat, done = after
-        for kind in kinds[kinds.index(done) + 1 :]:
-            if settle[kind][1](st, seat):
+        later = False
+        for kind, has in order:
+            if later and has(st, seat):
                 st.pending = Pending(kind, seat, queue=queue)
                 return True
+            later = later or kind == done
     while queue:
         seat = queue.pop(0)
-        for kind in kinds:
-            if settle[kind][1](st, seat):
+        for kind, has in order:
+            if has(st, seat):
                 st.pending = Pending(kind, seat, queue=queue)
                 return True
     return False
 
 
-def settle_next(st: GameState, p: Pending, events: list[Event]) -> None:
+def settle_next(st: GameState, p: Pending, events: Events) -> None:
     """After a settling decision ``p``: the next one, or the rest of the phase's scoring."""
     if not _open_settle(st, p.queue, (p.seat, p.kind)):
         resume_after(st, "pub", events)
 
 
 def _has_pub(st: GameState, seat: int) -> bool:
-    return pub_max(st, seat) > 0
+    """``pub_max(st, seat) > 0``: the rubles for one VP and a Pub that may sell VP (BG-09)."""
+    return st.rubles[seat] >= PUB_PRICE and vp_cards(st, seat, "pub") > 0
 
 
 def base_hooks() -> Hooks:

@@ -3,14 +3,13 @@ lists and says why anything else is refused, with a RuleError code (rules/errors
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Any, Final
 
 from .actions import BUY, DISCARD, OBSERVE, PASS, PLAY, PUB, TAKE, Action
 from .errors import RuleError
 from .hooks import HandPlay
 from .moves import BEFORE_ACTION, first_worker_turn, legal_moves, usable_observatory
-from .prices import displaceable, hand_limit, locked_cards, seat_context
+from .prices import can_displace, hand_limit, locked_cards, seat_context
 from .state import HAND, LOWER, UPPER, GameState
 
 
@@ -29,9 +28,6 @@ def check(st: GameState, action: Action, seat: int | None = None) -> tuple[int, 
     if p is not None:
         return st.ruleset.hooks.decisions[p.kind].check(st, p, action)
     hooks = st.ruleset.hooks
-    if kind in hooks.parsers and kind not in hooks.turn_actions and kind not in hooks.before_action:
-        # an expansion's decision, none open
-        raise RuleError("not_pending", kind=kind)
     if kind == PASS:
         if card_id or row != -1 or target_id or amount or good:
             raise RuleError("malformed_action")
@@ -51,6 +47,10 @@ def check(st: GameState, action: Action, seat: int | None = None) -> tuple[int, 
             check_hand_room(st, decider)
             return card, -1, 0
         return check_placement(st, decider, card, action, lower=row == LOWER)
+    # (the parts' notation never names a base kind, so pass, buy and take are never this)
+    if kind in hooks.parsers and kind not in hooks.turn_actions and kind not in hooks.before_action:
+        # an expansion's decision, none open
+        raise RuleError("not_pending", kind=kind)
     if not well_formed(action) and not (kind == PLAY and hand_play_of(st, card_id) is not None):
         raise RuleError("malformed_action")
     if kind in (PUB, DISCARD):
@@ -127,7 +127,7 @@ def card_params(st: GameState, card_id: str, target_id: str = "") -> dict[str, A
     return params
 
 
-def find(st: GameState, line: Iterable[int], type_id: str, good: str = "") -> int:
+def find(st: GameState, line: list[int], type_id: str, good: str = "") -> int:
     """The first card of type ``type_id`` in ``line`` (-1: none); where the ruleset tells copies apart
     by roundel (MK-49), the one whose roundel is ``good`` ("" for a type whose copies do not differ)."""
     cards = st.cards
@@ -170,8 +170,12 @@ def resolve_placement(st: GameState, seat: int, card: int, action: Action, lower
         raise RuleError("not_placeable", **card_params(st, t.id))
     ctx = seat_context(st, seat)
     if t.trading:
-        disp = displaceable(t)
-        if not any(tt in disp for tt in ctx.targets):
+        # can_displace itself, not the table ``displaceable`` (the same answers): a check needs no table of
+        # every type a trading card may displace, whose first making costs far more than this pass
+        for tt in ctx.targets:
+            if can_displace(t, tt):
+                break
+        else:
             raise RuleError("no_target", **card_params(st, t.id))
         if not action.target:
             raise RuleError("needs_target", **card_params(st, t.id))
@@ -182,7 +186,7 @@ def resolve_placement(st: GameState, seat: int, card: int, action: Action, lower
             tt = cards[c]
             if (
                 tt.id == action.target
-                and tt in disp
+                and can_displace(t, tt)
                 and c not in fd
                 and c not in locked
                 and (goods[c] if goods else "") == action.good

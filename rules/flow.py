@@ -8,16 +8,15 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .actions import OBSERVE, PASS, PLAY, TAKE, Action, split_good
+from .actions import BUY, OBSERVE, PASS, PLAY, TAKE, Action, split_good
 from .cards import CardType, Catalogue
 from .checks import check
+from .hooks import Event, Events
 from .lots import shuffle
 from .moves import BEFORE_ACTION
 from .ruleset import Ruleset
 from .scoring import end_game
 from .state import ROW_NAMES, UPPER, GameState, Pending
-
-Event = dict[str, Any]
 
 
 # --- setup ------------------------------------------------------------------------------------
@@ -125,62 +124,89 @@ def apply(st: GameState, action: Action, seat: int | None = None) -> list[Event]
     On a RuleError nothing has changed.
     """
     checked = check(st, action, seat)
-    events = _apply(st, action, checked)
+    events: list[Event] = []
+    _apply(st, action, checked, events)
+    if st.ruleset.hooks.interrupts:
+        _interrupt(st, events)
+    return events
+
+
+def advance(st: GameState, action: Action) -> None:
+    """``apply`` without the game's log, for the searches' playouts: the same check (RuleError, nothing
+    changed) and the same rules carry ``action`` out, leaving the state ``apply`` leaves; only the events
+    that record what happened are not built (``Events`` None)."""
+    _apply(st, action, check(st, action, None), None)
+    if st.ruleset.hooks.interrupts:
+        _interrupt(st, None)
+
+
+def _interrupt(st: GameState, events: Events) -> None:
     interrupts = st.ruleset.hooks.interrupts
     if interrupts and not st.finished:  # before the game waits: decisions queued meanwhile (M6-18)
         for opened in interrupts:
             if opened(st, events):
                 break
-    return events
 
 
-def _apply(st: GameState, action: Action, checked: tuple[int, int, int]) -> list[Event]:
+def _logged(events: Events, caused: list[Event]) -> None:
+    """What a part's decision or action returned joins the log (nothing to do without one)."""
+    if events is not None:
+        events.extend(caused)
+
+
+def _apply(st: GameState, action: Action, checked: tuple[int, int, int], events: Events) -> None:
     p = st.pending
     st.action_count += 1
+    hooks = st.ruleset.hooks
     if p is not None:
-        return st.ruleset.hooks.decisions[p.kind].apply(st, p, action, checked)
+        _logged(events, hooks.decisions[p.kind].apply(st, p, action, checked))
+        return
     card, target, pr = checked
     kind = action.kind
     decider = st.to_move
-    before = st.ruleset.hooks.before_action.get(kind)
-    if before is not None:  # X-07: no action; his regular turn follows (M4-03)
-        st.ext[BEFORE_ACTION] = decider
-        return before.apply(st, decider, action, checked)
-    if st.ext:
+    if hooks.before_action:  # only parts with steps before the action set BEFORE_ACTION
+        before = hooks.before_action.get(kind)
+        if before is not None:  # X-07: no action; his regular turn follows (M4-03)
+            st.ext[BEFORE_ACTION] = decider
+            _logged(events, before.apply(st, decider, action, checked))
+            return
         st.ext.pop(BEFORE_ACTION, None)
     if kind == PASS:
         st.passes += 1
-        events: list[Event] = [{"type": "pass", "seat": decider}]
+        if events is not None:
+            events.append({"type": "pass", "seat": decider})
         next_turn(st, events)
-        return events
+        return
     if kind == OBSERVE:
         st.face_down.add(card)
         drawn = st.decks[action.card].pop()
         st.pending = Pending("observatory", decider, drawn, card)
-        return [{"type": "observe", "seat": decider, "deck": action.card, "card": st.cards[drawn].id}]
+        if events is not None:
+            events.append({"type": "observe", "seat": decider, "deck": action.card, "card": st.cards[drawn].id})
+        return
     row = action.row
     if kind == TAKE:
-        t = st.cards[card]
         (st.upper if row == UPPER else st.lower).remove(card)
         st.hands[decider].append(card)
         stats = st.stats[decider]
         stats["taken"] = stats.get("taken", 0) + 1
-        events = [{"type": "take", "seat": decider, "card": t.id, "row": ROW_NAMES[row]}]
-    elif kind == PLAY and st.cards[card].ability in st.ruleset.hooks.hand_plays:
+        if events is not None:
+            events.append({"type": "take", "seat": decider, "card": st.cards[card].id, "row": ROW_NAMES[row]})
+    elif kind == PLAY and hooks.hand_plays and st.cards[card].ability in hooks.hand_plays:
         # a hand card played as an action (Hooks.hand_plays): never a pass (AMB-22)
-        events = st.ruleset.hooks.hand_plays[st.cards[card].ability or ""].apply(st, decider, action, checked)
-    elif kind in ("buy", PLAY):
+        _logged(events, hooks.hand_plays[st.cards[card].ability or ""].apply(st, decider, action, checked))
+    elif kind in (BUY, PLAY):
         (st.hands[decider] if kind == PLAY else st.upper if row == UPPER else st.lower).remove(card)
-        events = [placed_event(kind, decider, st.cards[card], pr, row, target, st.cards)]
+        if events is not None:
+            events.append(placed_event(kind, decider, st.cards[card], pr, row, target, st.cards))
         place(st, decider, card, target, pr, events)
     else:
-        events = st.ruleset.hooks.turn_actions[kind].apply(st, decider, action, checked)
+        _logged(events, hooks.turn_actions[kind].apply(st, decider, action, checked))
     st.passes = 0
     after_turn(st, events)
-    return events
 
 
-def after_turn(st: GameState, events: list[Event]) -> None:
+def after_turn(st: GameState, events: Events) -> None:
     """The next turn, unless placing a card opened a decision (whose owner then continues the game)."""
     if st.pending is None:
         next_turn(st, events)
@@ -199,10 +225,11 @@ def placed_event(kind: str, seat: int, t: CardType, pr: int, row: int, target: i
     return ev
 
 
-def place(st: GameState, seat: int, card: int, target: int, pr: int, events: list[Event]) -> None:
+def place(st: GameState, seat: int, card: int, target: int, pr: int, events: Events) -> None:
     """Pay and lay out a card; a trading card replaces ``target``, which goes to the discard pile.
     Then the expansions react (``Hooks.on_place``), e.g. with a decision about the new card."""
-    st.rubles[seat] -= pr
+    rubles = st.rubles  # written out, not -=: compiled, a list item's -= is a generic in-place subtraction
+    rubles[seat] = rubles[seat] - pr
     tab = st.tableaux[seat]
     stats = st.stats[seat]
     stats["spent"] = stats.get("spent", 0) + pr
@@ -226,19 +253,22 @@ def discard(st: GameState, card: int) -> None:
 
 
 # --- flow ----------------------------------------------------------------------------------------
-def next_turn(st: GameState, events: list[Event]) -> None:
+def next_turn(st: GameState, events: Events) -> None:
     """After a turn: the phase ends when all passed in succession or the display is empty (BG-03).
     An expansion may first go on with the same player's turn (``Hooks.turn_end``, e.g. BQ-14); after a
     step before the action (``Hooks.before_action``) the same player's regular turn follows."""
-    if st.ext and BEFORE_ACTION in st.ext:
+    rs = st.ruleset
+    if rs.hooks.before_action and BEFORE_ACTION in st.ext:  # only such parts set it
         return
-    for goes_on in st.ruleset.hooks.turn_end:
+    for goes_on in rs.hooks.turn_end:
         if goes_on(st, events):
             return
-    if st.passes >= len(st.seats) or (not st.upper and not st.lower and st.ruleset.display_empty_ends_phase):
-        _end_phase(st, events)
+    n = len(st.seats)
+    if st.passes >= n or (not st.upper and not st.lower and rs.display_empty_ends_phase):
+        run_steps(st, 0, events)
     else:
-        st.to_move = (st.to_move + 1) % len(st.seats)
+        to_move = st.to_move + 1
+        st.to_move = 0 if to_move == n else to_move
 
 
 def _begin_actions(st: GameState) -> None:
@@ -246,31 +276,27 @@ def _begin_actions(st: GameState) -> None:
     st.passes = 0
 
 
-def _deal(st: GameState, deck: str, count: int, events: list[Event]) -> None:
+def _deal(st: GameState, deck: str, count: int, events: Events) -> None:
     """Place up to ``count`` cards from ``deck`` in the upper row; placing a stack's last card, or a
     stack too short to fill the display, triggers the end of the game (BG-13)."""
     stack = st.decks[deck]
-    dealt = []
-    for _ in range(count):
-        if not stack:
-            break
-        dealt.append(stack.pop())
+    top = len(stack) - max(0, min(count, len(stack)))
+    dealt = stack[top:]  # the top card (the end of the list) first, as drawn one by one
+    dealt.reverse()
+    del stack[top:]
     st.upper.extend(dealt)
     for react in st.ruleset.hooks.dealt:
         react(st, dealt)
     if count > 0 and not stack and not st.ending:
         st.ending = True
-        events.append({"type": "end_triggered", "deck": deck})
-    if dealt:
+        if events is not None:
+            events.append({"type": "end_triggered", "deck": deck})
+    if dealt and events is not None:
         cards = st.cards
         events.append({"type": "dealt", "deck": deck, "cards": [cards[c].id for c in dealt]})
 
 
-def _end_phase(st: GameState, events: list[Event]) -> None:
-    run_steps(st, 0, events)
-
-
-def run_steps(st: GameState, start: int, events: list[Event]) -> None:
+def run_steps(st: GameState, start: int, events: Events) -> None:
     """Run the phase's scoring steps from index ``start``; a step that opens a decision suspends them
     (the decision calls ``resume_after`` when done); after the last one the game goes on."""
     steps = st.ruleset.phases[st.phase].steps
@@ -281,13 +307,13 @@ def run_steps(st: GameState, start: int, events: list[Event]) -> None:
     after_scoring(st, events)
 
 
-def resume_after(st: GameState, step: str, events: list[Event]) -> None:
+def resume_after(st: GameState, step: str, events: Events) -> None:
     """Continue the phase's scoring after step ``step``, whose decisions are all taken."""
     st.pending = None
     run_steps(st, st.ruleset.phases[st.phase].steps.index(step) + 1, events)
 
 
-def after_scoring(st: GameState, events: list[Event]) -> None:
+def after_scoring(st: GameState, events: Events) -> None:
     phases = st.ruleset.phases
     if st.phase + 1 < len(phases):
         _start_phase(st, st.phase + 1, events)
@@ -302,7 +328,8 @@ def after_scoring(st: GameState, events: list[Event]) -> None:
     step_seats = st.ruleset.token_step
     st.tokens = {tok: (s + step_seats) % st.n for tok, s in st.tokens.items()}
     st.history.append({"round": st.round, "vp": list(st.vp), "rubles": list(st.rubles)})
-    events.append({"type": "round_end", "round": st.round})
+    if events is not None:
+        events.append({"type": "round_end", "round": st.round})
     if st.ending:
         end_game(st, events)
         return
@@ -312,14 +339,15 @@ def after_scoring(st: GameState, events: list[Event]) -> None:
     _start_phase(st, 0, events)
 
 
-def _start_phase(st: GameState, index: int, events: list[Event]) -> None:
+def _start_phase(st: GameState, index: int, events: Events) -> None:
     """New cards (BG-11): the upper row is filled from the phase's stack to 8 in both rows."""
     st.phase = index
     if st.ruleset.observatory_reset == "phase":
         st.face_down.clear()
     phase = st.ruleset.phases[index]
     need = st.ruleset.display_size - len(st.upper) - len(st.lower)
-    events.append({"type": "phase", "phase": phase.key, "round": st.round})
+    if events is not None:
+        events.append({"type": "phase", "phase": phase.key, "round": st.round})
     if need > 0:
         _deal(st, phase.deck, need, events)
     _begin_actions(st)
@@ -328,5 +356,5 @@ def _start_phase(st: GameState, index: int, events: list[Event]) -> None:
         if st.pending is not None:
             return
     if st.ruleset.display_empty_ends_phase and not st.upper and not st.lower:
-        _end_phase(st, events)
+        run_steps(st, 0, events)
         return

@@ -39,6 +39,10 @@ if TYPE_CHECKING:
     from .state import GameState, Pending
 
 Event = dict[str, Any]
+# What an action caused, for the game's log: a list the core and the parts append their events to, or
+# None where nobody reads them (``flow.advance``, the searches' playouts), so that no event is built.
+# The same rules run either way: a part never decides anything by whether it is given a log.
+Events = list[Event] | None
 Checked = tuple[int, int, int]  # (card, target, price) as ``check`` returns them
 TRADING: typing.Final = "trading"  # the ``Discount`` selector of every trading card, whatever its colour
 
@@ -118,26 +122,26 @@ class HandPlay:
         raise NotImplementedError
 
 
-Step = Callable[["GameState", list[Event]], bool]  # True: suspended on a pending decision
+Step = Callable[["GameState", Events], bool]  # True: suspended on a pending decision
 Setup = Callable[["GameState", random.Random, Mapping[str, Any]], None]  # with the record's own fields
 RecordField = Callable[[Any], Any]  # reads a record field's JSON value (ValueError if malformed)
 Boxed = Callable[["GameState", int], bool]  # True: the card went to the box, not the discard pile
-OnPlace = Callable[["GameState", int, int, int, list[Event]], None]  # seat, card, displaced card
-RoundEnd = Callable[["GameState", list[Event]], None]
+OnPlace = Callable[["GameState", int, int, int, Events], None]  # seat, card, displaced card
+RoundEnd = Callable[["GameState", Events], None]
 # after the display is filled, before the first turn (P5-08, BQ-21); may leave a pending decision
-PhaseStart = Callable[["GameState", list[Event]], None]
+PhaseStart = Callable[["GameState", Events], None]
 Settles = Callable[["GameState", int], bool]  # the seat has this decision to settle now
-Final = Callable[["GameState", int, dict[str, Any], list[Event]], None]  # seat, its final-scoring entry
-FinalStep = Callable[["GameState", list[dict[str, Any]], list[Event]], None]  # every seat's entry, events
+Final = Callable[["GameState", int, dict[str, Any], Events], None]  # seat, its final-scoring entry
+FinalStep = Callable[["GameState", list[dict[str, Any]], Events], None]  # every seat's entry, events
 ViewFields = Callable[["GameState", "int | None", dict[str, Any]], None]
 HandExempt = Callable[["GameState", int], bool]  # card: True = no hand penalty at the end (BQ-05)
 # seat, card, its rubles and VP at this scoring -> the rubles and VP it pays (attachments, BQ-16..18;
 # a covered card, BQ-12); may record events.
-CardIncome = Callable[["GameState", int, int, int, int, list[Event]], tuple[int, int]]
+CardIncome = Callable[["GameState", int, int, int, int, Events], tuple[int, int]]
 Locked = Callable[["GameState"], "frozenset[int]"]  # cards that no trading card may displace (BQ-11)
 # cards in tableaux that are the source of no VP at all, from their income or their abilities (AMB-17(e))
 NoVp = Callable[["GameState"], "frozenset[int]"]
-TurnEnd = Callable[["GameState", list[Event]], bool]  # True: the player's turn goes on (BQ-14)
+TurnEnd = Callable[["GameState", Events], bool]  # True: the player's turn goes on (BQ-14)
 PlayParser = Callable[[str, str, Catalogue, "tuple[str, ...]"], "Action | None"]
 PlayFormatter = Callable[["Action", Catalogue, str, "tuple[str, ...]"], str]
 # (selector, rubles off) for a seat beyond its tableau's own discounts, e.g. a Module-3 assistant; the
@@ -146,11 +150,11 @@ Discount = Callable[["GameState", int], tuple[tuple[str, int], ...]]
 Redeal = Callable[["GameState", int, random.Random], None]  # re-deal in place what the seat cannot see
 Parser = Callable[[str, str, Catalogue], "Action"]  # whole text, what follows the kind word
 # seat, VP offered, source, events -> the VP that count now (M6-19: every VP gain passes here)
-VpFilter = Callable[["GameState", int, int, str, "list[Event]"], int]
+VpFilter = Callable[["GameState", int, int, str, Events], int]
 # seat, VP credited, source, events: reactions once the marker has moved (M6-03: a bonus on the way)
-VpGained = Callable[["GameState", int, int, str, "list[Event]"], None]
+VpGained = Callable[["GameState", int, int, str, Events], None]
 # Before the game waits for its next decision: open a decision a part queued meanwhile (True: opened)
-Interrupt = Callable[["GameState", list[Event]], bool]
+Interrupt = Callable[["GameState", Events], bool]
 HandLimit = Callable[["GameState", int], int]  # seat -> hand slots added beyond the tableau's (M4-10)
 Dealt = Callable[["GameState", list[int]], None]  # cards just laid in the upper row from a stack (M4-06)
 Formatter = Callable[["Action", Catalogue, str], str]
@@ -241,6 +245,16 @@ class Hooks:
     # Hidden things an expansion turns up beyond cards drawn from a stack (``rules.takeback.revealed``): an
     # action that turned one up cannot be taken back.
     reveals: list[Reveals] = field(default_factory=list)
+    # ``settle`` in its order, made on first use (once the ruleset's parts have all merged theirs).
+    settle_cache: list[tuple[str, Settles]] | None = field(default=None, repr=False, compare=False)
+
+    def settle_order(self) -> list[tuple[str, Settles]]:
+        """The decisions settled after building scoring (``settle``) in their order: (kind, whether a seat has it)."""
+        order = self.settle_cache
+        if order is None:
+            kinds = sorted(self.settle, key=lambda k: self.settle[k][0])
+            order = self.settle_cache = [(k, self.settle[k][1]) for k in kinds]
+        return order
 
     def merge(self, other: Hooks) -> None:
         for name in (

@@ -4,10 +4,8 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from .hooks import cards_of
+from .hooks import Events, cards_of
 from .state import GameState
-
-Event = dict[str, Any]
 
 HAND_PENALTY: Final = 5  # BG-14
 CONVERSION: Final = "rubles"  # the source of the final scoring's VP for rubles: rubles not converted stay (X-06)
@@ -24,18 +22,24 @@ def vp_cards(st: GameState, seat: int, ability: str) -> int:
     Pubs that sell VP, a Guild Hall that may split into VP, a Trading House that sells VP."""
     cards = st.cards
     void = no_vp_cards(st)
-    return sum(1 for c in st.tableaux[seat] if cards[c].ability == ability and c not in void)
+    n = 0
+    for c in st.tableaux[seat]:
+        if cards[c].ability == ability and c not in void:
+            n += 1
+    return n
 
 
-def gain_vp(st: GameState, seat: int, vp: int, source: str, events: list[Event]) -> int:
+def gain_vp(st: GameState, seat: int, vp: int, source: str, events: Events) -> int:
     """Every VP gain passes here (M6-19): the active parts' filters (``Hooks.vp_filters``) may hold
     some back, the rest moves the marker, then the parts react (``Hooks.vp_gained``); ``events``
     receives what they tell (required, so that no gain passes an obstacle untold). Returns the VP
     credited."""
     hooks = st.ruleset.hooks
-    for keep in hooks.vp_filters:
-        vp = keep(st, seat, vp, source, events)
-    st.vp[seat] += vp
+    if hooks.vp_filters:
+        for keep in hooks.vp_filters:
+            vp = keep(st, seat, vp, source, events)
+    vps = st.vp  # written out, not +=: compiled, a list item's += is a generic in-place addition
+    vps[seat] = vps[seat] + vp
     d = st.vp_by_source[seat]
     d[source] = d.get(source, 0) + vp
     for react in hooks.vp_gained:
@@ -43,16 +47,17 @@ def gain_vp(st: GameState, seat: int, vp: int, source: str, events: list[Event])
     return vp
 
 
-def buy_vp(st: GameState, seat: int, vp: int, price: int, source: str, events: list[Event]) -> None:
+def buy_vp(st: GameState, seat: int, vp: int, price: int, source: str, events: Events) -> None:
     """``seat`` pays ``price`` rubles for ``vp`` VP from ``source`` (the Pub, BG-09; the Trading House, IBG):
     the VP through ``gain_vp``, the rubles counted as spent."""
-    st.rubles[seat] -= price
+    rubles = st.rubles
+    rubles[seat] = rubles[seat] - price
     gain_vp(st, seat, vp, source, events)
     stats = st.stats[seat]
     stats["spent"] = stats.get("spent", 0) + price
 
 
-def income(st: GameState, events: list[Event]) -> bool:
+def income(st: GameState, events: Events) -> bool:
     """Scoring step 'income' (BG-07, BG-10): every card of the phase's colour pays its rubles and
     VP (a face-down Observatory no VP), plus bonuses; from the phase's start player on."""
     phase = st.ruleset.phases[st.phase]
@@ -61,41 +66,48 @@ def income(st: GameState, events: list[Event]) -> bool:
     return False
 
 
-def score_colour(st: GameState, colour: str, key: str, events: list[Event]) -> None:
+def score_colour(st: GameState, colour: str, key: str, events: Events) -> None:
     cards = st.cards
     start = st.tokens[st.ruleset.phases[st.phase].token]
     rubles_key, vp_key = _stat_keys(key)
     n = len(st.seats)
     adjust = st.ruleset.hooks.card_income
+    fd = st.face_down
     for i in range(n):
-        seat = (start + i) % n
+        seat = start + i
+        if seat >= n:
+            seat -= n
         rub = vp = 0
-        for c in st.tableaux[seat]:
-            t = cards[c]
-            if t.colour != colour:
-                continue
-            if adjust:  # per card, for the expansions' changes (attachments, covered cards)
-                r, v = card_value(st, seat, c)
-                for hook in adjust:
-                    r, v = hook(st, seat, c, r, v, events)
-                rub += r
-                vp += v
-                continue
-            rub += t.rubles
-            if c not in st.face_down:
-                vp += t.vp
-            if t.bonus_per is not None:
-                k = bonus_count(st, seat, t.bonus_per)
-                rub += t.bonus_rubles * k
-                vp += t.bonus_vp * k
-        st.rubles[seat] += rub
+        if adjust:  # per card, for the expansions' changes (attachments, covered cards)
+            for c in st.tableaux[seat]:
+                if cards[c].colour == colour:
+                    r, v = card_value(st, seat, c)
+                    for hook in adjust:
+                        r, v = hook(st, seat, c, r, v, events)
+                    rub += r
+                    vp += v
+        else:
+            for c in st.tableaux[seat]:
+                t = cards[c]
+                if t.colour != colour:
+                    continue
+                rub += t.rubles
+                if t.vp and c not in fd:  # a face-down Observatory yields no VP (BG-08)
+                    vp += t.vp
+                if t.bonus_per is not None:
+                    k = bonus_count(st, seat, t.bonus_per)
+                    rub += t.bonus_rubles * k
+                    vp += t.bonus_vp * k
+        rubles = st.rubles
+        rubles[seat] = rubles[seat] + rub  # (not +=: see gain_vp)
         s = st.stats[seat]
         s[rubles_key] = s.get(rubles_key, 0) + rub
         s[vp_key] = s.get(vp_key, 0) + vp
-        # the totals after it, so a scoring reads as before + gained = after (UI-15); what an
-        # obstacle holds back or adds follows in events of its own (M6-19)
-        events.append({"type": "score", "phase": key, "seat": seat, "rubles": rub, "vp": vp,
-                       "rubles_after": st.rubles[seat], "vp_after": st.vp[seat] + vp})
+        if events is not None:
+            # the totals after it, so a scoring reads as before + gained = after (UI-15); what an
+            # obstacle holds back or adds follows in events of its own (M6-19)
+            events.append({"type": "score", "phase": key, "seat": seat, "rubles": rub, "vp": vp,
+                           "rubles_after": st.rubles[seat], "vp_after": st.vp[seat] + vp})
         if vp:
             gain_vp(st, seat, vp, key, events)
 
@@ -143,14 +155,14 @@ def aristocrat_vp(st: GameState, seat: int) -> int:
     return table[min(len(distinct), len(table) - 1)]
 
 
-def end_game(st: GameState, events: list[Event]) -> None:
+def end_game(st: GameState, events: Events) -> None:
     """The game has ended (BG-13): the expansions' steps before the final scoring
     (``Hooks.before_final``, e.g. each player choosing one of his Module-5 assignments, M5-02), which
     may wait on pending decisions; then ``final_scoring``."""
     run_before_final(st, 0, events)
 
 
-def run_before_final(st: GameState, start: int, events: list[Event]) -> None:
+def run_before_final(st: GameState, start: int, events: Events) -> None:
     """Run the steps before the final scoring from index ``start``; one that opens a decision suspends
     them (the decision calls ``resume_final`` when done); after the last one, ``final_scoring``."""
     steps = list(st.ruleset.hooks.before_final.values())
@@ -160,13 +172,13 @@ def run_before_final(st: GameState, start: int, events: list[Event]) -> None:
     final_scoring(st, events)
 
 
-def resume_final(st: GameState, step: str, events: list[Event]) -> None:
+def resume_final(st: GameState, step: str, events: Events) -> None:
     """Continue after the step ``step`` before the final scoring, whose decisions are all taken."""
     st.pending = None
     run_before_final(st, list(st.ruleset.hooks.before_final).index(step) + 1, events)
 
 
-def final_scoring(st: GameState, events: list[Event]) -> None:
+def final_scoring(st: GameState, events: Events) -> None:
     """Final scoring (BG-14; X-06): (1) distinct aristocrats, (2) the expansions' final
     steps for all seats at once (``Hooks.final_steps``, e.g. Module 5's assignments, A6 first, M5-18),
     (3) 1 VP per 10 rubles, converted only for the VP credited (M6-18: none while an obstacle blocks
@@ -200,4 +212,5 @@ def final_scoring(st: GameState, events: list[Event]) -> None:
     st.final = final
     st.finished = True
     st.pending = None
-    events.append({"type": "game_end", "final": final, "winners": list(st.winners)})
+    if events is not None:
+        events.append({"type": "game_end", "final": final, "winners": list(st.winners)})

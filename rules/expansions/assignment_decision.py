@@ -17,7 +17,7 @@ from typing import Any, Final
 from ..actions import Action, Move
 from ..cards import Catalogue
 from ..errors import NotationError, RuleError
-from ..hooks import Checked, Decision, Event, Notation
+from ..hooks import Checked, Decision, Event, Events, Notation
 from ..scoring import gain_vp, resume_final
 from ..state import GameState, Pending
 from .assignments import MOST_RUBLES, best, dealt, mstate, value
@@ -66,12 +66,12 @@ def open_next(st: GameState, queue: list[int]) -> bool:
     return True
 
 
-def choices_step(st: GameState, events: list[Event]) -> bool:
+def choices_step(st: GameState, events: Events) -> bool:
     """Before the final scoring: the choices, one player after another."""
     return open_next(st, order(st))
 
 
-def score_step(st: GameState, final: list[dict[str, Any]], events: list[Event]) -> None:
+def score_step(st: GameState, final: list[dict[str, Any]], events: Events) -> None:
     """Final scoring step 2 (X-06; M5-02, M5-08, M5-18): only the chosen assignment scores;
     Assignment 6 before all others."""
     chosen = mstate(st)["chosen"]
@@ -84,7 +84,8 @@ def score_step(st: GameState, final: list[dict[str, Any]], events: list[Event]) 
         final[seat]["assignment_vp"] = vp
         stats = st.stats[seat]
         stats["assignment_vp"] = vp
-        events.append({"type": "assignment_scored", "seat": seat, "assignment": aid, "vp": vp})
+        if events is not None:
+            events.append({"type": "assignment_scored", "seat": seat, "assignment": aid, "vp": vp})
 
 
 def _parse(text: str, rest: str, cat: Catalogue) -> Action:

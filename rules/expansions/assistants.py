@@ -16,7 +16,7 @@ from functools import cache
 from typing import Any, Final
 
 from ..cards import EXTRA_DIR
-from ..hooks import Event, Hooks, Shape
+from ..hooks import Events, Hooks, Shape
 from ..state import GameState
 from .common import MarketModule
 
@@ -139,12 +139,13 @@ def discounts(st: GameState, seat: int) -> tuple[tuple[str, int], ...]:
     return discount_of(held_by(st, seat))
 
 
-def round_end(st: GameState, events: list[Event]) -> None:
+def round_end(st: GameState, events: Events) -> None:
     """M3-06: after the trading phase each assistant passes to the right (with 2 players they swap):
     seat s gets the assistant of seat s + 1."""
     per_seat = held(st)
     per_seat[:] = per_seat[1:] + per_seat[:1]
-    events.append({"type": "assistants_passed", "assistants": holders(st)})
+    if events is not None:
+        events.append({"type": "assistants_passed", "assistants": holders(st)})
 
 
 def view_fields(st: GameState, seat: int | None, out: dict[str, Any]) -> None:

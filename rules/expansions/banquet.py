@@ -21,7 +21,7 @@ from typing import Any, Final
 
 from ..actions import Move
 from ..cards import raw_extra
-from ..hooks import Event, Expansion, Hooks, Shape
+from ..hooks import Events, Expansion, Hooks, Shape
 from ..moves import offers
 from ..prices import seat_context
 from ..state import LOWER, UPPER, GameState, Pending
@@ -89,7 +89,7 @@ def no_vp(st: GameState) -> frozenset[int]:
     return locked(st)
 
 
-def card_income(st: GameState, seat: int, card: int, rub: int, vp: int, events: list[Event]) -> tuple[int, int]:
+def card_income(st: GameState, seat: int, card: int, rub: int, vp: int, events: Events) -> tuple[int, int]:
     """BQ-12: a covered card pays its rubles but never VP (printed and bonus, AMB-17). BQ-16..18,
     AMB-32: a Jester swaps, a Banquet doubles the card's rubles and VP at the next scoring of its
     colour (both together: the order does not matter); then they go to the box."""
@@ -111,20 +111,21 @@ def card_income(st: GameState, seat: int, card: int, rub: int, vp: int, events: 
     for entry in used:
         b["attached"].remove(entry)
         to_box(st, entry[0])
-    events.append(
-        {
-            "type": "note",
-            "key": "log.bq_attachment_used",
-            "seat": seat,
-            "cards": {"card": cards[card].id, "attachment": cards[used[0][0]].id}
-            | ({"attachment2": cards[used[1][0]].id} if len(used) > 1 else {}),
-            "params": {"rubles": rub, "vp": vp},
-        }
-    )
+    if events is not None:
+        events.append(
+            {
+                "type": "note",
+                "key": "log.bq_attachment_used",
+                "seat": seat,
+                "cards": {"card": cards[card].id, "attachment": cards[used[0][0]].id}
+                | ({"attachment2": cards[used[1][0]].id} if len(used) > 1 else {}),
+                "params": {"rubles": rub, "vp": vp},
+            }
+        )
     return rub, vp
 
 
-def sweep(st: GameState, events: list[Event] | None = None) -> None:
+def sweep(st: GameState, events: Events = None) -> None:
     """BQ-12, BQ-18, AMB-32: an attachment whose card left its tableau goes to the box unused; the
     chip goes back when its card leaves (a released crate, a discarded Sycophant)."""
     b = bstate(st)
@@ -141,14 +142,14 @@ def sweep(st: GameState, events: list[Event] | None = None) -> None:
         b["chip"] = None
 
 
-def on_place(st: GameState, seat: int, card: int, target: int, events: list[Event]) -> None:
+def on_place(st: GameState, seat: int, card: int, target: int, events: Events) -> None:
     """AMB-32: a displaced card's Jester or Banquet goes to the box unused (the card itself to the
     discard pile, as any displaced card)."""
     if target >= 0 and bstate(st)["attached"]:
         sweep(st, events)
 
 
-def round_end(st: GameState, events: list[Event]) -> None:
+def round_end(st: GameState, events: Events) -> None:
     sweep(st, events)
 
 
@@ -170,7 +171,7 @@ def pickpocket_holder(st: GameState) -> int:
     return -1
 
 
-def phase_start(st: GameState, events: list[Event]) -> None:
+def phase_start(st: GameState, events: Events) -> None:
     """BQ-21/22, X-03: right after the display is refilled, the Pickpocket's holder may play it if
     he can buy or take a card (decision ``pickpocket``, default decline)."""
     seat = pickpocket_holder(st)
@@ -178,7 +179,7 @@ def phase_start(st: GameState, events: list[Event]) -> None:
         st.pending = Pending(PICKPOCKET, seat)
 
 
-def turn_end(st: GameState, events: list[Event]) -> bool:
+def turn_end(st: GameState, events: Events) -> bool:
     """BQ-14: after the Double Turn is played, and after its first sub-action, the same player takes
     the next sub-action (decision ``double_turn``)."""
     b = bstate(st)

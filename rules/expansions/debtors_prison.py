@@ -66,7 +66,7 @@ class PrisonAction(TurnAction):
         prison = usable_prison(st, seat)
         if prison < 0:
             raise RuleError("prison_unavailable")
-        card = find(st, reversed(st.discard), action.card, action.good)
+        card = find(st, st.discard[::-1], action.card, action.good)
         if card < 0 or st.cards[card].colour in NOT_PICKED:
             raise RuleError("not_in_discard", **card_params(st, action.card))
         return card, prison, 0

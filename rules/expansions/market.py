@@ -15,7 +15,7 @@ from typing import Any, Final
 
 from ..cards import EXTRA_DIR
 from ..flow import resume_after
-from ..hooks import Event, Expansion, Hooks, Phase, Shape
+from ..hooks import Events, Expansion, Hooks, Phase, Shape
 from ..scoring import gain_vp
 from ..state import GameState, Pending
 
@@ -33,6 +33,7 @@ def market_data() -> dict[str, Any]:
 
 
 @cache
+@cache
 def goods() -> tuple[str, ...]:
     """MK-19: chicken, grain, apple, fish, cabbage (also X-07's order for an absent player's choice)."""
     return tuple(market_data()["goods"])
@@ -40,7 +41,12 @@ def goods() -> tuple[str, ...]:
 
 def tiles() -> list[tuple[int, int]]:
     """MK-07, MK-62 (AMB-01): the value tiles, lowest first, as (first place VP, second place VP)."""
-    return [(a, b) for a, b in market_data()["market_values"]]
+    return list(_tiles())
+
+
+@cache
+def _tiles() -> tuple[tuple[int, int], ...]:
+    return tuple((a, b) for a, b in market_data()["market_values"])
 
 
 def mstate(st: GameState) -> dict[str, Any]:
@@ -52,7 +58,7 @@ def mstate(st: GameState) -> dict[str, Any]:
 
 def tile(st: GameState) -> tuple[int, int]:
     """MK-18, MK-45: the current market value; round r uses tile min(r, 6)."""
-    return tiles()[mstate(st)["tile"]]
+    return _tiles()[mstate(st)["tile"]]
 
 
 def token_goods(st: GameState) -> dict[int, str]:
@@ -73,14 +79,14 @@ def positions(st: GameState, seat: int, held: dict[int, str] | None = None) -> d
     count for nothing; a "?" card counts 1 for its token's good: ``held``, ``token_goods`` if not given)."""
     cat = st.ruleset.catalogue
     markets, cards = cat.markets, cat.cards
-    if held is None:
-        held = token_goods(st)
-    out = dict.fromkeys(goods(), 0)
+    out = {g: 0 for g in goods()}
     for c in st.tableaux[seat]:
         roundel = markets[c]
         if roundel is None:
             continue
         if roundel == ANY:
+            if held is None:  # made only for a tableau with a "?" card
+                held = token_goods(st)
             good = held.get(c)
             if good is not None:
                 out[good] += 1
@@ -102,7 +108,7 @@ def setup(st: GameState, rng: random.Random, given: Mapping[str, Any]) -> None:
     st.ext[KEY] = {"tile": 0, "goods": {}, "box": []}
 
 
-def on_place(st: GameState, seat: int, card: int, target: int, events: list[Event]) -> None:
+def on_place(st: GameState, seat: int, card: int, target: int, events: Events) -> None:
     """MK-26: a displaced "?" card returns its good token; MK-25: a "?" card entering the tableau asks
     its owner for a good still in the supply (nothing to ask when none is left)."""
     m = mstate(st)
@@ -110,7 +116,8 @@ def on_place(st: GameState, seat: int, card: int, target: int, events: list[Even
         for good, holder in list(m["goods"].items()):
             if holder == target:
                 del m["goods"][good]
-                events.append({"type": "good_returned", "seat": seat, "good": good})
+                if events is not None:
+                    events.append({"type": "good_returned", "seat": seat, "good": good})
     if st.ruleset.catalogue.markets[card] == ANY and free_goods(st):
         st.pending = Pending("good", seat, card)
 
@@ -123,7 +130,7 @@ def boxed(st: GameState, card: int) -> bool:
     return False
 
 
-def round_end(st: GameState, events: list[Event]) -> None:
+def round_end(st: GameState, events: Events) -> None:
     """MK-17: crates left in the lower row go to the box (a); the top value tile goes to the box
     unless it is the last one (d, MK-18)."""
     crates = [c for c in st.lower if st.cards[c].ability == CRATE]
@@ -133,16 +140,17 @@ def round_end(st: GameState, events: list[Event]) -> None:
     m = mstate(st)
     if m["tile"] + 1 < len(tiles()):
         m["tile"] += 1
-        events.append({"type": "market_value", "tile": list(tile(st))})
+        if events is not None:
+            events.append({"type": "market_value", "tile": list(tile(st))})
 
 
-def tile_turned(before: GameState, after: GameState, events: list[Event]) -> bool:
+def tile_turned(before: GameState, after: GameState, events: Events) -> bool:
     """``Hooks.reveals``: MK-06, MK-18: the top value tile went to the box and the next one lies open now."""
     return bool(mstate(before)["tile"] != mstate(after)["tile"])
 
 
 # --- the market scoring (MK-38): income is the base step 'income' for yellow cards ---------------
-def crates_step(st: GameState, events: list[Event]) -> bool:
+def crates_step(st: GameState, events: Events) -> bool:
     """MK-33 ... MK-36: each crate in a tableau is confirmed or released, one at a time, owners
     clockwise from the Sack holder."""
     start = st.tokens[st.ruleset.phases[st.phase].token]
@@ -158,7 +166,7 @@ def owner_of(st: GameState, card: int) -> int:
     return next((s for s in range(st.n) if card in st.tableaux[s]), -1)
 
 
-def next_crate(st: GameState, queue: list[int], events: list[Event]) -> bool:
+def next_crate(st: GameState, queue: list[int], events: Events) -> bool:
     """Open the next crate decision; a crate its owner cannot pay for is released at once (MK-36)."""
     cost = tile(st)[0]
     while queue:
@@ -171,20 +179,21 @@ def next_crate(st: GameState, queue: list[int], events: list[Event]) -> bool:
     return False
 
 
-def release(st: GameState, seat: int, card: int, events: list[Event]) -> None:
+def release(st: GameState, seat: int, card: int, events: Events) -> None:
     """MK-35: an unconfirmed crate leaves the tableau for the box before the marketplace is scored."""
     st.tableaux[seat].remove(card)
     mstate(st)["box"].append(card)
-    events.append({"type": "crate_released", "seat": seat, "card": st.cards[card].id})
+    if events is not None:
+        events.append({"type": "crate_released", "seat": seat, "card": st.cards[card].id})
 
 
-def continue_crates(st: GameState, queue: list[int], events: list[Event]) -> None:
+def continue_crates(st: GameState, queue: list[int], events: Events) -> None:
     st.pending = None
     if not next_crate(st, queue, events):
         resume_after(st, "crates", events)
 
 
-def marketplace_step(st: GameState, events: list[Event]) -> bool:
+def marketplace_step(st: GameState, events: Events) -> bool:
     """MK-40 ... MK-43 (AMB-06, AMB-07): each good scored on its own with the current tile: the highest
     position(s) get the higher value; with one clear first, the next highest get the lower value;
     position 0 is not ranked. VP paid in seat order from the Sack holder."""
@@ -193,27 +202,32 @@ def marketplace_step(st: GameState, events: list[Event]) -> bool:
     pos = [positions(st, s) for s in range(n)]
     gained = [0] * n
     for good in goods():
-        ranked = [(pos[s][good], s) for s in range(n) if pos[s][good] > 0]
-        if not ranked:
-            continue
-        best = max(p for p, _ in ranked)
-        firsts = [s for p, s in ranked if p == best]
-        for s in firsts:
-            gained[s] += high
-        rest = [p for p, _ in ranked if p < best]
-        if len(firsts) == 1 and rest:
-            second = max(rest)
-            for p, s in ranked:
-                if p == second:
-                    gained[s] += low
+        at = [pos[s][good] for s in range(n)]
+        best = firsts = 0
+        for p in at:
+            if p > best:
+                best, firsts = p, 1
+            elif p == best and p > 0:
+                firsts += 1
+        if not best:
+            continue  # nobody ranked for this good
+        second = 0  # with one clear first, the highest position below it (0: none ranked)
+        if firsts == 1:
+            for p in at:
+                if second < p < best:
+                    second = p
+        for s in range(n):
+            if at[s] == best:
+                gained[s] += high
+            elif second and at[s] == second:
+                gained[s] += low
     start = st.tokens[st.ruleset.phases[st.phase].token]
     for i in range(n):
         seat = (start + i) % n
-        if gained[seat]:
+        if events is not None:
             events.append({"type": "marketplace", "seat": seat, "vp": gained[seat], "positions": pos[seat]})
+        if gained[seat]:
             gain_vp(st, seat, gained[seat], KEY, events)
-        else:
-            events.append({"type": "marketplace", "seat": seat, "vp": 0, "positions": pos[seat]})
         stats = st.stats[seat]
         stats["marketplace_vp"] = stats.get("marketplace_vp", 0) + gained[seat]
     return False

@@ -21,6 +21,7 @@ from ..checks import check_placement, find
 from ..errors import RuleError
 from ..flow import _deal, discard, place
 from ..hooks import Checked, Event, Hooks, TurnAction
+from ..hooks import Events as EventLog
 from ..i18n import t
 from ..moves import UPPER_ROW, offer_rows, tables_of
 from ..prices import seat_context
@@ -78,20 +79,28 @@ def assign(st: GameState, *_: object) -> None:
     order it was laid. A Twin's second card lies on slot 1 too and takes no slot of its own. Only
     ever called while an action is carried out, so the slots are part of the game's history."""
     m = m4(st)
-    extra = set(m["twin"][1:])
-    for key, row in (("upper_slots", st.upper), ("lower_slots", st.lower)):
+    twin: list[int] = m["twin"]
+    for key in ("upper_slots", "lower_slots"):
+        row = st.upper if key == "upper_slots" else st.lower
         slots: list[int] = m[key]
-        present = set(row)
-        for i, c in enumerate(slots):
-            if c >= 0 and c not in present:
+        for i in range(len(slots)):
+            if slots[i] >= 0 and _index(row, slots[i]) < 0:
                 slots[i] = -1
-        held = {c for c in slots if c >= 0}
-        for c in row:
-            if c not in held and c not in extra:
-                if -1 in slots:
-                    slots[slots.index(-1)] = c
+        for c in row:  # a card already on a slot keeps it (row cards are distinct: one look each)
+            if _index(slots, c) < 0 and _index(twin, c, 1) < 0:
+                free = _index(slots, -1)
+                if free >= 0:
+                    slots[free] = c
                 else:
                     slots.append(c)
+
+
+def _index(xs: list[int], x: int, start: int = 0) -> int:
+    """The first index of ``x`` in ``xs`` from ``start`` on, or -1 (native ints compared: no sets built)."""
+    for i in range(start, len(xs)):
+        if xs[i] == x:
+            return i
+    return -1
 
 
 def slots(st: GameState, key: str) -> list[int]:
@@ -101,7 +110,7 @@ def slots(st: GameState, key: str) -> list[int]:
     return [c if c in row else -1 for c in m4(st)[key]]
 
 
-def round_end(st: GameState, events: list[Event]) -> None:
+def round_end(st: GameState, events: EventLog) -> None:
     """M4-14: the lower row is cleared left to right (the rightmost card ends on top of the discard
     pile); the upper row moves down, each card keeping its column."""
     assign(st)
@@ -292,7 +301,7 @@ def extra_hand_room(st: GameState, seat: int) -> int:
     return 1 if used.get("warehouse", -1) == seat else 0
 
 
-def resume_twin(st: GameState, events: list[Event]) -> bool:
+def resume_twin(st: GameState, events: EventLog) -> bool:
     """A Twin whose first card opened a decision (a "?" good) goes on with its second card."""
     m = m4(st)
     if m["resume"] is None or st.pending is not None:

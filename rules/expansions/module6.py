@@ -18,7 +18,7 @@ from functools import cache
 from typing import Any, Final
 
 from ..cards import DATA_DIR, GREEN, RED
-from ..hooks import Event, Hooks
+from ..hooks import Event, Events, Hooks
 from ..scoring import CONVERSION, gain_vp
 from ..state import GameState, Pending
 from .common import MarketModule
@@ -58,9 +58,17 @@ def m6(st: GameState) -> dict[str, Any]:
     return m
 
 
+@cache
+def track() -> tuple[tuple[int, str], ...]:
+    """The obstacles' fields in the order of the track, each with its key in the state's ``obstacles``
+    (setup and ``read_obstacles`` put one obstacle on each of ``fields``)."""
+    return tuple((f, str(f)) for f in sorted(fields()))
+
+
 def placed(st: GameState) -> list[tuple[int, str]]:
     """(field, obstacle) in the order of the track."""
-    return sorted((int(f), o) for f, o in m6(st)["obstacles"].items())
+    obstacles = m6(st)["obstacles"]
+    return [(f, obstacles[key]) for f, key in track() if key in obstacles]
 
 
 # --- setup ---------------------------------------------------------------------------------------
@@ -112,23 +120,33 @@ def counts(st: GameState, seat: int) -> dict[str, int]:
     """The tableau counts the obstacles read (AMB-34: tableau cards only; trading cards count for
     their colour)."""
     cards = st.cards
-    out = {"green": 0, "blue": 0, "red": 0, "trading": 0, "green_trading": 0, "blue_trading": 0, "red_trading": 0}
+    green = blue = red = trading = green_trading = blue_trading = red_trading = 0
     distinct: set[str] = set()
     for c in st.tableaux[seat]:
         t = cards[c]
-        if t.colour in (GREEN, BLUE, RED):
-            out[t.colour] += 1
-            if t.trading:
-                out[f"{t.colour}_trading"] += 1
-        if t.trading:
-            out["trading"] += 1
-        if t.colour == GREEN:
+        colour = t.colour
+        if colour == GREEN:
+            green += 1
+            green_trading += t.trading
             distinct.add(t.id)
-    out["distinct_green"] = len(distinct)
-    pos = positions(st, seat)
-    out["chips"] = sum(1 for p in pos.values() if p > 0)  # a chip: a good he has a marker for (MK-22)
-    out["best_position"] = max(pos.values(), default=0)  # AMB-05: in full
-    return out
+        elif colour == BLUE:
+            blue += 1
+            blue_trading += t.trading
+        elif colour == RED:
+            red += 1
+            red_trading += t.trading
+        trading += t.trading
+    chips = best = 0
+    for p in positions(st, seat).values():
+        if p > 0:
+            chips += 1  # a chip: a good he has a marker for (MK-22)
+        if p > best:
+            best = p  # AMB-05: in full
+    return {
+        "green": green, "blue": blue, "red": red, "trading": trading, "green_trading": green_trading,
+        "blue_trading": blue_trading, "red_trading": red_trading, "distinct_green": len(distinct), "chips": chips,
+        "best_position": best,
+    }
 
 
 def progress(st: GameState, seat: int, obstacle: str, field: int) -> list[dict[str, Any]]:
@@ -174,7 +192,7 @@ def blocked(st: GameState, seat: int) -> bool:
 
 
 # --- the VP track ----------------------------------------------------------------------------------
-def keep_vp(st: GameState, seat: int, vp: int, source: str, events: list[Event]) -> int:
+def keep_vp(st: GameState, seat: int, vp: int, source: str, events: Events) -> int:
     """M6-03, M6-09 ... M6-11, M6-17 (AMB-25): the part of a VP gain that moves the marker. A real
     obstacle at F is checked when the marker would reach F - 1: met, it is passed (its bonus follows);
     not met, the marker stops at F - 1 and the rest is lost. A bonus obstacle reached or passed pays
@@ -185,9 +203,13 @@ def keep_vp(st: GameState, seat: int, vp: int, source: str, events: list[Event])
     v = st.vp[seat]
     target = v + vp
     done = m["passed"][seat]
-    for f, ob in placed(st):
+    obstacles = m["obstacles"]
+    for f, key in track():
+        if target < f - 1:
+            break  # no obstacle reached from here on (a real one is checked at F - 1, a bonus one at F)
         if f in done:
             continue
+        ob = obstacles[key]
         real = is_real(ob)
         if target < (f - 1 if real else f):
             break
@@ -198,14 +220,15 @@ def keep_vp(st: GameState, seat: int, vp: int, source: str, events: list[Event])
             m["lost"][seat] += lost
             stats = st.stats[seat]
             stats["vp_lost"] = stats.get("vp_lost", 0) + lost
-            events.append({"type": "obstacle_blocked", "seat": seat, "field": f, "obstacle": ob, "vp": lost})
+            if events is not None:
+                events.append({"type": "obstacle_blocked", "seat": seat, "field": f, "obstacle": ob, "vp": lost})
             break
         done.append(f)
         m["to_pay"].append([seat, f])
     return target - v
 
 
-def pay_bonuses(st: GameState, seat: int, vp: int, source: str, events: list[Event]) -> None:
+def pay_bonuses(st: GameState, seat: int, vp: int, source: str, events: Events) -> None:
     """M6-10, M6-19: the bonuses of the obstacles this gain passed, in track order; bonus rubles at
     once, bonus VP as a gain of their own (which may pass the next obstacle: a chain)."""
     m = m6(st)
@@ -263,7 +286,7 @@ def best_option(st: GameState, seat: int, options: list[tuple[str, str, int]]) -
     return max(options, key=lambda o: (o[0] == "vp", o[2]))
 
 
-def pay_bonus(st: GameState, seat: int, field: int, events: list[Event]) -> None:
+def pay_bonus(st: GameState, seat: int, field: int, events: Events) -> None:
     m = m6(st)
     ob = m["obstacles"][str(field)]
     rubles, vp, options = bonus_parts(st, seat, ob)
@@ -279,14 +302,14 @@ def pay_bonus(st: GameState, seat: int, field: int, events: list[Event]) -> None
         take_option(st, seat, field, choice, events)
 
 
-def take_option(st: GameState, seat: int, field: int, option: tuple[str, str, int], events: list[Event]) -> None:
+def take_option(st: GameState, seat: int, field: int, option: tuple[str, str, int], events: Events) -> None:
     side, cid, amount = option
     rubles, vp = (amount, 0) if side == "rubles" else (0, amount)
     credit(st, seat, field, rubles, vp, events, "bonus_chosen", cid)
 
 
 def credit(
-    st: GameState, seat: int, field: int, rubles: int, vp: int, events: list[Event], kind: str, card: str = ""
+    st: GameState, seat: int, field: int, rubles: int, vp: int, events: Events, kind: str, card: str = ""
 ) -> None:
     """Pay part of an obstacle's bonus: the event first, then the rubles, then the VP as a gain."""
     m = m6(st)
@@ -299,17 +322,18 @@ def credit(
     stats = st.stats[seat]
     stats["obstacle_rubles"] = stats.get("obstacle_rubles", 0) + rubles
     stats["obstacle_vp"] = stats.get("obstacle_vp", 0) + vp
-    ev: Event = {"type": kind, "seat": seat, "field": field, "obstacle": ob, "rubles": rubles, "vp": vp}
-    if card:
-        ev["card"] = card
-    events.append(ev)
+    if events is not None:
+        ev: Event = {"type": kind, "seat": seat, "field": field, "obstacle": ob, "rubles": rubles, "vp": vp}
+        if card:
+            ev["card"] = card
+        events.append(ev)
     st.rubles[seat] += rubles
     if vp:
         gain_vp(st, seat, vp, "obstacles", events)
 
 
 # --- choices: opened before the game waits; taken at once in the final scoring ---------------------
-def open_choice(st: GameState, events: list[Event]) -> bool:
+def open_choice(st: GameState, events: Events) -> bool:
     """X-07: a queued bonus choice interrupts whatever the game waits for (restored afterwards)."""
     m = m6(st)
     if not m["queue"] or (st.pending is not None and st.pending.kind == BONUS):
@@ -332,7 +356,7 @@ def after_choice(st: GameState) -> None:
     st.pending = None if old is None else Pending(old[0], old[1], old[2], old[3], list(old[4]))
 
 
-def final_mode(st: GameState, events: list[Event]) -> None:
+def final_mode(st: GameState, events: Events) -> None:
     """M6-18, UI-26: before the final scoring, choices still open take the best for the player, and
     so does every choice met during it."""
     if not st.ending:
@@ -346,7 +370,7 @@ def final_mode(st: GameState, events: list[Event]) -> None:
             take_option(st, seat, field, best_option(st, seat, options), events)
 
 
-def final_entry(st: GameState, seat: int, entry: dict[str, Any], events: list[Event]) -> None:
+def final_entry(st: GameState, seat: int, entry: dict[str, Any], events: Events) -> None:
     """X-06: the final-scoring table notes the VP an obstacle held back over the game."""
     entry["vp_lost"] = m6(st)["lost"][seat]
 

@@ -16,7 +16,7 @@ import random
 from collections.abc import Mapping
 from typing import Any, Final
 
-from ..hooks import Event, Expansion, Hooks, Phase, Shape
+from ..hooks import Events, Expansion, Hooks, Phase, Shape
 from ..scoring import gain_vp
 from ..state import GameState
 
@@ -46,17 +46,18 @@ def sack_setup(st: GameState, rng: random.Random, given: Mapping[str, Any]) -> N
         st.rubles[st.tokens[SACK]] += SACK_RUBLES
 
 
-def sack_phase_start(st: GameState, events: list[Event]) -> None:
+def sack_phase_start(st: GameState, events: Events) -> None:
     """P5-08 (AMB-09): at the start of every workers phase, the first one included, whoever holds the
     Sack then gains 2 VP, before the first turn."""
     if SACK in st.tokens and st.ruleset.phases[st.phase].key == "workers":
         seat = st.tokens[SACK]
-        events.append({"type": SACK, "seat": seat, "vp": SACK_VP})
+        if events is not None:
+            events.append({"type": SACK, "seat": seat, "vp": SACK_VP})
         gain_vp(st, seat, SACK_VP, SACK, events)
 
 
 # --- final scoring ---------------------------------------------------------------------------------
-def beyond_ten(st: GameState, seat: int, entry: dict[str, Any], events: list[Event]) -> None:
+def beyond_ten(st: GameState, seat: int, entry: dict[str, Any], events: Events) -> None:
     """IBG-04 (X-06 step 1): each distinct aristocrat beyond the tenth is worth 10 VP more (11 -> 65,
     12 -> 75), red trading cards and the Sycophant counted once by name (IBG-19)."""
     cards = st.cards

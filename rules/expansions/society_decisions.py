@@ -19,7 +19,7 @@ from ..base import settle_next
 from ..cards import Catalogue
 from ..errors import NotationError, RuleError
 from ..flow import discard, resume_after
-from ..hooks import Checked, Decision, Event, Formatter, Notation, Parser
+from ..hooks import Checked, Decision, Event, Events, Formatter, Notation, Parser
 from ..scoring import buy_vp, gain_vp, vp_cards
 from ..state import GameState, Pending
 
@@ -130,14 +130,14 @@ class TradingHouseDecision(Decision):
 
 
 # --- the Sycophants (M2-05, AMB-10) ------------------------------------------------------------------
-def sycophant_step(st: GameState, events: list[Event]) -> bool:
+def sycophant_step(st: GameState, events: Events) -> bool:
     """Scoring step 'sycophant', after the aristocrats' income: each owner, from the Bust holder (the
     phase's start player), keeps each Sycophant for 1 ruble or discards it."""
     start = st.tokens[st.ruleset.phases[st.phase].token]
     return _next_sycophants(st, [(start + i) % st.n for i in range(st.n)], events)
 
 
-def _next_sycophants(st: GameState, queue: list[int], events: list[Event]) -> bool:
+def _next_sycophants(st: GameState, queue: list[int], events: Events) -> bool:
     """Open the next owner's decision; one who cannot pay for any discards them at once (M2-05)."""
     queue = list(queue)
     while queue:
@@ -152,7 +152,7 @@ def _next_sycophants(st: GameState, queue: list[int], events: list[Event]) -> bo
     return False
 
 
-def _settle_sycophants(st: GameState, seat: int, keep: int, events: list[Event]) -> None:
+def _settle_sycophants(st: GameState, seat: int, keep: int, events: Events) -> None:
     owned = _owns(st, seat, SYCOPHANT)
     fee = SYCOPHANT_FEE * keep
     st.rubles[seat] -= fee
@@ -161,9 +161,10 @@ def _settle_sycophants(st: GameState, seat: int, keep: int, events: list[Event])
     for c in owned[keep:]:
         st.tableaux[seat].remove(c)
         discard(st, c)
-    events.append(
-        {"type": SYCOPHANT, "seat": seat, "kept": keep, "discarded": len(owned) - keep, "rubles": fee}
-    )
+    if events is not None:
+        events.append(
+            {"type": SYCOPHANT, "seat": seat, "kept": keep, "discarded": len(owned) - keep, "rubles": fee}
+        )
 
 
 class SycophantDecision(Decision):

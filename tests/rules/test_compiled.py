@@ -1,5 +1,6 @@
 """The rules core compiled with mypyc (rules/compile.py, used for speed) plays exactly the
-games pure Python plays: same legal moves, prices, events, errors and final scores, in base games
+games pure Python plays: same legal moves, prices, events, errors and final scores (and ``advance`` the
+same games as ``apply``), in base games
 and games with the Market, In bester Gesellschaft, Module 2, the Banquet and Modules 3 to 6 (where
 the compiled core calls the expansions' hooks). The compiled players (``players.compile.MODULES``)
 search and judge exactly as the pure ones: the same visits and values on seeded positions.
@@ -23,7 +24,7 @@ from rules.compile import MODULES, ROOT
 PLAY = r"""
 import json, random, sys
 import rules.engine
-from rules import Action, Ruleset, RuleError, apply, legal_moves, new_game
+from rules import Action, Ruleset, RuleError, advance, apply, legal_moves, new_game
 
 out = {"compiled": rules.engine.__file__.endswith(".so"), "games": []}
 configs = [(ed, n, (), ()) for ed in (1, 2) for n in (2, 3, 4)] + [(2, n, ("market",), ()) for n in (2, 5)]
@@ -39,6 +40,7 @@ for edition, players, expansions, modules in configs:
             st = new_game(rs, [f"P{i}" for i in range(players)], seed=seed)
             rng = random.Random(seed * 31 + players)
             trace = []
+            quiet = new_game(rs, [f"P{i}" for i in range(players)], seed=seed)  # the same game with advance
             while not st.finished:
                 moves = legal_moves(st)
                 trace.append([[list(m.action), m.price] for m in moves])
@@ -49,7 +51,10 @@ for edition, players, expansions, modules in configs:
                     except RuleError as e:
                         trace.append(e.code)
                     assert st.to_json() == before
-                trace.append(apply(st, rng.choice(moves).action))
+                action = rng.choice(moves).action
+                trace.append(apply(st, action))
+                advance(quiet, action)
+            assert quiet.to_json() == st.to_json()
             out["games"].append({"trace": trace, "final": st.to_json()})
 print(json.dumps(out))
 """

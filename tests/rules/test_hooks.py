@@ -17,7 +17,7 @@ from rules.autopass import default_action
 from rules.cards import catalogue
 from rules.expansions import REGISTRY, select
 from rules.flow import resume_after
-from rules.hooks import Checked, Decision, Event, Expansion, Hooks, Phase, Shape, TurnAction
+from rules.hooks import Checked, Decision, Event, Events, Expansion, Hooks, Phase, Shape, TurnAction
 from rules.record import parse_for, replay
 from rules.ruleset import _shape
 
@@ -65,7 +65,7 @@ class Pray(TurnAction):
         return [{"type": "pray", "seat": seat}]
 
 
-def _tithe_step(st: GameState, events: list[Event]) -> bool:
+def _tithe_step(st: GameState, events: Events) -> bool:
     st.pending = Pending("tithe", 0, queue=list(range(1, st.n)))
     return True
 
@@ -82,10 +82,10 @@ class Toy(Expansion):
         def setup(st: GameState, rng: random.Random, given: Mapping[str, Any]) -> None:
             st.ext["toy"] = {"prayers": given.get("toy_prayers", 0), "rounds": 0}
 
-        def round_end(st: GameState, events: list[Event]) -> None:
+        def round_end(st: GameState, events: Events) -> None:
             st.ext["toy"]["rounds"] += 1
 
-        def final(st: GameState, seat: int, entry: dict[str, Any], events: list[Event]) -> None:
+        def final(st: GameState, seat: int, entry: dict[str, Any], events: Events) -> None:
             entry["prayers"] = st.ext["toy"]["prayers"]
 
         def fields(st: GameState, seat: int | None, out: dict[str, Any]) -> None:
