@@ -19,7 +19,7 @@ import math
 import random
 from dataclasses import dataclass, replace
 
-from rules import apply, legal_moves
+from rules import advance, legal_moves
 from rules.actions import Action
 from rules.state import GameState
 
@@ -109,12 +109,12 @@ def _simulate(deals: list[GameState], seeds: list[int], action: Action) -> list[
     out = []
     for d, s in zip(deals, seeds, strict=True):
         st = d.copy()
-        apply(st, action)
+        advance(st, action)
         rng = random.Random(s) if VALUE_EPSILON > 0.0 else None  # (greedy: no draw)
         steps = 0
         while not st.finished and steps < VALUE_DEPTH:
             moves = legal_moves(st)
-            apply(st, greedy_move(st, moves) if rng is None else heuristic_move(st, moves, rng, VALUE_EPSILON))
+            advance(st, greedy_move(st, moves) if rng is None else heuristic_move(st, moves, rng, VALUE_EPSILON))
             steps += 1
         out.append(chances(st))
     return out

@@ -20,7 +20,7 @@ import random
 import time
 from typing import Final
 
-from rules import apply, legal_moves
+from rules import advance, legal_moves
 from rules.actions import Action, Move
 from rules.state import GameState
 
@@ -80,7 +80,7 @@ def _select(node: PNode, moves: list[Move]) -> Action:
 
 def playout(st: GameState, rng: random.Random) -> list[float]:
     while not st.finished:
-        apply(st, heuristic_move(st, legal_moves(st), rng, EPSILON))
+        advance(st, heuristic_move(st, legal_moves(st), rng, EPSILON))
     return final_rewards(st)
 
 
@@ -110,7 +110,7 @@ def search(
             if any(m.action not in node.children for m in here):
                 _expand(node, d, here)
             action = _select(node, here)
-            apply(d, action)
+            advance(d, action)
             node = node.children[action]
             path.append(node)
             if node.visits == 0:

@@ -23,7 +23,7 @@ import random
 import time
 from dataclasses import dataclass
 
-from rules import apply, legal_moves
+from rules import advance, legal_moves
 from rules.actions import Action, Move
 from rules.lots import randbelow
 from rules.state import GameState
@@ -153,7 +153,7 @@ def _playout(st: GameState, cfg: SearchConfig, rng: random.Random) -> list[float
     while not st.finished and steps != depth:
         moves = legal_moves(st)
         action = heuristic_move(st, moves, rng, cfg.epsilon) if cfg.guided else moves[randbelow(rng, len(moves))].action
-        apply(st, action)
+        advance(st, action)
         steps += 1
     return estimated_rewards(st, cfg.spread, cfg.margin if st.n > 2 else cfg.duel_margin)
 
@@ -259,12 +259,12 @@ def search(
             if cfg.model_others and mover != seat:
                 others = legal_moves(d)
                 if cfg.others_temperature > 0.0:
-                    apply(d, sampled_move(d, others, rng, cfg.others_temperature))
+                    advance(d, sampled_move(d, others, rng, cfg.others_temperature))
                 else:
-                    apply(d, heuristic_move(d, others, rng, cfg.others_epsilon))
+                    advance(d, heuristic_move(d, others, rng, cfg.others_epsilon))
                 continue
             action, bias = _select(node, d, cfg, rng)
-            apply(d, action)
+            advance(d, action)
             if bias >= 0.0:
                 child = node.children[action] = Node(mover, bias)
                 child.avail = 1
