@@ -36,8 +36,8 @@ class Outlook:
     """Per-position figures every move estimate needs, computed once per decision."""
 
     __slots__ = (
-        "st", "rounds", "money", "scorings", "table", "market", "purple", "module5", "module6", "_reds", "_colours",
-        "_aims", "_symbols", "_needs", "_ids",
+        "st", "rounds", "money", "scorings", "scored", "counts", "table", "market", "purple", "module5", "module6",
+        "_reds_seat", "_reds", "_colours", "_aims", "_symbols", "_needs", "_ids", "_last_type", "_last_value",
     )
 
     def __init__(self, st: GameState) -> None:
@@ -55,14 +55,18 @@ class Outlook:
         # Scorings of each colour still to come (this round's only if its phase is not over yet), and the
         # aristocrat table: the same for every position of a ruleset at one phase and stage (``_Static``).
         fixed = _static(st.ruleset)
-        if fixed.phase == st.phase and fixed.later == later:  # as for the last position asked (a playout's)
-            scorings = fixed.last
-        else:
+        if fixed.phase != st.phase or fixed.later != later:  # else as for the last position asked (a playout's)
             scorings = {colour: later + (1.0 if st.phase <= i else 0.0) for i, colour in fixed.scored}
             fixed.phase = st.phase
             fixed.later = later
             fixed.last = scorings
-        self.scorings = scorings  # shared: read only
+            fixed.colours = list(scorings)
+            fixed.counts = list(scorings.values())
+        self.scorings = fixed.last  # shared: read only
+        scorings = fixed.last
+        # The same as two lists, for ``scorings_of``: a few colours, found by identity (card data is interned)
+        self.scored = fixed.colours
+        self.counts = fixed.counts
         self.table = fixed.table
         ext = st.ext
         self.market: MarketOutlook | None = market_outlook(st, scorings) if ext else None
@@ -70,12 +74,17 @@ class Outlook:
         self.module5 = MODULE5 in ext  # the seats' assignments
         self.module6 = MODULE6 in ext  # the obstacles on the VP track
         # Made on first use: most positions of a playout ask for few of them.
-        self._reds: dict[int, set[str]] | None = None  # per seat: the names of its red cards
+        self._reds_seat = -1  # the seat whose red cards' names ``_reds`` holds (the deciding seat's, in ``score``)
+        self._reds: set[str] = set()
         self._colours: dict[tuple[int, str], int] | None = None  # (seat, colour): cards of that colour
         self._aims: dict[int, list[int]] | None = None  # per seat: its assignments (Module 5)
         self._symbols: dict[tuple[int, str], int] | None = None  # (seat, symbol): green cards with that symbol
         self._needs: dict[int, tuple[dict[str, int], float]] | None = None  # per seat: its next obstacle's lacks
         self._ids: dict[int, set[str]] | None = None  # per seat: the names of its cards
+        # The card type of the last move scored that was placed displacing nothing, and its ``card_value``: the
+        # move to take the same card, listed right after it (rules.moves.offer_rows), reuses them.
+        self._last_type: CardType | None = None
+        self._last_value = 0.0
 
     def symbol_count(self, seat: int, symbol: str) -> int:
         symbols = self._symbols
@@ -143,14 +152,20 @@ class Outlook:
         return HAND_PENALTY - redeem
 
     def reds(self, seat: int) -> set[str]:
-        reds = self._reds
-        if reds is None:
-            reds = self._reds = {}
-        found = reds.get(seat)
-        if found is None:
+        """The names of ``seat``'s red cards (kept for the seat asked for last)."""
+        if self._reds_seat != seat:
             cards = self.st.cards
-            found = reds[seat] = {cards[c].id for c in self.st.tableaux[seat] if cards[c].colour == RED}
-        return found
+            self._reds = {cards[c].id for c in self.st.tableaux[seat] if cards[c].colour == RED}
+            self._reds_seat = seat
+        return self._reds
+
+    def scorings_of(self, colour: str) -> float:
+        """The scorings of ``colour`` still to come (``scorings``)."""
+        scored = self.scored
+        for i in range(len(scored)):
+            if scored[i] == colour:
+                return self.counts[i]
+        return 0.0
 
     def colour_count(self, seat: int, colour: str) -> int:
         colours = self._colours
@@ -164,8 +179,7 @@ class Outlook:
 
     def income(self, seat: int, t: CardType) -> float:
         """What card ``t`` in ``seat``'s tableau should still bring (income, bonuses, abilities)."""
-        found = self.scorings.get(t.colour)
-        k = 0.0 if found is None else found
+        k = self.scorings_of(t.colour)
         w = self.money
         value = k * (t.vp + t.rubles * w)
         per_colour = t.bonus_per
@@ -217,7 +231,11 @@ class Outlook:
             if t.colour == PURPLE:
                 return parts.purple_play(self, seat, a, t)
             displaced = by_id[a.target] if a.target else None
-            value = self.card_value(seat, t, displaced) - move.price * w
+            value = self.card_value(seat, t, displaced)
+            if displaced is None:
+                self._last_type = t
+                self._last_value = value
+            value -= move.price * w
             if m is not None:
                 new, old = roundels(st, a, t, displaced)
                 value += m.card_gain(seat, t, new, w)
@@ -229,10 +247,14 @@ class Outlook:
         if kind == TAKE:
             if self.rounds <= 1.0:
                 return -HAND_PENALTY
-            t = by_id[a.card]
+            last = self._last_type
+            t = last if last is not None and last.id == a.card else by_id[a.card]
             if t.colour == PURPLE:
                 return parts.hold(self, seat, t)
-            best = self.card_value(seat, t, None) if not t.trading else self.income(seat, t) * 0.6
+            if t.trading:
+                best = self.income(seat, t) * 0.6
+            else:
+                best = self._last_value if t is last else self.card_value(seat, t, None)
             if m is not None and not t.trading:
                 best += m.card_gain(seat, t, roundels(st, a, t, None)[0], w)
             return 0.3 * best - 0.4 * HAND_PENALTY - t.cost * w * 0.3
@@ -283,7 +305,7 @@ class _Static:
     """What ``Outlook`` reads of a ruleset: the phases that score (index, colour), the aristocrat table, and
     the scorings still to come of the last position asked for (at ``phase`` with ``later`` rounds after this)."""
 
-    __slots__ = ("ruleset", "scored", "table", "phase", "later", "last")
+    __slots__ = ("ruleset", "scored", "table", "phase", "later", "last", "colours", "counts")
 
     def __init__(self, ruleset: Ruleset) -> None:
         self.ruleset = ruleset  # kept alive, so its id is not reused while cached
@@ -292,6 +314,8 @@ class _Static:
         self.phase = -1
         self.later = -1.0
         self.last: dict[str, float] = {}
+        self.colours: list[str] = []  # ``last`` as two lists
+        self.counts: list[float] = []
 
 
 _STATIC: Final[dict[int, _Static]] = {}

@@ -9,6 +9,7 @@ seed 001 p.2-3) are built from it; the 4 start-player cards of the box are token
 from __future__ import annotations
 
 import json
+import sys
 from dataclasses import dataclass, replace
 from functools import cache
 from importlib.resources import files
@@ -141,10 +142,23 @@ def _name_index(edition: int, extras: tuple[str, ...], removed: tuple[str, ...] 
     return idx
 
 
+def _interned(value: Any) -> Any:
+    """``value`` read from JSON with every string interned: a card's id, colour, stack and ability are then
+    the very objects of the code's string literals (which Python and mypyc intern), so comparing them and
+    looking them up in a dict stops at the identity test instead of comparing characters."""
+    if isinstance(value, str):
+        return sys.intern(value)
+    if isinstance(value, list):
+        return [_interned(v) for v in value]
+    if isinstance(value, dict):
+        return {sys.intern(k): _interned(v) for k, v in value.items()}
+    return value
+
+
 @cache
 def raw_catalogue() -> dict[str, Any]:
     with CATALOGUE_PATH.open(encoding="utf-8") as f:
-        data: dict[str, Any] = json.load(f)
+        data: dict[str, Any] = _interned(json.load(f))
     return data
 
 
@@ -199,7 +213,7 @@ def find_type(edition: int, name: str) -> CardType | None:
 def raw_extra(name: str) -> list[dict[str, Any]]:
     """The card entries of an expansion's data file ``data/expansions/<name>.json`` (as in cards.json)."""
     with (EXTRA_DIR / f"{name}.json").open(encoding="utf-8") as f:
-        cards: list[dict[str, Any]] = json.load(f)["cards"]
+        cards: list[dict[str, Any]] = _interned(json.load(f))["cards"]
     return cards
 
 
