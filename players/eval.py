@@ -44,9 +44,10 @@ class Outlook:
         self.st = st
         decks = st.decks
         left = -1
-        for d in decks.values():
-            if left < 0 or len(d) < left:
-                left = len(d)
+        for name in st.ruleset.decks:  # the keys of st.decks (rules.flow.new_game)
+            size = len(decks[name])
+            if left < 0 or size < left:
+                left = size
         rounds = 1.0 if st.ending else 1.0 + left / CARDS_PER_ROUND
         self.rounds = rounds  # rounds still to play, this one included
         # What a ruble is worth in VP: much early (it buys cards), a tenth at the very end.
@@ -69,13 +70,17 @@ class Outlook:
         self.counts = fixed.counts
         self.table = fixed.table
         ext = st.ext
-        self.market: MarketOutlook | None = market_outlook(st, scorings) if ext else None
-        self.purple = BANQUET in ext  # purple hand cards (Module 1, the Banquet)
-        self.module5 = MODULE5 in ext  # the seats' assignments
-        self.module6 = MODULE6 in ext  # the obstacles on the VP track
+        if ext:
+            self.market: MarketOutlook | None = market_outlook(st, scorings)
+            self.purple = BANQUET in ext  # purple hand cards (Module 1, the Banquet)
+            self.module5 = MODULE5 in ext  # the seats' assignments
+            self.module6 = MODULE6 in ext  # the obstacles on the VP track
+        else:
+            self.market = None
+            self.purple = self.module5 = self.module6 = False
         # Made on first use: most positions of a playout ask for few of them.
         self._reds_seat = -1  # the seat whose red cards' names ``_reds`` holds (the deciding seat's, in ``score``)
-        self._reds: set[str] = set()
+        self._reds = _NO_NAMES
         self._colours: dict[tuple[int, str], int] | None = None  # (seat, colour): cards of that colour
         self._aims: dict[int, list[int]] | None = None  # per seat: its assignments (Module 5)
         self._symbols: dict[tuple[int, str], int] | None = None  # (seat, symbol): green cards with that symbol
@@ -226,6 +231,21 @@ class Outlook:
         by_id = st.ruleset.catalogue.by_id
         kind = a.kind
         m = self.market
+        # the commonest kind first: take (about half the moves), then buy
+        if kind == TAKE:
+            if self.rounds <= 1.0:
+                return -HAND_PENALTY
+            last = self._last_type
+            t = last if last is not None and last.id == a.card else by_id[a.card]
+            if t.colour == PURPLE:
+                return parts.hold(self, seat, t)
+            if t.trading:
+                best = self.income(seat, t) * 0.6
+            else:
+                best = self._last_value if t is last else self.card_value(seat, t, None)
+            if m is not None and not t.trading:
+                best += m.card_gain(seat, t, roundels(st, a, t, None)[0], w)
+            return 0.3 * best - 0.4 * HAND_PENALTY - t.cost * w * 0.3
         if kind in (BUY, PLAY):
             t = by_id[a.card]
             if t.colour == PURPLE:
@@ -244,20 +264,6 @@ class Outlook:
             if kind == PLAY:
                 value += HAND_PENALTY  # the card leaves the hand
             return value
-        if kind == TAKE:
-            if self.rounds <= 1.0:
-                return -HAND_PENALTY
-            last = self._last_type
-            t = last if last is not None and last.id == a.card else by_id[a.card]
-            if t.colour == PURPLE:
-                return parts.hold(self, seat, t)
-            if t.trading:
-                best = self.income(seat, t) * 0.6
-            else:
-                best = self._last_value if t is last else self.card_value(seat, t, None)
-            if m is not None and not t.trading:
-                best += m.card_gain(seat, t, roundels(st, a, t, None)[0], w)
-            return 0.3 * best - 0.4 * HAND_PENALTY - t.cost * w * 0.3
         if kind == PUB:
             return a.amount * (1.0 - 2 * w) if w < 0.5 else -float(a.amount)
         if kind == OBSERVE:
@@ -299,6 +305,9 @@ class Outlook:
         if self.module6 and parts.is_blocked(self, seat):
             value -= parts.BLOCKED * max(0.0, value - st.vp[seat])
         return value
+
+
+_NO_NAMES: Final[set[str]] = set()  # (never changed)
 
 
 class _Static:
