@@ -38,6 +38,7 @@ class Outlook:
     __slots__ = (
         "st", "rounds", "money", "scorings", "scored", "counts", "table", "market", "purple", "module5", "module6",
         "_reds_seat", "_reds", "_colours", "_aims", "_symbols", "_needs", "_ids", "_last_type", "_last_value",
+        "_last_roundel", "_last_gain",
     )
 
     def __init__(self, st: GameState) -> None:
@@ -86,10 +87,13 @@ class Outlook:
         self._symbols: dict[tuple[int, str], int] | None = None  # (seat, symbol): green cards with that symbol
         self._needs: dict[int, tuple[dict[str, int], float]] | None = None  # per seat: its next obstacle's lacks
         self._ids: dict[int, set[str]] | None = None  # per seat: the names of its cards
-        # The card type of the last move scored that was placed displacing nothing, and its ``card_value``: the
-        # move to take the same card, listed right after it (rules.moves.offer_rows), reuses them.
+        # The card type of the last move scored that was placed displacing nothing, its ``card_value`` and, with
+        # the Market, its roundel and ``card_gain``: the move to take the same card, listed right after it
+        # (rules.moves.offer_rows), reuses them.
         self._last_type: CardType | None = None
         self._last_value = 0.0
+        self._last_roundel: str | None = None
+        self._last_gain = 0.0
 
     def symbol_count(self, seat: int, symbol: str) -> int:
         symbols = self._symbols
@@ -244,7 +248,11 @@ class Outlook:
             else:
                 best = self._last_value if t is last else self.card_value(seat, t, None)
             if m is not None and not t.trading:
-                best += m.card_gain(seat, t, roundels(st, a, t, None)[0], w)
+                roundel = roundels(st, a, t, None)[0]
+                if t is last and roundel == self._last_roundel:
+                    best += self._last_gain
+                else:
+                    best += m.card_gain(seat, t, roundel, w)
             return 0.3 * best - 0.4 * HAND_PENALTY - t.cost * w * 0.3
         if kind in (BUY, PLAY):
             t = by_id[a.card]
@@ -258,7 +266,11 @@ class Outlook:
             value -= move.price * w
             if m is not None:
                 new, old = roundels(st, a, t, displaced)
-                value += m.card_gain(seat, t, new, w)
+                gain = m.card_gain(seat, t, new, w)
+                if displaced is None:
+                    self._last_roundel = new
+                    self._last_gain = gain
+                value += gain
                 if displaced is not None:
                     value -= m.displaced_loss(seat, displaced, old)
             if kind == PLAY:
