@@ -74,12 +74,18 @@ def card_good(st: GameState, card: int) -> str | None:
     return roundel
 
 
+_NO_SYMBOLS: Final[dict[str, int]] = {}  # every good at 0, in the order of ``goods`` (made on first use)
+
+
 def positions(st: GameState, seat: int, held: dict[int, str] | None = None) -> dict[str, int]:
     """MK-21, MK-23 (AMB-05): per good, the symbols on the seat's tableau, counted in full (hand cards
     count for nothing; a "?" card counts 1 for its token's good: ``held``, ``token_goods`` if not given)."""
     cat = st.ruleset.catalogue
     markets, cards = cat.markets, cat.cards
-    out = {g: 0 for g in goods()}
+    zero = _NO_SYMBOLS
+    if not zero:
+        zero.update({g: 0 for g in goods()})
+    out = zero.copy()
     for c in st.tableaux[seat]:
         roundel = markets[c]
         if roundel is None:
