@@ -172,6 +172,9 @@ class Outlook:
         """The scorings of ``colour`` still to come (``scorings``)."""
         scored = self.scored
         for i in range(len(scored)):
+            if scored[i] is colour:  # the card data's colours are the literals' objects (rules.cards interns them)
+                return self.counts[i]
+        for i in range(len(scored)):
             if scored[i] == colour:
                 return self.counts[i]
         return 0.0
