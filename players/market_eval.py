@@ -52,6 +52,21 @@ _KNOWN: Final[dict[tuple[int, ...], tuple[dict[str, int], tuple[int, ...]]]] = {
 _KNOWN_FOR: Final[list[object]] = [None]  # the catalogue of _KNOWN's tableaux
 
 
+class _Seen:
+    """A seat's tableau last asked for (a copy of its cards), with its entry in ``_KNOWN``: a tableau the
+    previous position's seat had is found by comparing the lists, without making and hashing a tuple."""
+
+    __slots__ = ("cards", "counts", "anys")
+
+    def __init__(self, cards: list[int], counts: dict[str, int], anys: tuple[int, ...]) -> None:
+        self.cards = cards
+        self.counts = counts
+        self.anys = anys
+
+
+_SEEN: Final[list[_Seen]] = []  # per seat (of _KNOWN's catalogue)
+
+
 def _sigmoid(x: float) -> float:
     return 1.0 / (1.0 + math.exp(-x))
 
@@ -86,18 +101,31 @@ class MarketOutlook:
             cat = st.ruleset.catalogue
             if _KNOWN_FOR[0] is not cat or len(_KNOWN) > 50_000:
                 _KNOWN.clear()
+                _SEEN.clear()
                 _KNOWN_FOR[0] = cat
             markets = cat.markets
             held: dict[int, str] | None = None
             out = []
+            seen = _SEEN
             for s in range(st.n):
-                key = tuple(st.tableaux[s])
-                found = _KNOWN.get(key)
-                if found is None:
-                    # the symbols of the cards with a roundel, and the "?" cards, whose good moves with its token
-                    anys = tuple(c for c in key if markets[c] == ANY)
-                    found = _KNOWN[key] = (positions(st, s, {}), anys)
-                counts, anys = found
+                tableau = st.tableaux[s]
+                if s < len(seen) and seen[s].cards == tableau:
+                    counts = seen[s].counts
+                    anys = seen[s].anys
+                else:
+                    key = tuple(tableau)
+                    found = _KNOWN.get(key)
+                    if found is None:
+                        # the symbols of the cards with a roundel, and the "?" cards, whose good moves with its token
+                        found = _KNOWN[key] = (positions(st, s, {}), tuple(c for c in key if markets[c] == ANY))
+                    counts, anys = found
+                    entry = _Seen(list(tableau), counts, anys)
+                    if s < len(seen):
+                        seen[s] = entry
+                    else:
+                        while len(seen) < s:  # (seats are asked for in order: never taken)
+                            seen.append(entry)
+                        seen.append(entry)
                 if anys:  # MK-25: a "?" card counts 1 for its token's good
                     if held is None:
                         held = token_goods(st)
