@@ -25,6 +25,7 @@ ROOT = Path(__file__).resolve().parents[1]  # a checkout, or the site-packages o
 PACKAGES = ("rules", "players")
 # besides rules.compile.MODULES:
 MODULES = (
+    "players/collector.py",
     "players/eval.py",
     "players/parts_eval.py",
     "players/market_eval.py",

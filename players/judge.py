@@ -23,6 +23,7 @@ from rules import advance, legal_moves
 from rules.actions import Action
 from rules.state import GameState
 
+from .collector import PausedCollector
 from .eval import Outlook
 from .hidden import determinize
 from .judge_eval import judge_chances
@@ -171,7 +172,13 @@ def judge(st: GameState, played: Action, *, iterations: int, seed: int, index: i
     its lead is more than ``CONFIDENCE`` standard errors. While the label of the drop from the best to the
     played move is not settled (``settled``), the simulations of the played move and of every candidate
     not clearly below the best are doubled, up to ``MAX_FACTOR`` times ``iterations / 2``, then those of the
-    played and the best move alone, up to ``PAIR_FACTOR`` times."""
+    played and the best move alone, up to ``PAIR_FACTOR`` times. The cyclic garbage collector is paused
+    meanwhile, as in the searches (``PausedCollector``)."""
+    with PausedCollector():
+        return _judge(st, played, iterations, seed, index)
+
+
+def _judge(st: GameState, played: Action, iterations: int, seed: int, index: int) -> Judgement:
     seat = st.decider
     found = search(st, seat, _rng(seed, index, "search"), REVIEW_SEARCH, iterations=iterations)
     ranked = sorted(found.visits, key=lambda a: -found.visits[a])

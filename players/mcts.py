@@ -24,6 +24,7 @@ from rules import advance, legal_moves
 from rules.actions import Action, Move
 from rules.state import GameState
 
+from .collector import PausedCollector
 from .eval import Outlook, final_rewards
 from .hidden import determinize
 from .search import SearchResult, heuristic_move
@@ -88,7 +89,15 @@ def search(
     st: GameState, seat: int, rng: random.Random, iterations: int | None = None, budget_s: float | None = None
 ) -> SearchResult:
     """Search from ``st`` for ``seat`` (the deciding seat) until ``iterations`` or ``budget_s`` seconds
-    run out; the most visited move is the answer."""
+    run out; the most visited move is the answer. The cyclic garbage collector is paused meanwhile, as in
+    the strong search (``PausedCollector``)."""
+    with PausedCollector():
+        return _search(st, seat, rng, iterations, budget_s)
+
+
+def _search(
+    st: GameState, seat: int, rng: random.Random, iterations: int | None, budget_s: float | None
+) -> SearchResult:
     if iterations is None and budget_s is None:
         raise ValueError("give iterations or budget_s")
     moves = legal_moves(st)

@@ -28,6 +28,7 @@ from rules.actions import Action, Move
 from rules.lots import randbelow
 from rules.state import GameState
 
+from .collector import PausedCollector
 from .eval import Outlook, estimated_rewards
 from .hidden import determinize
 
@@ -229,7 +230,21 @@ def search(
 ) -> SearchResult:
     """Search from ``st`` for ``seat`` (the deciding seat) until ``iterations`` or ``budget_s`` seconds
     (wall clock) run out; the most visited move is the answer. ``tree``: a tree of this decision to go on
-    with (kept from the seat's previous decision, ``trees``); its visits count with the new ones."""
+    with (kept from the seat's previous decision, ``trees``); its visits count with the new ones. The cyclic
+    garbage collector is paused meanwhile (``PausedCollector``)."""
+    with PausedCollector():
+        return _search(st, seat, rng, cfg, iterations, budget_s, tree)
+
+
+def _search(
+    st: GameState,
+    seat: int,
+    rng: random.Random,
+    cfg: SearchConfig,
+    iterations: int | None,
+    budget_s: float | None,
+    tree: Node | None,
+) -> SearchResult:
     if iterations is None and budget_s is None:
         raise ValueError("give iterations or budget_s")
     if iterations is not None and iterations < 1:

@@ -4,6 +4,7 @@ arena (``strong:field=value``) and tournaments played in worker processes."""
 
 from __future__ import annotations
 
+import gc
 import math
 import random
 from collections import Counter
@@ -203,3 +204,63 @@ def test_the_greedy_move_is_the_heuristic_move_without_random_moves() -> None:
             best = moves[values.index(max(values))].action
             assert greedy_move(st, moves) == heuristic_move(st, moves, random.Random(0), 0.0) == best
             apply(st, rng.choice(moves).action)
+
+
+RULESETS_OF_PARTS = (
+    Ruleset(edition=2, players=4),
+    Ruleset(edition=2, players=5, expansions=("market",)),
+    Ruleset(edition=1, players=3, expansions=("new_society",), modules=(1,)),
+    Ruleset(edition=2, players=3, expansions=("market",), modules=(3, 4, 5, 6)),
+)
+
+
+@pytest.mark.parametrize("ruleset", RULESETS_OF_PARTS)
+def test_searches_and_the_judge_make_no_reference_cycles(ruleset: Ruleset) -> None:
+    """What pausing the cyclic garbage collector during a search relies on (``players.collector``): the
+    searches and the review's judge leave nothing that only the collector could free."""
+    from players import judge, mcts
+
+    st = position(ruleset, 5)
+    was_on = gc.isenabled()
+    gc.collect()
+    gc.disable()
+    try:
+        search(st, st.decider, random.Random(1), STRONG, iterations=60)
+        mcts.search(st, st.decider, random.Random(2), iterations=30)
+        judge.judge(st, legal_moves(st)[0].action, iterations=16, seed=3, index=0)
+        assert gc.collect() == 0
+    finally:
+        if was_on:
+            gc.enable()
+
+
+class CollectorSpy(random.Random):
+    """A random source that notes whether the cyclic garbage collector is on each time a search draws."""
+
+    def __init__(self, seed: int) -> None:
+        super().__init__(seed)
+        self.seen: set[bool] = set()
+
+    def random(self) -> float:
+        self.seen.add(gc.isenabled())
+        return super().random()
+
+
+@pytest.mark.parametrize("on_before", [True, False])
+def test_a_search_pauses_the_collector_and_leaves_it_as_it_was(on_before: bool) -> None:
+    from players import mcts
+
+    st = position(Ruleset(edition=2, players=4), 7)
+    was_on = gc.isenabled()
+    (gc.enable if on_before else gc.disable)()
+    try:
+        for run in (
+            lambda rng: search(st, st.decider, rng, STRONG, iterations=20),
+            lambda rng: mcts.search(st, st.decider, rng, iterations=20),
+        ):
+            rng = CollectorSpy(1)
+            run(rng)
+            assert rng.seen == {False}
+            assert gc.isenabled() is on_before
+    finally:
+        (gc.enable if was_on else gc.disable)()
