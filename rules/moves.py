@@ -112,6 +112,7 @@ def offers(
     offer_rows(ctx, tables_of(ctx, st), tuple(numbers), lines, money, take, out)
 
 
+MARK_BITS: Final = 60  # copy classes marked in one int (a native int holds 62 bits)
 ROWS: Final[tuple[int, ...]] = (UPPER, LOWER, HAND)  # a normal turn's rows, in the order their moves are listed
 UPPER_ROW: Final[tuple[int, ...]] = (UPPER,)
 DRAWN_ROW: Final[tuple[int, ...]] = (DRAWN,)
@@ -143,8 +144,11 @@ def offer_rows(
         place = tables.place[row]
         takes = tables.take[row] if take and row != HAND else None
         lower = 1 if row == LOWER else 0
-        for i in range(n):
-            c = line[i]
+        # The copy classes listed from this row, a bit each (classes from MARK_BITS on in a second word, so that
+        # both stay native ints): one choice per class. A card skipped below as having nothing to offer is not
+        # marked: a later copy of its class is skipped the same way.
+        listed = listed_high = 0
+        for c in line:
             cc = of_copy[c]
             base: int = cost[cc if alike else type_of[cc]] - lower
             if base < 1:
@@ -155,13 +159,16 @@ def offer_rows(
                     continue  # nothing to offer (the common case: known before looking for duplicates)
             elif money <= 0 and takes is None:
                 continue
-            dup = False
-            for j in range(i):  # one choice per copy class: its moves are listed already (a row holds a handful)
-                if of_copy[line[j]] == cc:
-                    dup = True
-                    break
-            if dup:
-                continue
+            if cc < MARK_BITS:
+                bit = 1 << cc
+                if listed & bit:
+                    continue  # its moves are listed already
+                listed |= bit
+            else:
+                bit = 1 << (cc - MARK_BITS)
+                if listed_high & bit:
+                    continue
+                listed_high |= bit
             if prices is not None:
                 if base <= money:
                     out.append(prices[base])
