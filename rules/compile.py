@@ -36,7 +36,7 @@ PACKAGES = ("rules",)
 MODULES = tuple(  # the playout path of the rules (the computer players add their search)
     f"rules/{m}.py"
     for m in (
-        "engine", "state", "cards", "actions", "ruleset", "errors",
+        "engine", "state", "seat_stats", "cards", "actions", "ruleset", "errors",
         "hooks", "card_index", "prices", "moves", "checks", "flow", "scoring", "base", "lots",
         "expansions/market", "expansions/market_decisions", "expansions/common",
         "expansions/module4", "expansions/module4_decisions", "expansions/module6", "expansions/module6_decisions",

@@ -16,7 +16,8 @@ from .lots import shuffle
 from .moves import BEFORE_ACTION
 from .ruleset import Ruleset
 from .scoring import end_game
-from .state import ROW_NAMES, UPPER, GameState, Pending
+from .seat_stats import BOUGHT, SPENT, TAKEN, TRADED, SeatStats
+from .state import ROW_NAMES, UPPER, GameState, Pending, remove_card
 
 
 # --- setup ------------------------------------------------------------------------------------
@@ -99,7 +100,7 @@ def new_game(
         tokens=dict(tokens) if tokens is not None else deal_tokens(n, rng, ruleset.tokens),
         seed=seed,
         vp_by_source=[{} for _ in range(n)],
-        stats=[{} for _ in range(n)],
+        stats=[SeatStats() for _ in range(n)],
     )
     if sorted(st.tokens) != sorted(ruleset.tokens) or not all(0 <= s < n for s in st.tokens.values()):
         raise ValueError(f"tokens must give each of {', '.join(ruleset.tokens)} to a seat")
@@ -186,17 +187,16 @@ def _apply(st: GameState, action: Action, checked: tuple[int, int, int], events:
         return
     row = action.row
     if kind == TAKE:
-        (st.upper if row == UPPER else st.lower).remove(card)
+        remove_card(st.upper if row == UPPER else st.lower, card)
         st.hands[decider].append(card)
-        stats = st.stats[decider]
-        stats["taken"] = stats.get("taken", 0) + 1
+        st.stats[decider].add(TAKEN, 1)
         if events is not None:
             events.append({"type": "take", "seat": decider, "card": st.cards[card].id, "row": ROW_NAMES[row]})
     elif kind == PLAY and hooks.hand_plays and st.cards[card].ability in hooks.hand_plays:
         # a hand card played as an action (Hooks.hand_plays): never a pass (AMB-22)
         _logged(events, hooks.hand_plays[st.cards[card].ability or ""].apply(st, decider, action, checked))
     elif kind in (BUY, PLAY):
-        (st.hands[decider] if kind == PLAY else st.upper if row == UPPER else st.lower).remove(card)
+        remove_card(st.hands[decider] if kind == PLAY else st.upper if row == UPPER else st.lower, card)
         if events is not None:
             events.append(placed_event(kind, decider, st.cards[card], pr, row, target, st.cards))
         place(st, decider, card, target, pr, events)
@@ -232,14 +232,14 @@ def place(st: GameState, seat: int, card: int, target: int, pr: int, events: Eve
     rubles[seat] = rubles[seat] - pr
     tab = st.tableaux[seat]
     stats = st.stats[seat]
-    stats["spent"] = stats.get("spent", 0) + pr
+    stats.add(SPENT, pr)
     if target >= 0:
         tab[tab.index(target)] = card
         discard(st, target)
-        stats["traded"] = stats.get("traded", 0) + 1
+        stats.add(TRADED, 1)
     else:
         tab.append(card)
-        stats["bought"] = stats.get("bought", 0) + 1
+        stats.add(BOUGHT, 1)
     for react in st.ruleset.hooks.on_place:
         react(st, seat, card, target, events)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from .hooks import Events, cards_of
+from .seat_stats import SLOTS, SPENT
 from .state import GameState
 
 HAND_PENALTY: Final = 5  # BG-14
@@ -53,8 +54,7 @@ def buy_vp(st: GameState, seat: int, vp: int, price: int, source: str, events: E
     rubles = st.rubles
     rubles[seat] = rubles[seat] - price
     gain_vp(st, seat, vp, source, events)
-    stats = st.stats[seat]
-    stats["spent"] = stats.get("spent", 0) + price
+    st.stats[seat].add(SPENT, price)
 
 
 def income(st: GameState, events: Events) -> bool:
@@ -70,6 +70,7 @@ def score_colour(st: GameState, colour: str, key: str, events: Events) -> None:
     cards = st.cards
     start = st.tokens[st.ruleset.phases[st.phase].token]
     rubles_key, vp_key = _stat_keys(key)
+    rubles_slot, vp_slot = SLOTS.get(rubles_key, -1), SLOTS.get(vp_key, -1)  # -1: a part's own phase
     n = len(st.seats)
     adjust = st.ruleset.hooks.card_income
     fd = st.face_down
@@ -101,8 +102,12 @@ def score_colour(st: GameState, colour: str, key: str, events: Events) -> None:
         rubles = st.rubles
         rubles[seat] = rubles[seat] + rub  # (not +=: see gain_vp)
         s = st.stats[seat]
-        s[rubles_key] = s.get(rubles_key, 0) + rub
-        s[vp_key] = s.get(vp_key, 0) + vp
+        if rubles_slot >= 0 and vp_slot >= 0:
+            s.add(rubles_slot, rub)
+            s.add(vp_slot, vp)
+        else:
+            s.bump(rubles_key, rub)
+            s.bump(vp_key, vp)
         if events is not None:
             # the totals after it, so a scoring reads as before + gained = after (UI-15); what an
             # obstacle holds back or adds follows in events of its own (M6-19)

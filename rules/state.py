@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from .cards import CardType
 from .ruleset import Ruleset
+from .seat_stats import SeatStats
 
 if TYPE_CHECKING:
     from .prices import SeatContext
@@ -22,6 +23,16 @@ DRAWN: Final = 3
 ROW_NAMES: Final = {UPPER: "upper", LOWER: "lower", HAND: "hand", DRAWN: "drawn"}
 
 TOKENS = ("hammer", "cathedral", "bust", "hand")
+
+
+def remove_card(line: list[int], card: int) -> None:
+    """``line.remove(card)`` for a row, a hand or a tableau, by a loop the compiled core runs natively
+    (a list's ``remove`` compares each card as an object)."""
+    for i in range(len(line)):
+        if line[i] == card:
+            line.pop(i)
+            return
+    raise ValueError(f"card {card} is not in the line")
 
 
 @dataclass(slots=True)
@@ -63,7 +74,7 @@ class GameState:
     seed: int | None = None
     action_count: int = 0
     vp_by_source: list[dict[str, int]] = field(default_factory=list)
-    stats: list[dict[str, int]] = field(default_factory=list)
+    stats: list[SeatStats] = field(default_factory=list)  # per seat, for the statistics table
     history: list[dict[str, Any]] = field(default_factory=list)  # per finished round: vp and rubles
     final: list[dict[str, int]] | None = None
     winners: list[int] = field(default_factory=list)
@@ -118,7 +129,7 @@ class GameState:
             seed=self.seed,
             action_count=self.action_count,
             vp_by_source=[dict(d) for d in self.vp_by_source],
-            stats=[dict(d) for d in self.stats],
+            stats=[d.copy() for d in self.stats],
             history=[dict(h) for h in self.history],
             final=None if self.final is None else [dict(d) for d in self.final],
             winners=list(self.winners),
@@ -159,7 +170,7 @@ class GameState:
             "seed": self.seed,
             "action_count": self.action_count,
             "vp_by_source": [dict(d) for d in self.vp_by_source],
-            "stats": [dict(d) for d in self.stats],
+            "stats": [d.as_dict() for d in self.stats],
             "history": [dict(h) for h in self.history],
             "final": None if self.final is None else [dict(d) for d in self.final],
             "winners": list(self.winners),
@@ -194,7 +205,7 @@ class GameState:
             seed=d.get("seed"),
             action_count=d.get("action_count", 0),
             vp_by_source=[dict(x) for x in d.get("vp_by_source", [])],
-            stats=[dict(x) for x in d.get("stats", [])],
+            stats=[SeatStats.from_dict(x) for x in d.get("stats", [])],
             history=[dict(x) for x in d.get("history", [])],
             final=None if d.get("final") is None else [dict(x) for x in d["final"]],
             winners=list(d.get("winners", [])),

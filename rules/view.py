@@ -87,8 +87,8 @@ def view(st: GameState, seat: int | None) -> dict[str, Any]:
 def _stats(st: GameState, s: int, seat: int | None) -> dict[str, int]:
     """A player's counters; with money hidden, others' ruble figures (which add up to their money) are left out."""
     if st.ruleset.open_money or st.finished or s == seat:
-        return dict(st.stats[s])
-    return {k: v for k, v in st.stats[s].items() if k != "spent" and not k.endswith("_rubles")}
+        return st.stats[s].as_dict()
+    return {k: v for k, v in st.stats[s].as_dict().items() if k != "spent" and not k.endswith("_rubles")}
 
 
 def _history_entry(h: dict[str, Any], st: GameState, seat: int | None) -> dict[str, Any]:
