@@ -16,7 +16,7 @@ from .lots import shuffle
 from .moves import BEFORE_ACTION
 from .ruleset import Ruleset
 from .scoring import end_game
-from .seat_stats import BOUGHT, SPENT, TAKEN, TRADED, SeatStats
+from .seat_stats import SeatStats
 from .state import ROW_NAMES, UPPER, GameState, Pending, remove_card
 
 
@@ -189,7 +189,7 @@ def _apply(st: GameState, action: Action, checked: tuple[int, int, int], events:
     if kind == TAKE:
         remove_card(st.upper if row == UPPER else st.lower, card)
         st.hands[decider].append(card)
-        st.stats[decider].add(TAKEN, 1)
+        st.stats[decider].took()
         if events is not None:
             events.append({"type": "take", "seat": decider, "card": st.cards[card].id, "row": ROW_NAMES[row]})
     elif kind == PLAY and hooks.hand_plays and st.cards[card].ability in hooks.hand_plays:
@@ -231,15 +231,12 @@ def place(st: GameState, seat: int, card: int, target: int, pr: int, events: Eve
     rubles = st.rubles  # written out, not -=: compiled, a list item's -= is a generic in-place subtraction
     rubles[seat] = rubles[seat] - pr
     tab = st.tableaux[seat]
-    stats = st.stats[seat]
-    stats.add(SPENT, pr)
+    st.stats[seat].placed(pr, target >= 0)
     if target >= 0:
         tab[tab.index(target)] = card
         discard(st, target)
-        stats.add(TRADED, 1)
     else:
         tab.append(card)
-        stats.add(BOUGHT, 1)
     for react in st.ruleset.hooks.on_place:
         react(st, seat, card, target, events)
 

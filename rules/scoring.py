@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any, Final
 
 from .hooks import Events, cards_of
-from .seat_stats import SLOTS, SPENT
 from .state import GameState
 
 HAND_PENALTY: Final = 5  # BG-14
@@ -54,7 +53,7 @@ def buy_vp(st: GameState, seat: int, vp: int, price: int, source: str, events: E
     rubles = st.rubles
     rubles[seat] = rubles[seat] - price
     gain_vp(st, seat, vp, source, events)
-    st.stats[seat].add(SPENT, price)
+    st.stats[seat].paid(price)
 
 
 def income(st: GameState, events: Events) -> bool:
@@ -69,8 +68,6 @@ def income(st: GameState, events: Events) -> bool:
 def score_colour(st: GameState, colour: str, key: str, events: Events) -> None:
     cards = st.cards
     start = st.tokens[st.ruleset.phases[st.phase].token]
-    rubles_key, vp_key = _stat_keys(key)
-    rubles_slot, vp_slot = SLOTS.get(rubles_key, -1), SLOTS.get(vp_key, -1)  # -1: a part's own phase
     n = len(st.seats)
     adjust = st.ruleset.hooks.card_income
     fd = st.face_down
@@ -101,13 +98,7 @@ def score_colour(st: GameState, colour: str, key: str, events: Events) -> None:
                     vp += t.bonus_vp * k
         rubles = st.rubles
         rubles[seat] = rubles[seat] + rub  # (not +=: see gain_vp)
-        s = st.stats[seat]
-        if rubles_slot >= 0 and vp_slot >= 0:
-            s.add(rubles_slot, rub)
-            s.add(vp_slot, vp)
-        else:
-            s.bump(rubles_key, rub)
-            s.bump(vp_key, vp)
+        st.stats[seat].scored(key, rub, vp)
         if events is not None:
             # the totals after it, so a scoring reads as before + gained = after (UI-15); what an
             # obstacle holds back or adds follows in events of its own (M6-19)
@@ -115,17 +106,6 @@ def score_colour(st: GameState, colour: str, key: str, events: Events) -> None:
                            "rubles_after": st.rubles[seat], "vp_after": st.vp[seat] + vp})
         if vp:
             gain_vp(st, seat, vp, key, events)
-
-
-_STAT_KEYS: Final[dict[str, tuple[str, str]]] = {}
-
-
-def _stat_keys(key: str) -> tuple[str, str]:
-    """The stats keys of a scoring's rubles and VP (``workers_rubles``, ``workers_vp``), made once."""
-    found = _STAT_KEYS.get(key)
-    if found is None:
-        found = _STAT_KEYS[key] = (f"{key}_rubles", f"{key}_vp")
-    return found
 
 
 def bonus_count(st: GameState, seat: int, per: str) -> int:
