@@ -49,6 +49,14 @@ class Pending:
     source: int = -1
     queue: list[int] = field(default_factory=list)
 
+    def __init__(self, kind: str, seat: int, card: int = -1, source: int = -1, queue: list[int] | None = None) -> None:
+        # written out (the dataclass keeps it): compiled, the generated __init__ runs in the interpreter
+        self.kind = kind
+        self.seat = seat
+        self.card = card
+        self.source = source
+        self.queue = [] if queue is None else queue
+
 
 @dataclass(slots=True)
 class GameState:
@@ -85,9 +93,67 @@ class GameState:
     # use, so it is never stale; not part of the game's value (not copied, compared or serialized).
     contexts: list[SeatContext | None] = field(init=False, repr=False, compare=False)
 
-    def __post_init__(self) -> None:
-        self.cards = self.ruleset.catalogue.cards
-        self.contexts = [None] * len(self.seats)
+    def __init__(
+        self,
+        ruleset: Ruleset,
+        seats: list[str],
+        decks: dict[str, list[int]],
+        upper: list[int],
+        lower: list[int],
+        discard: list[int],
+        rubles: list[int],
+        vp: list[int],
+        hands: list[list[int]],
+        tableaux: list[list[int]],
+        face_down: set[int],
+        tokens: dict[str, int],
+        round: int = 1,
+        phase: int = 0,
+        to_move: int = 0,
+        passes: int = 0,
+        pending: Pending | None = None,
+        ending: bool = False,
+        finished: bool = False,
+        seed: int | None = None,
+        action_count: int = 0,
+        vp_by_source: list[dict[str, int]] | None = None,
+        stats: list[SeatStats] | None = None,
+        history: list[dict[str, Any]] | None = None,
+        final: list[dict[str, int]] | None = None,
+        winners: list[int] | None = None,
+        ext: dict[str, Any] | None = None,
+    ) -> None:
+        # written out (the dataclass keeps it): compiled, the generated __init__ runs in the interpreter,
+        # and every copy of a state in a search makes one
+        self.ruleset = ruleset
+        self.seats = seats
+        self.decks = decks
+        self.upper = upper
+        self.lower = lower
+        self.discard = discard
+        self.rubles = rubles
+        self.vp = vp
+        self.hands = hands
+        self.tableaux = tableaux
+        self.face_down = face_down
+        self.tokens = tokens
+        self.round = round
+        self.phase = phase
+        self.to_move = to_move
+        self.passes = passes
+        self.pending = pending
+        self.ending = ending
+        self.finished = finished
+        self.seed = seed
+        self.action_count = action_count
+        self.vp_by_source = [] if vp_by_source is None else vp_by_source
+        self.stats = [] if stats is None else stats
+        self.history = [] if history is None else history
+        self.final = final
+        self.winners = [] if winners is None else winners
+        self.ext = {} if ext is None else ext
+        self.cards = ruleset.catalogue.cards
+        self.contexts = [None] * len(seats)
 
     @property
     def n(self) -> int:
