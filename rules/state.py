@@ -26,8 +26,8 @@ TOKENS = ("hammer", "cathedral", "bust", "hand")
 
 
 def remove_card(line: list[int], card: int) -> None:
-    """``line.remove(card)`` for a row, a hand or a tableau, by a loop the compiled core runs natively
-    (a list's ``remove`` compares each card as an object)."""
+    """``line.remove(card)`` for a row or a hand, by a loop the compiled core runs natively (a list's
+    ``remove`` compares each card as an object)."""
     for i in range(len(line)):
         if line[i] == card:
             line.pop(i)
