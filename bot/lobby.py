@@ -40,6 +40,15 @@ def refused(error: ValueError) -> UserError:
     return UserError("bad_ruleset", reason=str(error))
 
 
+SEEDS: random.Random = random.SystemRandom()
+"""Where new games' and tournaments' seeds come from (the tests put a seeded generator here)."""
+
+
+def new_seed() -> int:
+    """A new game's or tournament's seed: it orders the stacks, so nobody may predict it."""
+    return SEEDS.randrange(1, 2**62)
+
+
 def max_players(game: Game) -> int:
     """The most seats the game's ruleset allows (the rules core says: 5 with the Market or In bester
     Gesellschaft, else 4)."""
@@ -125,7 +134,7 @@ class LobbyService(ServiceBase):
             Ruleset(edition=edition, expansions=tuple(expansions), modules=tuple(modules))  # validates them
         except ValueError as e:
             raise refused(e) from None
-        seed = seed if seed is not None else random.SystemRandom().randrange(1, 2**62)
+        seed = seed if seed is not None else new_seed()
         ruleset: dict[str, Any] = {"edition": edition, "open_money": open_money}
         if expansions:
             ruleset["expansions"] = list(expansions)

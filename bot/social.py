@@ -3,14 +3,13 @@ across games. No Discord here (``cogs.social`` posts); no rules (the rules core 
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from rules import GameState
 from rules.i18n import t
 
-from .lobby import max_players
+from .lobby import max_players, new_seed
 from .service_base import ServiceBase, UserError
 from .store import ACTIVE, FINISHED, LOBBY, ChannelBusy, Game, Seat, Store, TimerRow
 from .timers import AUTOPASS
@@ -79,7 +78,7 @@ class SocialService(ServiceBase):
             try:
                 made = await self.store.create_game(
                     guild_id=game.guild_id, channel_id=channel_id or game.channel_id, host_id=user_id,
-                    host_name=name, ruleset=rematch_parts(game), seed=random.SystemRandom().randrange(1, 2**62),
+                    host_name=name, ruleset=rematch_parts(game), seed=new_seed(),
                     lang=game.lang,
                     parent_id=game.parent_id if channel_id is not None else None, rematch_of=game.id,
                     computers=_unique(computers), settings=game.settings)

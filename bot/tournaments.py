@@ -26,7 +26,7 @@ from tournament.standings import met_pairs
 from tournament.swiss import Pairing
 from tournament.tables import allowed, table_sizes
 
-from .lobby import TAKEOVER_LEVEL, hands_of, parts_of, ruleset_of
+from .lobby import TAKEOVER_LEVEL, hands_of, new_seed, parts_of, ruleset_of
 from .ratings import USER, default
 from .service_base import MAX_PLAYERS, MIN_PLAYERS, UserError
 from .store import ChannelBusy, Store
@@ -144,7 +144,7 @@ class TournamentService:
                      options: dict[str, Any], seed: int | None = None) -> Tournament:
         settings = check_options(fmt, options)
         name = check_name(name)
-        seed = seed if seed is not None else random.SystemRandom().randrange(1, 2**62)
+        seed = seed if seed is not None else new_seed()
         try:
             return await self.store.create_tournament(guild_id=guild_id, channel_id=channel_id, host_id=host_id,
                                                       name=name, format=fmt, settings=settings, seed=seed)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import inspect
+import os
+import random
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -10,6 +12,7 @@ from typing import Any
 import pytest
 import simcord
 
+import bot.lobby
 from bot.client import PetersburgBot
 from bot.config import Config
 
@@ -38,6 +41,32 @@ def make_bot(db: Path, *, sync: bool = True, **config: Any) -> PetersburgBot:
     settings: dict[str, Any] = {"render_images": False, "computer_pause": 0.0, "computer_seconds": 0.05,
                                 "hint_seconds": 0.05, **config}
     return PetersburgBot(Config(token="x", database_path=str(db), **settings), sync_commands=sync)
+
+
+class GameSeeds(random.Random):
+    """New games' and tournaments' seeds for one test: drawn from the test's name, so that a test failing on a
+    deal fails again on the next run (``PB_SEED_SALT`` in the environment draws other deals), or queued by
+    the test where it needs a deal of a kind (``queue``)."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(f"{os.environ.get('PB_SEED_SALT', '')}:{name}")
+        self.queued: list[int] = []
+
+    def queue(self, seed: int) -> None:
+        """The next game (or tournament) created gets ``seed``."""
+        self.queued.append(seed)
+
+    def randrange(self, start: int, stop: int | None = None, step: int = 1) -> int:
+        return self.queued.pop(0) if self.queued else super().randrange(start, stop, step)
+
+
+@pytest.fixture(autouse=True)
+def game_seeds(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> GameSeeds:
+    """Every game the bot creates in this test deals from ``GameSeeds`` (the bot draws them from the
+    system's entropy)."""
+    seeds = GameSeeds(request.node.nodeid)
+    monkeypatch.setattr(bot.lobby, "SEEDS", seeds)
+    return seeds
 
 
 @pytest.fixture
